@@ -1,0 +1,233 @@
+/* upc.h: the UPC execution model in C (UPC 1.3 sections 6 and 7.2).
+ *
+ * THREADS and MYTHREAD read a global and a thread-local variable: no call
+ * into the library. Shared data lives in one heap partitioned by affinity;
+ * a pointer-to-shared is the value type tupc_sptr_t. */
+#ifndef UPC_H
+#define UPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <upc_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define __UPC__ 1
+#define __UPC_VERSION__ 201311L
+#define __UPC_DYNAMIC_THREADS__ 1
+
+/* Largest block size a blocked layout may name (UPC 1.3 6.5.1.1). */
+#define UPC_MAX_BLOCK_SIZE ((size_t)1 << 30)
+
+/* ---- Threads ------------------------------------------------------------ */
+
+extern int tupc_threads_;
+extern _Thread_local int tupc_mythread_ __attribute__((tls_model("initial-exec")));
+
+#define THREADS ((int)tupc_threads_)
+#define MYTHREAD ((int)tupc_mythread_)
+
+/* Ends every thread of the run; the run's status becomes `status`. */
+_Noreturn void upc_global_exit(int status);
+
+/* Largest THREADS a run may have. */
+#define TUPC_MAX_THREADS 1024
+
+/* Options of a run. Zero-initialise, then set what you need. */
+typedef struct tupc_options {
+    int threads;          /* 0: $UPC_THREADS, else the CPUs the process may use */
+    size_t heap_size;     /* per-thread partition bytes; 0: $UPC_SHARED_HEAP_SIZE or 64M */
+    int return_on_error;  /* nonzero: an error detected by the library makes
+                             tupc_run_opts return TUPC_RUN_ERROR instead of exiting */
+    int quiet;            /* nonzero: do not print the error message */
+} tupc_options;
+
+#define TUPC_RUN_ERROR (-1)
+
+/* Starts `threads` UPC threads on entry(arg) and waits for them. Returns 0 when
+ * every thread returned 0, else the status of the lowest-numbered thread that
+ * returned non-zero, or the status given to upc_global_exit. An error detected
+ * by the library prints one line and exits the process with status 1. */
+int tupc_run(int threads, int (*entry)(void *arg), void *arg);
+
+/* As tupc_run, with options. */
+int tupc_run_opts(const tupc_options *opts, int (*entry)(void *arg), void *arg);
+
+/* The message of the error that ended the last run of this process ("" if none). */
+const char *tupc_last_error(void);
+
+/* Whole programs link libtupc_main (pkg-config tupc-main) and define this:
+ * every UPC thread runs it, with `-n N` already taken out of argv. */
+int tupc_main(int argc, char **argv);
+
+/* ---- Pointers-to-shared ------------------------------------------------- */
+
+/* A pointer-to-shared: the address of the byte it designates, the thread that
+ * byte has affinity to, and the phase within its block. Passed by value. */
+typedef struct tupc_sptr {
+    char *addr;
+    uint32_t thread;
+    uint32_t phase;
+} tupc_sptr_t;
+
+#define TUPC_NULL ((tupc_sptr_t){0, 0, 0})
+
+extern size_t tupc_partition_size_; /* bytes in one thread's partition */
+
+static inline int tupc_isnull(tupc_sptr_t p)
+{
+    return p.addr == 0;
+}
+
+size_t upc_threadof(tupc_sptr_t p);
+size_t upc_phaseof(tupc_sptr_t p);
+size_t upc_addrfield(tupc_sptr_t p);
+tupc_sptr_t upc_resetphase(tupc_sptr_t p);
+size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid);
+void *upc_cast(tupc_sptr_t p);
+
+static inline int64_t tupc_floordiv_(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* p + i for a pointer to `shared [B] T` with sizeof(T) == esize; B == 0 is the
+ * indefinite layout `shared []`. UPC 1.3 6.4.2. */
+static inline tupc_sptr_t tupc_ptr_add(tupc_sptr_t p, ptrdiff_t i, size_t B, size_t esize)
+{
+    if (B == 0) {
+        p.addr += i * (ptrdiff_t)esize;
+        return p;
+    }
+    int64_t T = tupc_threads_;
+    int64_t pos = (int64_t)p.phase + i;
+    int64_t q = tupc_floordiv_(pos, (int64_t)B);
+    int64_t phase = pos - q * (int64_t)B;
+    int64_t gb = (int64_t)p.thread + q;
+    int64_t course = tupc_floordiv_(gb, T);
+    int64_t thread = gb - course * T;
+    p.addr += (course * (int64_t)B + phase - (int64_t)p.phase) * (int64_t)esize +
+              (thread - (int64_t)p.thread) * (int64_t)tupc_partition_size_;
+    p.thread = (uint32_t)thread;
+    p.phase = (uint32_t)phase;
+    return p;
+}
+
+/* a - b in elements, both pointing into the same `shared [B] T` array. */
+static inline ptrdiff_t tupc_ptr_diff(tupc_sptr_t a, tupc_sptr_t b, size_t B, size_t esize)
+{
+    /* Offsets within the partitions: the thread's partition start cancels. */
+    int64_t S = (int64_t)tupc_partition_size_;
+    int64_t offa = (int64_t)(intptr_t)a.addr - (int64_t)a.thread * S;
+    int64_t offb = (int64_t)(intptr_t)b.addr - (int64_t)b.thread * S;
+    if (B == 0)
+        return (ptrdiff_t)((offa - offb) / (int64_t)esize);
+    int64_t blk = (int64_t)B * (int64_t)esize;
+    offa -= (int64_t)a.phase * (int64_t)esize;
+    offb -= (int64_t)b.phase * (int64_t)esize;
+    return (ptrdiff_t)(((offa - offb) / blk) * tupc_threads_ * (int64_t)B +
+                       ((int64_t)a.thread - (int64_t)b.thread) * (int64_t)B +
+                       ((int64_t)a.phase - (int64_t)b.phase));
+}
+
+/* Whether a and b designate the same byte (phases may differ, as in UPC). */
+static inline int tupc_ptr_eq(tupc_sptr_t a, tupc_sptr_t b)
+{
+    return a.addr == b.addr;
+}
+
+/* <0, 0, >0 as a is before, at, after b in the same `shared [B] T` array. */
+static inline int tupc_ptr_cmp(tupc_sptr_t a, tupc_sptr_t b, size_t B, size_t esize)
+{
+    ptrdiff_t d = tupc_ptr_diff(a, b, B, esize);
+    return (d > 0) - (d < 0);
+}
+
+/* Casts to another block size, as `(shared [B2] T2 *)p` does: the phase is
+ * reset to 0 (UPC 1.3 6.4.3), unless the new layout is indefinite. */
+static inline tupc_sptr_t tupc_ptr_cast(tupc_sptr_t p)
+{
+    p.phase = 0;
+    return p;
+}
+
+/* &a[i] and a[i] for `shared [B] T *a`: the spec's examples read almost line
+ * for line, e.g. upc_all_broadcast(B, tupc_index(A, 1, 1, int), ...). */
+#define tupc_index(p, i, B, T) tupc_ptr_add((p), (ptrdiff_t)(i), (B), sizeof(T))
+#define tupc_ref(p, i, B, T) (*(T *)tupc_index((p), (i), (B), T).addr)
+
+/* Local C pointer to what p designates; valid in every thread of the run. */
+static inline void *tupc_local(tupc_sptr_t p)
+{
+    return p.addr;
+}
+
+/* upc_forall(init, cond, step, affinity): `affinity` is an integer (the thread
+ * that runs the iteration is affinity mod THREADS) or a tupc_sptr_t (the
+ * thread it has affinity to). Commas replace UPC's semicolons. */
+static inline int tupc_affine_int_(long long a)
+{
+    long long t = a % tupc_threads_;
+    return (t < 0 ? t + tupc_threads_ : t) == tupc_mythread_;
+}
+static inline int tupc_affine_ptr_(tupc_sptr_t p)
+{
+    return (int)p.thread == tupc_mythread_;
+}
+#define tupc_affine_(a) _Generic((a), tupc_sptr_t: tupc_affine_ptr_, default: tupc_affine_int_)(a)
+#define upc_forall(init, cond, step, affinity)                                                    \
+    for (init; cond; step)                                                                         \
+        if (!tupc_affine_(affinity)) {                                                             \
+        } else
+
+/* ---- Allocation (UPC 1.3 7.2.2) ----------------------------------------- */
+
+tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes);
+tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes);
+tupc_sptr_t upc_alloc(size_t nbytes);
+void upc_free(tupc_sptr_t ptr);
+void upc_all_free(tupc_sptr_t ptr);
+
+/* Why the last allocation of the calling thread returned null ("" if it did not). */
+const char *tupc_alloc_error(void);
+
+/* ---- Memory (UPC 1.3 7.2.5) --------------------------------------------- */
+
+void upc_memcpy(tupc_sptr_t dst, tupc_sptr_t src, size_t n);
+void upc_memget(void *dst, tupc_sptr_t src, size_t n);
+void upc_memput(tupc_sptr_t dst, const void *src, size_t n);
+void upc_memset(tupc_sptr_t dst, int c, size_t n);
+void upc_fence(void);
+
+/* ---- Barriers (UPC 1.3 6.6.1) ------------------------------------------- */
+
+/* upc_barrier(), upc_barrier(id), upc_notify(), upc_notify(id), upc_wait(),
+ * upc_wait(id): without an id the statement matches any id. */
+void tupc_barrier_(int named, int id);
+void tupc_notify_(int named, int id);
+void tupc_wait_(int named, int id);
+
+#define upc_barrier(...) tupc_barrier_(0 __VA_OPT__(+1), 0 __VA_OPT__(+(__VA_ARGS__)))
+#define upc_notify(...) tupc_notify_(0 __VA_OPT__(+1), 0 __VA_OPT__(+(__VA_ARGS__)))
+#define upc_wait(...) tupc_wait_(0 __VA_OPT__(+1), 0 __VA_OPT__(+(__VA_ARGS__)))
+
+/* ---- Locks (UPC 1.3 7.2.4) ---------------------------------------------- */
+
+typedef struct tupc_lock upc_lock_t;
+
+upc_lock_t *upc_global_lock_alloc(void);
+upc_lock_t *upc_all_lock_alloc(void);
+void upc_lock_free(upc_lock_t *lock);
+void upc_all_lock_free(upc_lock_t *lock);
+void upc_lock(upc_lock_t *lock);
+int upc_lock_attempt(upc_lock_t *lock);
+void upc_unlock(upc_lock_t *lock);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,73 @@
+#include "check/error.h"
+
+#include "runtime/runtime.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
+static char last_error[1024];
+
+const char *tupc_last_error(void)
+{
+    return last_error;
+}
+
+void tupc_clear_last_error_(void)
+{
+    pthread_mutex_lock(&error_lock);
+    last_error[0] = '\0';
+    pthread_mutex_unlock(&error_lock);
+}
+
+/* The first error of a run is the one reported: later ones are usually
+ * consequences of it. Returns whether this one was the first. */
+int tupc_record_error_(const char *line)
+{
+    pthread_mutex_lock(&error_lock);
+    int first = last_error[0] == '\0';
+    if (first)
+        snprintf(last_error, sizeof last_error, "%s", line);
+    pthread_mutex_unlock(&error_lock);
+    return first;
+}
+
+_Noreturn void tupc_fail(const char *func, const char *section, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+
+    char who[64];
+    if (tupc_run_.active && tupc_mythread_ >= 0)
+        snprintf(who, sizeof who, "thread %d of %d", tupc_mythread_, tupc_run_.threads);
+    else
+        snprintf(who, sizeof who, "outside a run");
+
+    char line[1024];
+    if (section)
+        snprintf(line, sizeof line, "tupc: %s (%s): %s (%s)", func, who, msg, section);
+    else
+        snprintf(line, sizeof line, "tupc: %s (%s): %s", func, who, msg);
+
+    if (tupc_record_error_(line) && !tupc_run_.quiet)
+        fprintf(stderr, "%s\n", line);
+
+    if (!tupc_run_.active || tupc_mythread_ < 0) {
+        fflush(NULL);
+        exit(1);
+    }
+    tupc_stop_run(TUPC_RUN_ERROR);
+    tupc_thread_leave();
+}
+
+void tupc_require_thread(const char *func)
+{
+    if (!tupc_run_.active || tupc_mythread_ < 0)
+        tupc_fail(func, NULL, "called outside a UPC thread; start one with tupc_run or tupc_main");
+}

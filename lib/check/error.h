@@ -1,0 +1,21 @@
+/* The one error path: every error the library detects ends here. */
+#ifndef TUPC_CHECK_ERROR_H
+#define TUPC_CHECK_ERROR_H
+
+/* Reports `tupc: FUNC (thread T of N): MESSAGE (SECTION)` and stops the run:
+ * the process exits with status 1, or, where the run was started with
+ * return_on_error, the run returns TUPC_RUN_ERROR. The message names the
+ * argument and what was expected. `section` may be NULL. */
+_Noreturn void tupc_fail(const char *func, const char *section, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Fails unless a run is in progress and the caller is one of its threads. */
+void tupc_require_thread(const char *func);
+
+/* Keeps `line` as the run's error unless one is kept already; returns 1 if kept. */
+int tupc_record_error_(const char *line);
+
+/* Forgets the last error (a new run starts). */
+void tupc_clear_last_error_(void);
+
+#endif

@@ -1,0 +1,142 @@
+#include "coll/syncmode.h"
+
+#include "check/error.h"
+#include "runtime/runtime.h"
+#include "sync/barrier.h"
+#include "sync/wait.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct coll_thread {
+    tupc_pword entered;
+    tupc_pword finished;
+    _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
+};
+
+static int nthreads;
+static struct coll_thread *ct;
+
+/* Per-thread: calls made, and the newest call that every thread is known to
+ * have finished (saves rescanning in tupc_coll_scratch_claim). */
+static _Thread_local uint32_t calls;
+static _Thread_local uint32_t all_finished_known;
+
+int tupc_coll_init(int threads)
+{
+    nthreads = threads;
+    ct = aligned_alloc(TUPC_CACHELINE, sizeof *ct * (size_t)threads);
+    if (!ct)
+        return -1;
+    memset(ct, 0, sizeof *ct * (size_t)threads);
+    return 0;
+}
+
+void tupc_coll_fini(void)
+{
+    free(ct);
+    ct = NULL;
+}
+
+static enum tupc_sync mode_of(int bits, int no, int my, int all)
+{
+    return bits == no ? TUPC_NOSYNC : bits == my ? TUPC_MYSYNC : bits == all ? TUPC_ALLSYNC : -1;
+}
+
+void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enum tupc_sync *out)
+{
+    const int in_bits = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
+    const int out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    if (flags & ~(in_bits | out_bits))
+        tupc_fail(func, "Collectives 1.0 section 3 para 5",
+                  "flags is 0x%x, with bits 0x%x that are no sync mode; expected "
+                  "UPC_IN_{NO,MY,ALL}SYNC | UPC_OUT_{NO,MY,ALL}SYNC",
+                  (unsigned)flags, (unsigned)(flags & ~(in_bits | out_bits)));
+    int i = flags & in_bits, o = flags & out_bits;
+    /* A missing mode is ALLSYNC: 0 and a lone IN or OUT flag (section 3). */
+    *in = i ? mode_of(i, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC) : TUPC_ALLSYNC;
+    *out = o ? mode_of(o, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC) : TUPC_ALLSYNC;
+    if ((int)*in < 0)
+        tupc_fail(func, "Collectives 1.0 section 3 para 5",
+                  "flags 0x%x names more than one UPC_IN_*SYNC mode; expected one", (unsigned)flags);
+    if ((int)*out < 0)
+        tupc_fail(func, "Collectives 1.0 section 3 para 5",
+                  "flags 0x%x names more than one UPC_OUT_*SYNC mode; expected one",
+                  (unsigned)flags);
+}
+
+void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags)
+{
+    tupc_require_thread(func);
+    tupc_coll_flags(func, flags, &c->in, &c->out);
+    tupc_check_not_split(func);
+    c->func = func;
+    c->seq = ++calls;
+    /* seq_cst store (release): what this thread wrote before the call is
+     * visible to a thread that sees entered >= seq (IN_MYSYNC). */
+    tupc_word_set(&ct[tupc_mythread_].entered.w, c->seq);
+    if (c->in == TUPC_ALLSYNC)
+        tupc_barrier_all(func);
+}
+
+void tupc_coll_wait_entered(int j, uint32_t s)
+{
+    tupc_wait_reach(&ct[j].entered.w, s); /* acquire: j's writes before entering */
+}
+
+void tupc_coll_wait_finished(int j, uint32_t s)
+{
+    tupc_wait_reach(&ct[j].finished.w, s); /* acquire: j's accesses in call s */
+}
+
+void tupc_coll_need(const struct tupc_coll *c, int j)
+{
+    if (c->in == TUPC_MYSYNC && j != tupc_mythread_)
+        tupc_coll_wait_entered(j, c->seq);
+}
+
+void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int all_symmetric)
+{
+    int me = tupc_mythread_;
+    /* Release: our reads and writes of call seq happen before any thread
+     * that sees finished >= seq goes on. */
+    tupc_word_set(&ct[me].finished.w, c->seq);
+    if (c->out == TUPC_ALLSYNC) {
+        tupc_barrier_all(c->func);
+    } else if (c->out == TUPC_MYSYNC) {
+        if (!touchers && all_symmetric) {
+            tupc_barrier_all(c->func);
+        } else if (!touchers) {
+            for (int k = 1; k < nthreads; k++) {
+                int j = me + k < nthreads ? me + k : me + k - nthreads;
+                tupc_coll_wait_finished(j, c->seq);
+            }
+        } else {
+            for (int k = 0; k < n; k++)
+                if (touchers[k] != me)
+                    tupc_coll_wait_finished(touchers[k], c->seq);
+        }
+    }
+}
+
+void *tupc_coll_scratch(const struct tupc_coll *c, int j)
+{
+    return ct[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+}
+
+void *tupc_coll_scratch_claim(const struct tupc_coll *c)
+{
+    uint32_t prev = c->seq - TUPC_SCRATCH_SLOTS;
+    if (c->seq > TUPC_SCRATCH_SLOTS && !tupc_reached(all_finished_known, prev)) {
+        uint32_t newest = c->seq - 1; /* lowest finished count seen, at most seq - 1 */
+        for (int j = 0; j < nthreads; j++) {
+            if (j == tupc_mythread_)
+                continue;
+            uint32_t f = tupc_wait_reach(&ct[j].finished.w, prev);
+            if ((int32_t)(f - newest) < 0)
+                newest = f;
+        }
+        all_finished_known = newest;
+    }
+    return ct[tupc_mythread_].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+}

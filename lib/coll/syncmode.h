@@ -1,0 +1,71 @@
+/* The sync-mode engine of the collectives (Collectives 1.0 section 3).
+ *
+ * Each thread publishes two monotonic counters, each on its own cache line:
+ * the number of collective calls it has entered and the number it has
+ * finished. All threads make the same sequence of collective calls, so call
+ * number s is the same call everywhere, and "thread j has entered call s" is
+ * entered[j] >= s. Counters never reset (no reset race) and are compared
+ * wrap-around safe.
+ *
+ *   IN_ALLSYNC   a barrier before the first access
+ *   IN_MYSYNC    tupc_coll_need(c, j) before touching data of thread j
+ *   IN_NOSYNC    nothing
+ *   OUT_ALLSYNC  a barrier after the last access
+ *   OUT_MYSYNC   wait for finished[j] >= s for each j that touched my data
+ *   OUT_NOSYNC   nothing
+ *
+ * The barrier is the one of sync/barrier.c, so ALLSYNC waits scale as it does. */
+#ifndef TUPC_COLL_SYNCMODE_H
+#define TUPC_COLL_SYNCMODE_H
+
+#include <upc_types.h>
+
+#include <stdint.h>
+
+enum tupc_sync { TUPC_NOSYNC, TUPC_MYSYNC, TUPC_ALLSYNC };
+
+struct tupc_coll {
+    uint32_t seq;     /* this call's number, the same in every thread */
+    enum tupc_sync in, out;
+    const char *func; /* for error messages */
+};
+
+int tupc_coll_init(int threads);
+void tupc_coll_fini(void);
+
+/* Checks `flags` (one IN and one OUT mode at most; 0 or a lone mode as the
+ * spec says), checks that the caller is a UPC thread not between upc_notify
+ * and upc_wait, and starts call c. IN_ALLSYNC waits here. Argument checks of
+ * the collective come before this, so bad arguments stop the run before any
+ * thread waits on another. */
+void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags);
+
+/* Parses flags without entering: returns 0, or fails naming func. */
+void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in,
+                     enum tupc_sync *out);
+
+/* IN_MYSYNC: waits until thread j has entered call c; no-op in other modes. */
+void tupc_coll_need(const struct tupc_coll *c, int j);
+
+/* Ends call c. For OUT_MYSYNC, `touchers` lists the threads that read or
+ * wrote data with affinity to the caller in this call (n of them); pass
+ * touchers == NULL to mean every thread. When every thread of the call would
+ * pass NULL, pass all_symmetric = 1: a barrier then replaces the scan. */
+void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int all_symmetric);
+
+/* Waits until thread j has entered / finished call s (any mode). */
+void tupc_coll_wait_entered(int j, uint32_t s);
+void tupc_coll_wait_finished(int j, uint32_t s);
+
+/* Scratch for partial results: TUPC_SCRATCH_SLOTS slots of TUPC_SCRATCH_BYTES
+ * per thread, slot (s % TUPC_SCRATCH_SLOTS) belongs to call s. Before writing
+ * its own slot for call s, a thread calls tupc_coll_scratch_claim, which waits
+ * until every thread has finished call s - TUPC_SCRATCH_SLOTS (the last call
+ * that could read the slot), so back-to-back NOSYNC calls never clobber a
+ * slot that is still being read. */
+#define TUPC_SCRATCH_SLOTS 8
+#define TUPC_SCRATCH_BYTES 256
+void *tupc_coll_scratch_claim(const struct tupc_coll *c);
+void *tupc_coll_scratch(const struct tupc_coll *c, int j);
+
+#endif

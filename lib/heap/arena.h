@@ -1,0 +1,38 @@
+/* An arena hands out 64-byte aligned ranges of offsets growing up from 0.
+ * Free ranges are kept sorted and coalesced; freeing the range at the top
+ * lowers the top, so a fully freed arena returns to an extent of 0. */
+#ifndef TUPC_HEAP_ARENA_H
+#define TUPC_HEAP_ARENA_H
+
+#include <stddef.h>
+
+#define TUPC_ARENA_ALIGN 64
+
+struct tupc_range {
+    size_t off, len;
+};
+
+struct tupc_arena {
+    size_t top; /* extent: every range handed out lies below it */
+    struct tupc_range *free_r, *used_r;
+    size_t nfree, nused, capfree, capused;
+};
+
+void tupc_arena_init(struct tupc_arena *a);
+void tupc_arena_fini(struct tupc_arena *a);
+
+/* Size rounded up to the alignment, or 0 on overflow. */
+size_t tupc_arena_round(size_t len);
+
+/* Allocates len bytes (already rounded) with the top at most `limit`.
+ * Returns 0 and the offset in *off, or -1 when no room. */
+int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t limit, size_t *off);
+
+/* Frees the range that starts at off; returns its length, or 0 if no range
+ * starts there. */
+size_t tupc_arena_free(struct tupc_arena *a, size_t off);
+
+/* Bytes that could still be allocated in one piece below `limit`. */
+size_t tupc_arena_largest(const struct tupc_arena *a, size_t limit);
+
+#endif

@@ -1,0 +1,299 @@
+/* The partitioned shared heap and its allocators (UPC 1.3 7.2.2).
+ *
+ * Each partition holds two arenas: the symmetric one grows up from the
+ * partition's start and serves upc_all_alloc and upc_global_alloc (the same
+ * offset in every partition, so that block i of a distributed array sits on
+ * thread i % THREADS at a fixed offset); the local one grows down from the
+ * partition's end and serves upc_alloc. They may meet anywhere.
+ *
+ * Locks: each partition's local arena has its own mutex, so upc_alloc takes
+ * no process-wide lock. The symmetric arena has one mutex; growing it also
+ * takes every partition's mutex (in thread order), which makes the check
+ * "symmetric top + local top <= partition size" exact for both kinds. */
+#include "heap/heap.h"
+
+#include "check/error.h"
+#include "heap/arena.h"
+#include "runtime/placement.h"
+#include "runtime/runtime.h"
+#include "sync/barrier.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+char *tupc_heap_base_;
+size_t tupc_partition_size_;
+
+struct partition {
+    pthread_mutex_t lock;
+    struct tupc_arena local;
+} __attribute__((aligned(64)));
+
+static int nthreads;
+static size_t map_len;
+static struct partition *parts;
+static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tupc_arena sym;
+static _Atomic size_t sym_top; /* sym.top, readable without the lock */
+
+static _Thread_local char alloc_error[200];
+
+const char *tupc_alloc_error(void)
+{
+    return alloc_error;
+}
+
+int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, char *err,
+                   size_t errlen)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t part = (part_size + page - 1) / page * page;
+    if (part < part_size || part > SIZE_MAX / (size_t)threads) {
+        snprintf(err, errlen, "heap of %d partitions of %zu bytes overflows size_t", threads,
+                 part_size);
+        return -1;
+    }
+    map_len = part * (size_t)threads;
+    void *m = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        snprintf(err, errlen,
+                 "cannot map a shared heap of %d x %zu bytes; lower UPC_SHARED_HEAP_SIZE", threads,
+                 part);
+        return -1;
+    }
+    parts = aligned_alloc(64, sizeof *parts * (size_t)threads);
+    if (!parts) {
+        munmap(m, map_len);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    tupc_heap_base_ = m;
+    tupc_partition_size_ = part;
+    nthreads = threads;
+    for (int t = 0; t < threads; t++) {
+        /* Before first touch, so that pages come from the thread's node. */
+        tupc_bind_memory(tupc_heap_base_ + (size_t)t * part, part, node_of_thread[t]);
+        pthread_mutex_init(&parts[t].lock, NULL);
+        tupc_arena_init(&parts[t].local);
+    }
+    tupc_arena_init(&sym);
+    atomic_init(&sym_top, 0);
+    return 0;
+}
+
+void tupc_heap_fini(void)
+{
+    if (!parts)
+        return;
+    for (int t = 0; t < nthreads; t++) {
+        tupc_arena_fini(&parts[t].local);
+        pthread_mutex_destroy(&parts[t].lock);
+    }
+    free(parts);
+    parts = NULL;
+    tupc_arena_fini(&sym);
+    munmap(tupc_heap_base_, map_len);
+    tupc_heap_base_ = NULL;
+    tupc_partition_size_ = 0;
+}
+
+void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n)
+{
+    if (!p.addr)
+        tupc_fail(func, "UPC 1.3 6.4", "%s is a null pointer-to-shared; expected shared memory",
+                  arg);
+    if (p.addr < tupc_heap_base_ || p.addr >= tupc_heap_base_ + map_len)
+        tupc_fail(func, "UPC 1.3 6.4",
+                  "%s (address %p) does not point into the shared heap; expected a pointer from "
+                  "a upc_*alloc function",
+                  arg, (void *)p.addr);
+    size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_partition_size_;
+    if (t != p.thread)
+        tupc_fail(func, "UPC 1.3 6.4",
+                  "%s says thread %u but its address is in thread %zu's partition; expected a "
+                  "pointer made by tupc_ptr_add or an allocator",
+                  arg, p.thread, t);
+    size_t off = (size_t)(p.addr - tupc_heap_base_) % tupc_partition_size_;
+    if (n > tupc_partition_size_ - off)
+        tupc_fail(func, NULL,
+                  "%s + %zu bytes runs past the end of thread %zu's partition (%zu bytes from its "
+                  "end); expected the range to have affinity to one thread",
+                  arg, n, t, tupc_partition_size_ - off);
+}
+
+static tupc_sptr_t fail_alloc(const char *func, size_t want, size_t largest)
+{
+    snprintf(alloc_error, sizeof alloc_error,
+             "%s: %zu bytes per partition asked, %zu free in one piece (UPC_SHARED_HEAP_SIZE "
+             "is %zu per thread)",
+             func, want, largest, tupc_partition_size_);
+    return TUPC_NULL;
+}
+
+/* Symmetric allocation of `len` bytes in every partition. */
+static tupc_sptr_t sym_alloc(const char *func, size_t len)
+{
+    size_t rounded = tupc_arena_round(len);
+    if (rounded == 0)
+        return fail_alloc(func, len, 0);
+    pthread_mutex_lock(&sym_lock);
+    for (int t = 0; t < nthreads; t++)
+        pthread_mutex_lock(&parts[t].lock);
+    size_t max_local = 0;
+    for (int t = 0; t < nthreads; t++)
+        if (parts[t].local.top > max_local)
+            max_local = parts[t].local.top;
+    size_t limit = tupc_partition_size_ - max_local;
+    size_t off;
+    int rc = tupc_arena_alloc(&sym, rounded, limit, &off);
+    size_t largest = rc ? tupc_arena_largest(&sym, limit) : 0;
+    /* Relaxed: readers that need the exact value hold a lock that orders it. */
+    atomic_store_explicit(&sym_top, sym.top, memory_order_relaxed);
+    for (int t = nthreads - 1; t >= 0; t--)
+        pthread_mutex_unlock(&parts[t].lock);
+    pthread_mutex_unlock(&sym_lock);
+    if (rc)
+        return fail_alloc(func, rounded, largest);
+    alloc_error[0] = '\0';
+    return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
+}
+
+/* Bytes per partition for nblocks blocks of nbytes dealt round-robin. */
+static size_t per_thread(const char *func, size_t nblocks, size_t nbytes)
+{
+    if (nbytes != 0 && nblocks > SIZE_MAX / nbytes)
+        tupc_fail(func, "UPC 1.3 7.2.2",
+                  "nblocks * nbytes (%zu * %zu) overflows size_t; expected a size that fits",
+                  nblocks, nbytes);
+    size_t rows = nblocks / (size_t)nthreads + (nblocks % (size_t)nthreads != 0);
+    return rows * nbytes;
+}
+
+tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes)
+{
+    tupc_require_thread("upc_global_alloc");
+    size_t len = per_thread("upc_global_alloc", nblocks, nbytes);
+    if (len == 0) {
+        alloc_error[0] = '\0';
+        return TUPC_NULL;
+    }
+    return sym_alloc("upc_global_alloc", len);
+}
+
+/* What thread 0 hands the others in upc_all_alloc: its arguments (to check
+ * that they are single-valued) and the result. One slot per call parity:
+ * slot k is written again two calls later, after a barrier that every
+ * thread passes only once done reading it. */
+struct all_alloc {
+    size_t nblocks, nbytes;
+    tupc_sptr_t result;
+    char error[200];
+};
+static struct all_alloc all_alloc_slot[2];
+static _Thread_local unsigned all_alloc_calls;
+
+tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
+{
+    tupc_require_thread("upc_all_alloc");
+    tupc_check_not_split("upc_all_alloc");
+    size_t len = per_thread("upc_all_alloc", nblocks, nbytes);
+    struct all_alloc *slot = &all_alloc_slot[all_alloc_calls++ % 2];
+    if (tupc_mythread_ == 0) {
+        slot->nblocks = nblocks;
+        slot->nbytes = nbytes;
+        slot->result = len ? sym_alloc("upc_all_alloc", len) : TUPC_NULL;
+        snprintf(slot->error, sizeof slot->error, "%s", len ? alloc_error : "");
+    }
+    tupc_barrier_bcast("upc_all_alloc", slot);
+    if (slot->nblocks != nblocks || slot->nbytes != nbytes)
+        tupc_fail("upc_all_alloc", "UPC 1.3 7.2.2.2",
+                  "nblocks, nbytes are %zu, %zu here but %zu, %zu on thread 0; expected "
+                  "single-valued arguments",
+                  nblocks, nbytes, slot->nblocks, slot->nbytes);
+    snprintf(alloc_error, sizeof alloc_error, "%s", slot->error);
+    return slot->result;
+}
+
+tupc_sptr_t upc_alloc(size_t nbytes)
+{
+    tupc_require_thread("upc_alloc");
+    if (nbytes == 0) {
+        alloc_error[0] = '\0';
+        return TUPC_NULL;
+    }
+    size_t rounded = tupc_arena_round(nbytes);
+    if (rounded == 0)
+        return fail_alloc("upc_alloc", nbytes, 0);
+    int me = tupc_mythread_;
+    struct partition *p = &parts[me];
+    pthread_mutex_lock(&p->lock);
+    /* Exact: the symmetric top only grows while this lock is held by its grower. */
+    size_t limit = tupc_partition_size_ - atomic_load_explicit(&sym_top, memory_order_relaxed);
+    size_t off;
+    int rc = tupc_arena_alloc(&p->local, rounded, limit, &off);
+    size_t largest = rc ? tupc_arena_largest(&p->local, limit) : 0;
+    pthread_mutex_unlock(&p->lock);
+    if (rc)
+        return fail_alloc("upc_alloc", rounded, largest);
+    alloc_error[0] = '\0';
+    /* Local offsets count down from the partition's end. */
+    return (tupc_sptr_t){tupc_partition(me) + tupc_partition_size_ - off - rounded, (uint32_t)me,
+                         0};
+}
+
+static void free_block(const char *func, tupc_sptr_t ptr)
+{
+    tupc_check_sptr(func, "ptr", ptr, 0);
+    size_t off = tupc_offset(ptr);
+    struct partition *p = &parts[ptr.thread];
+    size_t freed = 0;
+    if (off < atomic_load_explicit(&sym_top, memory_order_relaxed)) {
+        if (ptr.thread == 0) {
+            pthread_mutex_lock(&sym_lock);
+            freed = tupc_arena_free(&sym, off);
+            atomic_store_explicit(&sym_top, sym.top, memory_order_relaxed);
+            pthread_mutex_unlock(&sym_lock);
+        }
+    } else {
+        pthread_mutex_lock(&p->lock);
+        /* The arena counts local offsets down from the end: find the range
+         * whose far end is this block's start. */
+        struct tupc_arena *a = &p->local;
+        size_t from_end = tupc_partition_size_ - off;
+        for (size_t i = 0; i < a->nused; i++)
+            if (a->used_r[i].off + a->used_r[i].len == from_end) {
+                freed = tupc_arena_free(a, a->used_r[i].off);
+                break;
+            }
+        pthread_mutex_unlock(&p->lock);
+    }
+    if (!freed)
+        tupc_fail(func, "UPC 1.3 7.2.2.4",
+                  "ptr (thread %u, offset %zu) is not the start of a live allocation; expected a "
+                  "pointer returned by upc_alloc, upc_global_alloc or upc_all_alloc, freed once",
+                  ptr.thread, off);
+}
+
+void upc_free(tupc_sptr_t ptr)
+{
+    tupc_require_thread("upc_free");
+    if (tupc_isnull(ptr))
+        return;
+    free_block("upc_free", ptr);
+}
+
+void upc_all_free(tupc_sptr_t ptr)
+{
+    tupc_require_thread("upc_all_free");
+    tupc_check_not_split("upc_all_free");
+    /* No thread may still use the block when it goes. */
+    tupc_barrier_all("upc_all_free");
+    if (tupc_mythread_ == 0 && !tupc_isnull(ptr))
+        free_block("upc_all_free", ptr);
+}

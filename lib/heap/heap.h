@@ -1,0 +1,30 @@
+/* The partitioned shared heap: one mapping of THREADS partitions. */
+#ifndef TUPC_HEAP_HEAP_H
+#define TUPC_HEAP_HEAP_H
+
+#include <upc.h>
+
+#include <stddef.h>
+
+extern char *tupc_heap_base_;
+
+int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, char *err,
+                   size_t errlen);
+void tupc_heap_fini(void);
+
+static inline char *tupc_partition(int t)
+{
+    return tupc_heap_base_ + (size_t)t * tupc_partition_size_;
+}
+
+/* Fails, naming func and arg, unless p designates a byte of the heap with
+ * its thread field right, and [p, p + n) stays in that thread's partition. */
+void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n);
+
+/* Offset of p within its thread's partition. */
+static inline size_t tupc_offset(tupc_sptr_t p)
+{
+    return (size_t)(p.addr - tupc_partition((int)p.thread));
+}
+
+#endif

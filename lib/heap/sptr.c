@@ -1,0 +1,41 @@
+/* Queries on pointers-to-shared (UPC 1.3 7.2.3). Arithmetic is inline in upc.h. */
+#include "heap/heap.h"
+
+size_t upc_threadof(tupc_sptr_t p)
+{
+    return p.thread;
+}
+
+size_t upc_phaseof(tupc_sptr_t p)
+{
+    return p.phase;
+}
+
+size_t upc_addrfield(tupc_sptr_t p)
+{
+    return p.addr ? tupc_offset(p) : 0;
+}
+
+tupc_sptr_t upc_resetphase(tupc_sptr_t p)
+{
+    p.phase = 0;
+    return p;
+}
+
+size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid)
+{
+    size_t T = (size_t)tupc_threads_;
+    if (nbytes == 0)
+        return threadid == 0 ? totalsize : 0;
+    size_t full = totalsize / nbytes, partial = totalsize % nbytes;
+    size_t mine = full / T + (threadid < full % T ? 1 : 0);
+    size_t size = mine * nbytes;
+    if (partial && full % T == threadid)
+        size += partial;
+    return size;
+}
+
+void *upc_cast(tupc_sptr_t p)
+{
+    return p.addr; /* every thread of a run shares one address space */
+}

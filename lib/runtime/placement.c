@@ -1,0 +1,133 @@
+#include "runtime/placement.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef TUPC_HAVE_NUMA
+#include <numa.h>
+#endif
+
+int tupc_allowed_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 1;
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
+}
+
+static int have_numa(void)
+{
+#ifdef TUPC_HAVE_NUMA
+    return numa_available() >= 0;
+#else
+    return 0;
+#endif
+}
+
+static int node_of_cpu(int cpu)
+{
+#ifdef TUPC_HAVE_NUMA
+    if (have_numa()) {
+        int node = numa_node_of_cpu(cpu);
+        return node >= 0 ? node : 0;
+    }
+#endif
+    (void)cpu;
+    return 0;
+}
+
+struct cpu_node {
+    int cpu, node, rank; /* rank: position of the CPU within its node */
+};
+
+static int by_node_then_cpu(const void *a, const void *b)
+{
+    const struct cpu_node *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node - y->node;
+    return x->cpu - y->cpu;
+}
+
+static int by_rank_then_node(const void *a, const void *b)
+{
+    const struct cpu_node *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank - y->rank;
+    return x->node - y->node;
+}
+
+int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, char *err,
+                       size_t errlen)
+{
+    const char *policy = getenv("TUPC_PLACEMENT");
+    if (!policy || !*policy)
+        policy = "compact";
+    int scatter = 0, none = 0;
+    if (strcmp(policy, "scatter") == 0)
+        scatter = 1;
+    else if (strcmp(policy, "none") == 0)
+        none = 1;
+    else if (strcmp(policy, "compact") != 0) {
+        snprintf(err, errlen,
+                 "TUPC_PLACEMENT is \"%s\"; expected compact, scatter or none", policy);
+        return -1;
+    }
+
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        none = 1;
+    int ncpu = CPU_COUNT(&set);
+    struct cpu_node *cpus = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof *cpus);
+    if (!cpus) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < ncpu; c++)
+        if (CPU_ISSET(c, &set)) {
+            cpus[n].cpu = c;
+            cpus[n].node = node_of_cpu(c);
+            n++;
+        }
+    qsort(cpus, (size_t)n, sizeof *cpus, by_node_then_cpu);
+    for (int i = 0; i < n; i++)
+        cpus[i].rank = (i > 0 && cpus[i - 1].node == cpus[i].node) ? cpus[i - 1].rank + 1 : 0;
+    if (scatter)
+        qsort(cpus, (size_t)n, sizeof *cpus, by_rank_then_node);
+
+    /* More threads than CPUs: pinning would stack threads on CPUs while
+     * others idle, so leave them to the scheduler. */
+    int pin = !none && threads <= n;
+    for (int t = 0; t < threads; t++) {
+        cpu_of_thread[t] = pin ? cpus[t].cpu : -1;
+        node_of_thread[t] = pin && have_numa() ? cpus[t].node : -1;
+    }
+    free(cpus);
+
+    const char *verbose = getenv("TUPC_VERBOSE");
+    if (verbose && *verbose && strcmp(verbose, "0") != 0) {
+        fprintf(stderr, "tupc: %d threads on %d allowed CPUs, placement %s%s, NUMA %s\n",
+                threads, n, policy, pin ? "" : " (not pinned)",
+                have_numa() ? "available" : "not available");
+        for (int t = 0; t < threads; t++)
+            fprintf(stderr, "tupc:   thread %d: cpu %d, node %d\n", t, cpu_of_thread[t],
+                    node_of_thread[t]);
+    }
+    return 0;
+}
+
+void tupc_bind_memory(void *addr, size_t len, int node)
+{
+#ifdef TUPC_HAVE_NUMA
+    if (node >= 0 && have_numa())
+        numa_tonode_memory(addr, len, node);
+#else
+    (void)addr;
+    (void)len;
+    (void)node;
+#endif
+}

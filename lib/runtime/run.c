@@ -1,0 +1,299 @@
+/* Starting and stopping THREADS: the run function. */
+#include "runtime/runtime.h"
+
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "heap/heap.h"
+#include "runtime/placement.h"
+#include "sync/barrier.h"
+#include "sync/lock.h"
+#include "sync/wait.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tupc_threads_;
+_Thread_local int tupc_mythread_ __attribute__((tls_model("initial-exec"))) = -1;
+struct tupc_run_state tupc_run_;
+
+#define DEFAULT_HEAP_SIZE ((size_t)64 << 20)
+
+/* Per-run bookkeeping private to this file. */
+static int (*run_entry)(void *);
+static void *run_arg;
+static int *run_status;        /* what each thread's entry returned */
+static _Atomic int stop_status; /* status given by the first tupc_stop_run */
+static int main_mode;
+
+void tupc_set_main_mode(void)
+{
+    main_mode = 1;
+}
+
+size_t tupc_parse_size(const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return 0;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
+        return 0;
+    return (size_t)v << shift;
+}
+
+_Noreturn void tupc_thread_leave(void)
+{
+    pthread_exit(NULL);
+}
+
+void tupc_stop_run(int status)
+{
+    int expected = 0;
+    /* The first stop decides the status; the flag is set after the status is
+     * published so that whoever sees the flag (acquire) sees the status. */
+    if (atomic_compare_exchange_strong_explicit(&stop_status, &expected, status ? status : 1,
+                                                memory_order_relaxed, memory_order_relaxed)) {
+        if (status == 0) /* upc_global_exit(0): keep 0 as the run's status */
+            atomic_store_explicit(&stop_status, INT_MIN, memory_order_relaxed);
+    }
+    atomic_store_explicit(&tupc_stopping_, 1, memory_order_release);
+}
+
+_Noreturn void upc_global_exit(int status)
+{
+    tupc_require_thread("upc_global_exit");
+    if (tupc_run_.main_mode) {
+        fflush(NULL);
+        exit(status);
+    }
+    tupc_stop_run(status);
+    tupc_thread_leave();
+}
+
+static void *thread_main(void *p)
+{
+    tupc_mythread_ = (int)(intptr_t)p;
+    run_status[tupc_mythread_] = run_entry(run_arg);
+    return NULL;
+}
+
+/* Reports an error found before any UPC thread started. */
+static int run_error(const tupc_options *o, const char *fmt, const char *detail)
+{
+    tupc_run_.quiet = o->quiet;
+    tupc_run_.active = 0;
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, detail);
+    if (o->return_on_error) {
+        /* Record the message the way tupc_fail does, without exiting. */
+        tupc_record_error_(msg);
+        return TUPC_RUN_ERROR;
+    }
+    fprintf(stderr, "%s\n", msg);
+    fflush(NULL);
+    exit(1);
+}
+
+static int resolve_threads(const tupc_options *o, int *threads)
+{
+    if (o->threads != 0) {
+        *threads = o->threads;
+        return o->threads >= 1 && o->threads <= TUPC_MAX_THREADS ? 0 : -1;
+    }
+    const char *env = getenv("UPC_THREADS");
+    if (!env || !*env) {
+        *threads = tupc_allowed_cpus();
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    if (errno || end == env || *end != '\0' || v < 1 || v > TUPC_MAX_THREADS)
+        return -1;
+    *threads = (int)v;
+    return 0;
+}
+
+int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
+{
+    tupc_options o = {0};
+    if (opts)
+        o = *opts;
+    if (tupc_run_.active)
+        return run_error(&o, "tupc: tupc_run: %s",
+                         "a run is already in progress; runs do not nest");
+    if (!entry)
+        return run_error(&o, "tupc: tupc_run: %s", "entry is NULL; expected a function");
+    tupc_clear_last_error_();
+
+    int threads;
+    if (resolve_threads(&o, &threads) != 0) {
+        char detail[160];
+        if (o.threads != 0)
+            snprintf(detail, sizeof detail, "threads is %d; expected 1 to %d", o.threads,
+                     TUPC_MAX_THREADS);
+        else
+            snprintf(detail, sizeof detail, "UPC_THREADS is \"%s\"; expected a number from 1 to %d",
+                     getenv("UPC_THREADS"), TUPC_MAX_THREADS);
+        return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
+    size_t heap = o.heap_size;
+    if (heap == 0) {
+        const char *env = getenv("UPC_SHARED_HEAP_SIZE");
+        if (env && *env) {
+            heap = tupc_parse_size(env);
+            if (heap == 0) {
+                char detail[160];
+                snprintf(detail, sizeof detail,
+                         "UPC_SHARED_HEAP_SIZE is \"%s\"; expected a size such as 64M or 1G", env);
+                return run_error(&o, "tupc: tupc_run: %s", detail);
+            }
+        } else {
+            heap = DEFAULT_HEAP_SIZE;
+        }
+    }
+
+    int *cpu = calloc((size_t)threads, sizeof *cpu);
+    int *node = calloc((size_t)threads, sizeof *node);
+    int *status = calloc((size_t)threads, sizeof *status);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    char err[256] = "";
+    if (!cpu || !node || !status || !tid) {
+        snprintf(err, sizeof err, "out of memory for %d threads", threads);
+        goto fail_alloc;
+    }
+    if (tupc_place_threads(threads, cpu, node, err, sizeof err) != 0)
+        goto fail_alloc;
+
+    tupc_run_ = (struct tupc_run_state){
+        .threads = threads,
+        .cpus = tupc_allowed_cpus(),
+        .return_on_error = o.return_on_error,
+        .quiet = o.quiet,
+        .main_mode = main_mode,
+        .heap_size = heap,
+        .cpu_of_thread = cpu,
+        .node_of_thread = node,
+    };
+    tupc_threads_ = threads;
+    atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
+    atomic_store_explicit(&stop_status, 0, memory_order_relaxed);
+    tupc_wait_tune(threads, tupc_run_.cpus);
+
+    if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
+        goto fail_alloc;
+    if (tupc_barrier_init(threads) != 0 || tupc_lock_init() != 0 || tupc_coll_init(threads) != 0) {
+        snprintf(err, sizeof err, "out of memory for the synchronization state of %d threads",
+                 threads);
+        goto fail_modules;
+    }
+
+    run_entry = entry;
+    run_arg = arg;
+    run_status = status;
+    tupc_run_.active = 1;
+
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        if (cpu[t] >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu[t], &set);
+            pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+        }
+        int rc = pthread_create(&tid[t], &attr, thread_main, (void *)(intptr_t)t);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) {
+            snprintf(err, sizeof err, "cannot start thread %d of %d: %s", t, threads,
+                     strerror(rc));
+            tupc_stop_run(TUPC_RUN_ERROR);
+            break;
+        }
+        started++;
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    tupc_run_.active = 0;
+
+    int result = 0;
+    int stopped = atomic_load_explicit(&stop_status, memory_order_relaxed);
+    if (stopped)
+        result = stopped == INT_MIN ? 0 : stopped;
+    else
+        for (int t = 0; t < threads; t++)
+            if (status[t] != 0) {
+                result = status[t];
+                break;
+            }
+
+    tupc_coll_fini();
+    tupc_lock_fini();
+    tupc_barrier_fini();
+    tupc_heap_fini();
+    free(cpu);
+    free(node);
+    free(status);
+    free(tid);
+    tupc_run_.cpu_of_thread = tupc_run_.node_of_thread = NULL;
+    tupc_threads_ = 0;
+
+    if (err[0]) {
+        char line[400];
+        snprintf(line, sizeof line, "tupc: tupc_run: %s", err);
+        tupc_record_error_(line);
+        if (!o.quiet)
+            fprintf(stderr, "%s\n", line);
+        result = TUPC_RUN_ERROR;
+    }
+    if (result == TUPC_RUN_ERROR && !o.return_on_error) {
+        fflush(NULL);
+        exit(1);
+    }
+    return result;
+
+fail_modules:
+    tupc_coll_fini();
+    tupc_lock_fini();
+    tupc_barrier_fini();
+    tupc_heap_fini();
+fail_alloc:
+    free(cpu);
+    free(node);
+    free(status);
+    free(tid);
+    tupc_run_ = (struct tupc_run_state){0};
+    tupc_threads_ = 0;
+    return run_error(&o, "tupc: tupc_run: %s", err);
+}
+
+int tupc_run(int threads, int (*entry)(void *), void *arg)
+{
+    tupc_options o = {.threads = threads};
+    if (threads <= 0) {
+        /* Say what was passed rather than falling back to UPC_THREADS. */
+        char detail[96];
+        snprintf(detail, sizeof detail, "threads is %d; expected 1 to %d", threads,
+                 TUPC_MAX_THREADS);
+        return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
+    return tupc_run_opts(&o, entry, arg);
+}

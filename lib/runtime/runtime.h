@@ -1,0 +1,37 @@
+/* State of the current run, shared by the modules of the library. */
+#ifndef TUPC_RUNTIME_H
+#define TUPC_RUNTIME_H
+
+#include <upc.h>
+
+#include <stddef.h>
+
+struct tupc_run_state {
+    int threads;          /* THREADS of the run */
+    int cpus;             /* CPUs the process may use */
+    int active;           /* a run is in progress */
+    int return_on_error;  /* errors end the run, not the process */
+    int quiet;            /* errors are not printed */
+    int main_mode;        /* started by the library's main: exit() ends the process */
+    size_t heap_size;     /* bytes per partition */
+    int *cpu_of_thread;   /* -1 where not pinned */
+    int *node_of_thread;  /* NUMA node of each thread (0 without NUMA) */
+};
+
+/* Written before the UPC threads start and after they end; read-only while
+ * they run (pthread_create and pthread_join order those accesses). */
+extern struct tupc_run_state tupc_run_;
+
+/* Leaves the calling UPC thread because the run is stopping. */
+_Noreturn void tupc_thread_leave(void);
+
+/* Stops the run with `status`: every UPC thread leaves at its next wait. */
+void tupc_stop_run(int status);
+
+/* Main mode: set by the library's main before tupc_run_opts. */
+void tupc_set_main_mode(void);
+
+/* Parses a size with an optional K, M or G suffix; returns 0 when malformed. */
+size_t tupc_parse_size(const char *s);
+
+#endif

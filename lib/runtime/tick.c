@@ -1,0 +1,75 @@
+/* upc_tick.h. The invariant TSC is read in a few ns and runs at a fixed rate
+ * on every core; without it (or off x86) CLOCK_MONOTONIC's vDSO is used, in
+ * nanoseconds. The TSC rate is calibrated once against CLOCK_MONOTONIC over
+ * at least 20 ms from library load. */
+#include <upc_tick.h>
+
+#include <stdatomic.h>
+#include <time.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
+
+static int use_tsc;
+static uint64_t tsc0, ns0;
+static _Atomic uint64_t fs_per_tick; /* femtoseconds per tick, 0 until calibrated */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+__attribute__((constructor)) static void tick_init(void)
+{
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    /* CPUID 0x80000007 EDX bit 8: invariant TSC. */
+    if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000007 &&
+        __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8))) {
+        use_tsc = 1;
+        ns0 = mono_ns();
+        tsc0 = __rdtsc();
+    }
+#endif
+}
+
+upc_tick_t upc_ticks_now(void)
+{
+#if defined(__x86_64__)
+    if (use_tsc)
+        return __rdtsc();
+#endif
+    return mono_ns();
+}
+
+static uint64_t calibrate(void)
+{
+    uint64_t ns = mono_ns();
+    while (ns - ns0 < 20 * 1000 * 1000)
+        ns = mono_ns();
+#if defined(__x86_64__)
+    uint64_t tsc = __rdtsc();
+#else
+    uint64_t tsc = ns;
+#endif
+    uint64_t fs = (uint64_t)((double)(ns - ns0) * 1e6 / (double)(tsc - tsc0) + 0.5);
+    return fs ? fs : 1;
+}
+
+uint64_t upc_ticks_to_ns(upc_tick_t ticks)
+{
+    if (!use_tsc)
+        return ticks;
+    /* Relaxed: the value is a pure function of the two clocks; two threads
+     * calibrating at once store values that differ only by rounding. */
+    uint64_t fs = atomic_load_explicit(&fs_per_tick, memory_order_relaxed);
+    if (!fs) {
+        fs = calibrate();
+        atomic_store_explicit(&fs_per_tick, fs, memory_order_relaxed);
+    }
+    return (uint64_t)((unsigned __int128)ticks * fs / 1000000);
+}

@@ -1,0 +1,273 @@
+/* Barriers.
+ *
+ * upc_notify must publish a thread's arrival without waiting for anyone: a
+ * thread may take locks or compute between upc_notify and upc_wait, so an
+ * algorithm whose rounds need the other threads to be in upc_wait (a
+ * dissemination barrier) could deadlock a valid program. Two algorithms that
+ * do not, both on monotonic episode numbers (no reset, no sense reversal):
+ *
+ * flat: each thread stores its episode in its own cache line; upc_wait reads
+ *   every other thread's line. With as many CPUs as threads this is one
+ *   cache-line transfer on the critical path, the least any barrier needs; it
+ *   is used while THREADS <= the CPUs of the run and <= FLAT_MAX.
+ * tree: a combining tree of fan-in 4. The last arriver at a node goes on to
+ *   its parent, the others go straight to upc_wait; the last arriver at the
+ *   root stores the episode in one release word. Nobody waits during arrival,
+ *   each counter has at most 4 writers, and a waiter sleeps at most once,
+ *   on the release word, whose setter wakes all sleepers with one call. This
+ *   is the algorithm for more threads than CPUs.
+ *
+ * Ids (UPC 1.3 6.6.1 para 10): a thread's upc_wait id must equal every id
+ * given to upc_notify in that phase; a missing id matches anything. Each
+ * thread leaves its notify id in its own line, in a slot chosen by episode
+ * parity: a thread cannot reach episode e+2 before all threads have left
+ * upc_wait of episode e, so slot e%2 is stable while episode e is read. */
+#include "sync/barrier.h"
+
+#include "check/error.h"
+#include "runtime/runtime.h"
+#include "sync/wait.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FLAT_MAX 16
+#define FANIN 4
+
+struct bar_thread {
+    tupc_word arrive; /* last episode this thread notified */
+    int32_t id[2];    /* notify id of episode e, in slot e % 2 */
+    int32_t named[2]; /* whether that id was given */
+    void *bcast[2];   /* thread 0: value handed out by tupc_barrier_bcast */
+} __attribute__((aligned(TUPC_CACHELINE)));
+
+struct bar_node {
+    _Atomic uint32_t arrived; /* arrivals in the current episode */
+    uint32_t expected;
+    int parent; /* -1 at the root */
+} __attribute__((aligned(TUPC_CACHELINE)));
+
+/* Outcome of the id check of an episode, written by the thread that
+ * releases the tree before it releases it. */
+struct bar_ids {
+    int32_t first_id, first_thread; /* first named notify id, -1 thread if none */
+    int32_t other_id, other_thread; /* a named notify id that differs, -1 if none */
+};
+
+static int nthreads;
+static int use_tree;
+static struct bar_thread *thr;
+static struct bar_node *nodes;
+static int *leaf_of; /* leaf node of each thread */
+static tupc_pword release;
+static struct bar_ids ids_of[2];
+
+/* Per-thread split-phase state; new threads start with zeros. */
+static _Thread_local uint32_t episode;
+static _Thread_local int notified;
+
+int tupc_barrier_init(int threads)
+{
+    nthreads = threads;
+    const char *env = getenv("TUPC_BARRIER");
+    if (env && strcmp(env, "tree") == 0)
+        use_tree = 1;
+    else if (env && strcmp(env, "flat") == 0)
+        use_tree = 0;
+    else
+        use_tree = threads > tupc_run_.cpus || threads > FLAT_MAX;
+
+    thr = aligned_alloc(TUPC_CACHELINE, sizeof *thr * (size_t)threads);
+    leaf_of = calloc((size_t)threads, sizeof *leaf_of);
+    /* A tree of fan-in FANIN over `threads` leaves has fewer than `threads` nodes. */
+    nodes = aligned_alloc(TUPC_CACHELINE, sizeof *nodes * (size_t)(threads + 1));
+    if (!thr || !leaf_of || !nodes)
+        return -1;
+    memset(thr, 0, sizeof *thr * (size_t)threads);
+    memset(nodes, 0, sizeof *nodes * (size_t)(threads + 1));
+    atomic_store_explicit(&release.w.value, 0, memory_order_relaxed);
+    atomic_store_explicit(&release.w.sleepers, 0, memory_order_relaxed);
+
+    /* Level by level: `width` members, grouped FANIN to a node. */
+    int width = threads, first = 0, n = 0;
+    for (int t = 0; t < threads; t++)
+        leaf_of[t] = t / FANIN;
+    for (;;) {
+        int count = (width + FANIN - 1) / FANIN;
+        for (int i = 0; i < count; i++) {
+            int members = width - i * FANIN < FANIN ? width - i * FANIN : FANIN;
+            nodes[first + i].expected = (uint32_t)members;
+            nodes[first + i].parent = count == 1 ? -1 : first + count + i / FANIN;
+        }
+        n = first + count;
+        if (count == 1)
+            break;
+        first = n;
+        width = count;
+    }
+    (void)n;
+    return 0;
+}
+
+void tupc_barrier_fini(void)
+{
+    free(thr);
+    free(nodes);
+    free(leaf_of);
+    thr = NULL;
+    nodes = NULL;
+    leaf_of = NULL;
+}
+
+const char *tupc_barrier_algorithm(void)
+{
+    return use_tree ? "tree" : "flat";
+}
+
+/* Tree mode, last arriver at the root: check the ids and release everyone. */
+static void tree_release(uint32_t e)
+{
+    struct bar_ids r = {0, -1, 0, -1};
+    for (int t = 0; t < nthreads; t++) {
+        if (!thr[t].named[e % 2])
+            continue;
+        int32_t id = thr[t].id[e % 2];
+        if (r.first_thread < 0) {
+            r.first_id = id;
+            r.first_thread = t;
+        } else if (id != r.first_id && r.other_thread < 0) {
+            r.other_id = id;
+            r.other_thread = t;
+        }
+    }
+    ids_of[e % 2] = r;
+    /* seq_cst store (a release): the waiters' acquire load of the episode
+     * makes ids_of and everything the threads wrote before upc_notify visible. */
+    tupc_word_set(&release.w, e);
+}
+
+static void tree_arrive(uint32_t e)
+{
+    int n = leaf_of[tupc_mythread_];
+    for (;;) {
+        /* acq_rel: the last arriver acquires what the earlier arrivers wrote
+         * (their ids, their data) and passes it on up with its own release. */
+        uint32_t old = atomic_fetch_add_explicit(&nodes[n].arrived, 1, memory_order_acq_rel);
+        if (old + 1 != nodes[n].expected)
+            return;
+        /* Nobody arrives here for episode e+1 before the release of e, which
+         * this thread's later release orders after this reset. */
+        atomic_store_explicit(&nodes[n].arrived, 0, memory_order_relaxed);
+        if (nodes[n].parent < 0) {
+            tree_release(e);
+            return;
+        }
+        n = nodes[n].parent;
+    }
+}
+
+static void notify(const char *func, int named, int id)
+{
+    if (notified)
+        tupc_fail(func, "UPC 1.3 6.6.1 para 7",
+                  "upc_notify called twice without upc_wait between them; expected "
+                  "upc_notify and upc_wait to alternate");
+    notified = 1;
+    uint32_t e = ++episode;
+    struct bar_thread *me = &thr[tupc_mythread_];
+    me->id[e % 2] = id;
+    me->named[e % 2] = named;
+    if (use_tree)
+        tree_arrive(e);
+    else
+        tupc_word_set(&me->arrive, e); /* release: publishes id and prior writes */
+}
+
+static void report_mismatch(const char *func, int id, int other_id, int other_thread)
+{
+    tupc_fail(func, "UPC 1.3 6.6.1 para 10",
+              "barrier id %d differs from id %d that thread %d passed to upc_notify; "
+              "expected every named id of a barrier phase to be equal",
+              id, other_id, other_thread);
+}
+
+static void wait_phase(const char *func, int named, int id)
+{
+    if (!notified)
+        tupc_fail(func, "UPC 1.3 6.6.1 para 7",
+                  "upc_wait called without a preceding upc_notify; expected "
+                  "upc_notify and upc_wait to alternate");
+    notified = 0;
+    uint32_t e = episode;
+    int me = tupc_mythread_;
+    if (use_tree) {
+        tupc_wait_reach(&release.w, e);
+        if (named) {
+            struct bar_ids r = ids_of[e % 2];
+            if (r.first_thread >= 0 && r.first_id != id)
+                report_mismatch(func, id, r.first_id, r.first_thread);
+            if (r.other_thread >= 0 && r.other_id != id)
+                report_mismatch(func, id, r.other_id, r.other_thread);
+        }
+    } else {
+        /* Start after ourselves so that threads do not all read thread 0 first. */
+        for (int k = 1; k < nthreads; k++) {
+            int j = me + k < nthreads ? me + k : me + k - nthreads;
+            tupc_wait_reach(&thr[j].arrive, e); /* acquire: j's writes before notify */
+            if (named && thr[j].named[e % 2] && thr[j].id[e % 2] != id)
+                report_mismatch(func, id, thr[j].id[e % 2], j);
+        }
+        if (named && thr[me].named[e % 2] && thr[me].id[e % 2] != id)
+            report_mismatch(func, id, thr[me].id[e % 2], me);
+    }
+    /* Relaxed: the flag only says that the run is ending; see tupc_stop_run. */
+    if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+        tupc_thread_leave();
+}
+
+void tupc_notify_(int named, int id)
+{
+    tupc_require_thread("upc_notify");
+    notify("upc_notify", named, id);
+}
+
+void tupc_wait_(int named, int id)
+{
+    tupc_require_thread("upc_wait");
+    wait_phase("upc_wait", named, id);
+}
+
+void tupc_barrier_(int named, int id)
+{
+    tupc_require_thread("upc_barrier");
+    if (notified)
+        tupc_fail("upc_barrier", "UPC 1.3 6.6.1 para 7",
+                  "called between upc_notify and upc_wait; expected upc_wait first");
+    notify("upc_barrier", named, id);
+    wait_phase("upc_barrier", named, id);
+}
+
+void tupc_check_not_split(const char *func)
+{
+    if (notified)
+        tupc_fail(func, "UPC 1.3 7.4 para 5",
+                  "collective called between upc_notify and upc_wait; expected upc_wait first");
+}
+
+void tupc_barrier_all(const char *func)
+{
+    tupc_check_not_split(func);
+    notify(func, 0, 0);
+    wait_phase(func, 0, 0);
+}
+
+void *tupc_barrier_bcast(const char *func, void *value)
+{
+    tupc_check_not_split(func);
+    uint32_t e = episode + 1;
+    if (tupc_mythread_ == 0)
+        thr[0].bcast[e % 2] = value; /* published by notify's release */
+    notify(func, 0, 0);
+    wait_phase(func, 0, 0);
+    return thr[0].bcast[e % 2];
+}

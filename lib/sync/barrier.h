@@ -1,0 +1,22 @@
+/* Barriers: upc_barrier, split-phase upc_notify/upc_wait with ids, and the
+ * anonymous barrier the library itself uses. */
+#ifndef TUPC_SYNC_BARRIER_H
+#define TUPC_SYNC_BARRIER_H
+
+int tupc_barrier_init(int threads);
+void tupc_barrier_fini(void);
+
+/* Anonymous full barrier; `func` names the caller in error messages. */
+void tupc_barrier_all(const char *func);
+
+/* Full barrier that also hands `value` from thread 0 to every thread. */
+void *tupc_barrier_bcast(const char *func, void *value);
+
+/* Fails when the caller is between upc_notify and upc_wait, where no
+ * collective may be called (UPC 1.3 7.4 para 5). */
+void tupc_check_not_split(const char *func);
+
+/* The algorithm in use: "flat" or "tree" (see barrier.c). */
+const char *tupc_barrier_algorithm(void);
+
+#endif

@@ -1,0 +1,94 @@
+#include "sync/wait.h"
+
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+_Atomic int tupc_stopping_;
+
+/* Relaxed: the limits are written before the UPC threads start
+ * (pthread_create orders them) and only read while they run. */
+static _Atomic unsigned spin_limit = 4096;
+static _Atomic unsigned yield_limit = 64;
+
+void tupc_wait_tune(int threads, int cpus)
+{
+    /* With more threads than CPUs the thread we wait for may need our CPU:
+     * spinning then only delays it, so give the CPU up almost at once. */
+    int over = threads > cpus;
+    atomic_store_explicit(&spin_limit, over ? 16u : 20000u, memory_order_relaxed);
+    atomic_store_explicit(&yield_limit, over ? 4u : 200u, memory_order_relaxed);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+void tupc_backoff(unsigned step)
+{
+    if (step < atomic_load_explicit(&spin_limit, memory_order_relaxed))
+        cpu_relax();
+    else
+        sched_yield();
+}
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t expected)
+{
+    /* The timeout bounds how long a sleeper takes to notice that the run
+     * is stopping; a normal wake-up comes from tupc_word_wake_. */
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+}
+
+void tupc_word_wake_(tupc_word *w)
+{
+    syscall(SYS_futex, (uint32_t *)&w->value, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static void check_stopping(void)
+{
+    /* Relaxed: the flag only tells us to leave; nothing is read through it. */
+    if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+        tupc_thread_leave();
+}
+
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target)
+{
+    uint32_t v;
+    unsigned spins = atomic_load_explicit(&spin_limit, memory_order_relaxed);
+    unsigned yields = atomic_load_explicit(&yield_limit, memory_order_relaxed);
+    for (unsigned i = 0; i < spins; i++) {
+        cpu_relax();
+        v = atomic_load_explicit(&w->value, memory_order_acquire);
+        if (tupc_reached(v, target))
+            return v;
+    }
+    for (unsigned i = 0; i < yields; i++) {
+        sched_yield();
+        v = atomic_load_explicit(&w->value, memory_order_acquire);
+        if (tupc_reached(v, target))
+            return v;
+    }
+    for (;;) {
+        check_stopping();
+        atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
+        v = atomic_load_explicit(&w->value, memory_order_seq_cst);
+        if (!tupc_reached(v, target))
+            futex_wait(&w->value, v);
+        atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+        v = atomic_load_explicit(&w->value, memory_order_acquire);
+        if (tupc_reached(v, target))
+            return v;
+    }
+}

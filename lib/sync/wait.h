@@ -1,0 +1,69 @@
+/* The one wait primitive of the library: every wait (barriers, sync modes,
+ * locks) waits for a monotonic 32-bit counter to reach a target.
+ *
+ * A waiter spins with a pause instruction, then yields, then sleeps on a futex.
+ * The setter makes a system call only when a waiter sleeps: the waiter counts
+ * itself in `sleepers` before its last look at `value`, the setter stores
+ * `value` before it looks at `sleepers`; both seq_cst, so one of the two
+ * always sees the other (the Dekker pattern). */
+#ifndef TUPC_SYNC_WAIT_H
+#define TUPC_SYNC_WAIT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define TUPC_CACHELINE 64
+
+typedef struct tupc_word {
+    _Atomic uint32_t value;
+    _Atomic uint32_t sleepers;
+} tupc_word;
+
+/* A word alone on its cache line, for words that different threads write. */
+typedef struct tupc_pword {
+    _Alignas(TUPC_CACHELINE) tupc_word w;
+} tupc_pword;
+
+/* Whether counter value v has reached target t, wrap-around safe. */
+static inline int tupc_reached(uint32_t v, uint32_t t)
+{
+    return (int32_t)(v - t) >= 0;
+}
+
+/* How long a waiter spins and yields before it sleeps; set per run from the
+ * ratio of THREADS to the CPUs the run may use. */
+void tupc_wait_tune(int threads, int cpus);
+
+/* Slow path of tupc_wait_reach. */
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target);
+
+/* Waits until w->value has reached target; returns the value seen. The load is
+ * acquire: what the setter wrote before tupc_word_set is visible after return. */
+static inline uint32_t tupc_wait_reach(tupc_word *w, uint32_t target)
+{
+    uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
+    if (tupc_reached(v, target))
+        return v;
+    return tupc_wait_slow(w, target);
+}
+
+/* Stores v and wakes the sleepers, if any. seq_cst store: it must be ordered
+ * before the load of sleepers (see the top of this file); it is also a
+ * release, so it publishes what this thread wrote before. */
+void tupc_word_wake_(tupc_word *w);
+static inline void tupc_word_set(tupc_word *w, uint32_t v)
+{
+    atomic_store_explicit(&w->value, v, memory_order_seq_cst);
+    if (atomic_load_explicit(&w->sleepers, memory_order_seq_cst) != 0)
+        tupc_word_wake_(w);
+}
+
+/* One step of a short busy wait (for a store that another thread is about
+ * to make): pause, and past the spin limit give the CPU away. */
+void tupc_backoff(unsigned step);
+
+/* Whether the run is being stopped (an error or upc_global_exit elsewhere);
+ * waits check it so that no thread hangs on a thread that is gone. */
+extern _Atomic int tupc_stopping_;
+
+#endif
