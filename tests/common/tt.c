@@ -1,0 +1,57 @@
+#include "tt.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Atomic int failures;
+
+void tt_fail(const char *file, int line, const char *fmt, ...)
+{
+    int n = atomic_fetch_add(&failures, 1);
+    if (n >= 20)
+        return; /* the first ones say enough */
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "CHECK FAILED %s:%d (thread %d of %d): %s\n", file, line, MYTHREAD, THREADS,
+            msg);
+}
+
+int tt_failures(void)
+{
+    return atomic_load(&failures);
+}
+
+int tt_run(int threads, int (*fn)(void *), void *arg)
+{
+    atomic_store(&failures, 0);
+    tupc_options o = {.threads = threads, .return_on_error = 1};
+    int st = tupc_run_opts(&o, fn, arg);
+    if (st != 0)
+        fprintf(stderr, "run of %d threads ended with status %d: %s\n", threads, st,
+                tupc_last_error());
+    int f = atomic_load(&failures);
+    return f ? 1000 + f : st;
+}
+
+void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...)
+{
+    atomic_store(&failures, 0);
+    tupc_options o = {.threads = threads, .return_on_error = 1, .quiet = 1};
+    int st = tupc_run_opts(&o, fn, arg);
+    const char *msg = tupc_last_error();
+    if (st != TUPC_RUN_ERROR)
+        fail_msg("expected the run to stop with an error, status %d", st);
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *needle; (needle = va_arg(ap, const char *));)
+        if (!strstr(msg, needle))
+            fail_msg("error message \"%s\" lacks \"%s\"", msg, needle);
+    va_end(ap);
+}
+
+const int tt_thread_counts[] = {1, 2, 3, 5, 8, 16};
+const int tt_nthread_counts = sizeof tt_thread_counts / sizeof tt_thread_counts[0];

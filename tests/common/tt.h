@@ -1,0 +1,55 @@
+/* Helpers for tests that run UPC threads under cmocka.
+ *
+ * cmocka's assert_* macros longjmp to the test's frame, which is undefined
+ * from another thread, so code inside UPC threads checks with TCHECK: a
+ * failure is counted and described (thread, file, line, message) and the
+ * thread goes on; tt_run returns nonzero when any check failed, and the test
+ * asserts on that in its own thread. */
+#ifndef TT_H
+#define TT_H
+
+#include <upc.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+void tt_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#define TCHECK(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            tt_fail(__FILE__, __LINE__, __VA_ARGS__);                                              \
+    } while (0)
+
+/* Failed TCHECKs since the last tt_run started. */
+int tt_failures(void);
+
+/* Runs fn on `threads` UPC threads; errors of the library end the run
+ * instead of the process. Returns the run's status, or 1000 + the number of
+ * failed checks if any failed. */
+int tt_run(int threads, int (*fn)(void *), void *arg);
+#define TT_RUN(threads, fn, arg) assert_int_equal(tt_run((threads), (fn), (arg)), 0)
+
+/* Runs fn on `threads` threads, quietly, and asserts that the library
+ * stopped it with an error whose message contains every one of the
+ * NULL-terminated needles. */
+void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...);
+
+/* Deterministic generator (splitmix64): the same seed gives the same data. */
+static inline uint64_t tt_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Thread counts for matrices: THREADS well above the 2 cores of CI too. */
+extern const int tt_thread_counts[];
+extern const int tt_nthread_counts;
+
+#endif

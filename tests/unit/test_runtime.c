@@ -1,0 +1,134 @@
+/* Starting THREADS: the run function, statuses, upc_global_exit, bad input. */
+#include "tt.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Atomic int seen[64];
+
+static int record_ids(void *arg)
+{
+    int expect = *(int *)arg;
+    TCHECK(THREADS == expect, "THREADS is %d, expected %d", THREADS, expect);
+    TCHECK(MYTHREAD >= 0 && MYTHREAD < THREADS, "MYTHREAD %d out of range", MYTHREAD);
+    atomic_fetch_add(&seen[MYTHREAD], 1);
+    return 0;
+}
+
+static void test_run_many_sizes(void **state)
+{
+    (void)state;
+    const int sizes[] = {1, 2, 3, 4, 8, 16, 32, 7, 1};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = sizes[k];
+        for (int t = 0; t < 64; t++)
+            atomic_store(&seen[t], 0);
+        TT_RUN(n, record_ids, &n);
+        for (int t = 0; t < 64; t++)
+            assert_int_equal(atomic_load(&seen[t]), t < n ? 1 : 0);
+    }
+}
+
+static int return_thread_status(void *arg)
+{
+    (void)arg;
+    return MYTHREAD == 2 ? 7 : MYTHREAD == 3 ? 9 : 0;
+}
+
+static void test_status_lowest_nonzero(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 4, .return_on_error = 1};
+    assert_int_equal(tupc_run_opts(&o, return_thread_status, NULL), 7);
+}
+
+static int global_exit_body(void *arg)
+{
+    (void)arg;
+    if (MYTHREAD == 1)
+        upc_global_exit(42);
+    /* The others wait in a barrier that thread 1 never reaches: the exit
+     * must release them. */
+    upc_barrier();
+    return 0;
+}
+
+static void test_global_exit_releases_waiters(void **state)
+{
+    (void)state;
+    for (int n = 2; n <= 16; n *= 2) {
+        tupc_options o = {.threads = n, .return_on_error = 1};
+        assert_int_equal(tupc_run_opts(&o, global_exit_body, NULL), 42);
+    }
+}
+
+static int nothing(void *arg)
+{
+    (void)arg;
+    return 0;
+}
+
+static void test_bad_thread_counts(void **state)
+{
+    (void)state;
+    tupc_options o = {.return_on_error = 1, .quiet = 1};
+    o.threads = -3;
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "threads is -3"));
+    o.threads = TUPC_MAX_THREADS + 1;
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "expected 1 to"));
+
+    o.threads = 0;
+    setenv("UPC_THREADS", "abc", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "UPC_THREADS is \"abc\""));
+    setenv("UPC_THREADS", "0", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    setenv("UPC_THREADS", "3", 1);
+    int three = 3;
+    o.quiet = 0;
+    assert_int_equal(tupc_run_opts(&o, record_ids, &three), 0);
+    unsetenv("UPC_THREADS");
+}
+
+static void test_bad_heap_size(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    setenv("UPC_SHARED_HEAP_SIZE", "12Q", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "UPC_SHARED_HEAP_SIZE is \"12Q\""));
+    setenv("UPC_SHARED_HEAP_SIZE", "2M", 1);
+    o.quiet = 0;
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
+    unsetenv("UPC_SHARED_HEAP_SIZE");
+}
+
+static int nested(void *arg)
+{
+    (void)arg;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    TCHECK(tupc_run_opts(&o, nothing, NULL) == TUPC_RUN_ERROR, "a nested run was accepted");
+    return 0;
+}
+
+static void test_runs_do_not_nest(void **state)
+{
+    (void)state;
+    TT_RUN(1, nested, NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_many_sizes),
+        cmocka_unit_test(test_status_lowest_nonzero),
+        cmocka_unit_test(test_global_exit_releases_waiters),
+        cmocka_unit_test(test_bad_thread_counts),
+        cmocka_unit_test(test_bad_heap_size),
+        cmocka_unit_test(test_runs_do_not_nest),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
