@@ -1,0 +1,243 @@
+/* Barrier benchmark: ns per barrier of upc_barrier beside pthread_barrier_wait
+ * and an OpenMP barrier (libgomp), measured in the same run, for THREADS = 1,
+ * 2, cores, 2 x cores, 8 x cores and 16 x cores; min, median and max over repetitions.
+ * Also the cost and granularity of upc_ticks_now.
+ *
+ * Usage: bench_barrier [--reps R] [--csv FILE] [--threads N,N,...] */
+#include "probe.h"
+
+#include <upc.h>
+#include <upc_tick.h>
+
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int reps = 11;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+struct stats {
+    double min, med, max;
+};
+
+static struct stats summarize(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return (struct stats){v[0], v[n / 2], v[n - 1]};
+}
+
+/* Barriers per repetition: enough to last a few ms at the expected speed. */
+static int iters_for(int threads, int cpus)
+{
+    return threads <= cpus ? 20000 : 20000 / threads + 200;
+}
+
+/* ---- upc_barrier ---- */
+static double per_rep[64];
+static int upc_iters;
+
+static int upc_body(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 1000; i++)
+        upc_barrier();
+    for (int r = 0; r < reps; r++) {
+        upc_barrier();
+        double t0 = now_ns();
+        for (int i = 0; i < upc_iters; i++)
+            upc_barrier();
+        if (MYTHREAD == 0)
+            per_rep[r] = (now_ns() - t0) / upc_iters;
+    }
+    return 0;
+}
+
+static struct stats bench_upc(int threads, int cpus)
+{
+    upc_iters = iters_for(threads, cpus);
+    tupc_run(threads, upc_body, NULL);
+    return summarize(per_rep, reps);
+}
+
+/* ---- pthread_barrier_wait ---- */
+static pthread_barrier_t pbar;
+static int p_iters;
+
+static void *pthread_body(void *arg)
+{
+    int me = (int)(intptr_t)arg;
+    for (int i = 0; i < 1000; i++)
+        pthread_barrier_wait(&pbar);
+    for (int r = 0; r < reps; r++) {
+        pthread_barrier_wait(&pbar);
+        double t0 = now_ns();
+        for (int i = 0; i < p_iters; i++)
+            pthread_barrier_wait(&pbar);
+        if (me == 0)
+            per_rep[r] = (now_ns() - t0) / p_iters;
+    }
+    return NULL;
+}
+
+/* Pins like tupc does (one CPU each while threads <= CPUs), for a fair match. */
+static void pin_attr(pthread_attr_t *attr, int t, int threads)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || threads > CPU_COUNT(&set))
+        return;
+    int seen = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set) && seen++ == t) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            pthread_attr_setaffinity_np(attr, sizeof one, &one);
+            return;
+        }
+}
+
+static struct stats bench_pthread(int threads, int cpus)
+{
+    p_iters = iters_for(threads, cpus);
+    pthread_barrier_init(&pbar, NULL, (unsigned)threads);
+    pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
+    for (int t = 0; t < threads; t++) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pin_attr(&attr, t, threads);
+        pthread_create(&tid[t], &attr, pthread_body, (void *)(intptr_t)t);
+        pthread_attr_destroy(&attr);
+    }
+    for (int t = 0; t < threads; t++)
+        pthread_join(tid[t], NULL);
+    free(tid);
+    pthread_barrier_destroy(&pbar);
+    return summarize(per_rep, reps);
+}
+
+/* ---- OpenMP barrier ---- */
+static struct stats bench_omp(int threads, int cpus)
+{
+    int iters = iters_for(threads, cpus);
+#pragma omp parallel num_threads(threads)
+    {
+        for (int i = 0; i < 1000; i++) {
+#pragma omp barrier
+        }
+        for (int r = 0; r < reps; r++) {
+#pragma omp barrier
+            double t0 = now_ns();
+            for (int i = 0; i < iters; i++) {
+#pragma omp barrier
+            }
+            if (omp_get_thread_num() == 0)
+                per_rep[r] = (now_ns() - t0) / iters;
+        }
+    }
+    return summarize(per_rep, reps);
+}
+
+static void ticks_report(FILE *csv)
+{
+    enum { N = 10000000 };
+    upc_tick_t sink = 0;
+    double t0 = now_ns();
+    for (int i = 0; i < N; i++)
+        sink += upc_ticks_now();
+    double per_call = (now_ns() - t0) / N;
+    /* Granularity: the smallest non-zero step between consecutive readings. */
+    upc_tick_t best = UPC_TICK_MAX;
+    for (int i = 0; i < 100000; i++) {
+        upc_tick_t a = upc_ticks_now(), b = upc_ticks_now();
+        while (b == a)
+            b = upc_ticks_now();
+        if (b - a < best)
+            best = b - a;
+    }
+    double gran_ns = (double)upc_ticks_to_ns(1000000 * best) / 1e6;
+    printf("\nupc_ticks_now: %.1f ns per call, granularity %llu ticks = %.2f ns (sink %llu)\n",
+           per_call, (unsigned long long)best, gran_ns, (unsigned long long)(sink & 1));
+    if (csv)
+        fprintf(csv, "ticks,call_ns,%.2f,granularity_ns,%.3f\n", per_call, gran_ns);
+}
+
+int main(int argc, char **argv)
+{
+    const char *csv_path = NULL;
+    int list[16], nlist = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+            csv_path = argv[++i];
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            for (char *s = strtok(argv[++i], ","); s && nlist < 16; s = strtok(NULL, ","))
+                list[nlist++] = atoi(s);
+        } else {
+            fprintf(stderr, "usage: %s [--reps R] [--csv FILE] [--threads N,N,...]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > 64)
+        reps = 11;
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    int cpus = CPU_COUNT(&set);
+    if (nlist == 0) {
+        int def[] = {1, 2, cpus, 2 * cpus, 8 * cpus, 16 * cpus};
+        for (int k = 0; k < 6; k++) {
+            int dup = 0;
+            for (int j = 0; j < nlist; j++)
+                dup |= list[j] == def[k];
+            if (!dup)
+                list[nlist++] = def[k];
+        }
+    }
+    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv)
+        fprintf(csv, "threads,impl,min_ns,median_ns,max_ns\n");
+
+    printf("# bench_barrier: %d CPUs, %d repetitions\n", cpus, reps);
+    double rtt0 = tb_probe_print("before");
+    printf("\n%7s  %-22s %10s %10s %10s   %s\n", "THREADS", "barrier", "min ns", "median ns",
+           "max ns", "median vs upc_barrier");
+    for (int k = 0; k < nlist; k++) {
+        int P = list[k];
+        struct stats u = bench_upc(P, cpus);
+        struct stats p = bench_pthread(P, cpus);
+        struct stats o = bench_omp(P, cpus);
+        struct {
+            const char *name;
+            struct stats s;
+        } rows[] = {{"upc_barrier", u}, {"pthread_barrier_wait", p}, {"omp barrier (libgomp)", o}};
+        for (int r = 0; r < 3; r++) {
+            printf("%7d  %-22s %10.1f %10.1f %10.1f   %.2fx\n", P, rows[r].name, rows[r].s.min,
+                   rows[r].s.med, rows[r].s.max, rows[r].s.med / u.med);
+            if (csv)
+                fprintf(csv, "%d,%s,%.1f,%.1f,%.1f\n", P, rows[r].name, rows[r].s.min,
+                        rows[r].s.med, rows[r].s.max);
+        }
+    }
+    ticks_report(csv);
+    double rtt1 = tb_probe_print("after");
+    printf("# phase: %s before, %s after\n", tb_phase(rtt0), tb_phase(rtt1));
+    if (csv)
+        fclose(csv);
+    return 0;
+}
