@@ -158,8 +158,9 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len)
     for (int t = nthreads - 1; t >= 0; t--)
         pthread_mutex_unlock(&parts[t].lock);
     pthread_mutex_unlock(&sym_lock);
+    /* Report what the caller asked for, not the size rounded to the alignment. */
     if (rc)
-        return fail_alloc(func, rounded, largest);
+        return fail_alloc(func, len, largest);
     alloc_error[0] = '\0';
     return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
 }
@@ -239,8 +240,8 @@ tupc_sptr_t upc_alloc(size_t nbytes)
     int rc = tupc_arena_alloc(&p->local, rounded, limit, &off);
     size_t largest = rc ? tupc_arena_largest(&p->local, limit) : 0;
     pthread_mutex_unlock(&p->lock);
-    if (rc)
-        return fail_alloc("upc_alloc", rounded, largest);
+    if (rc) /* the size asked, not the rounded one */
+        return fail_alloc("upc_alloc", nbytes, largest);
     alloc_error[0] = '\0';
     /* Local offsets count down from the partition's end. */
     return (tupc_sptr_t){tupc_partition(me) + tupc_partition_size_ - off - rounded, (uint32_t)me,
