@@ -1,0 +1,32 @@
+/* upc_all_broadcast (UPC 1.3 7.4.2.1): src's nbytes to block i of dst on
+ * every thread i.
+ *
+ * Checks: nbytes > 0; dst in the heap with affinity to thread 0, its block
+ * fitting the partition; src in the heap, nbytes of it in one partition (src
+ * may be on any thread at any address: shared [] char[nbytes]).
+ *
+ * Touches (pull): thread i reads src (on thread r = src's thread) and writes
+ * its own dst block. So each thread needs r; r's data (src) is touched by
+ * every thread, and no other thread's data is touched by anyone but itself.
+ *
+ * Copy: one memcpy per thread, into local memory; every thread copies, so
+ * the root does no more work than the others. */
+#include "coll/reloc.h"
+
+#define FUNC "upc_all_broadcast"
+#define SEC "UPC 1.3 7.4.2.1"
+
+void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
+{
+    tupc_reloc_start(FUNC, flags);
+    tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
+    tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
+    tupc_check_sptr(FUNC, "src", src, nbytes);
+
+    struct tupc_coll c;
+    tupc_coll_enter(&c, FUNC, flags);
+    int me = MYTHREAD, root = (int)src.thread;
+    tupc_coll_need(&c, root);
+    memcpy(tupc_reloc_on(dst, me), src.addr, nbytes);
+    tupc_reloc_leave_rooted(&c, root);
+}

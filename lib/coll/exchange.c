@@ -1,0 +1,38 @@
+/* upc_all_exchange (UPC 1.3 7.4.2.5): block i of src on thread j to block j
+ * of dst on thread i, for every pair i, j.
+ *
+ * Checks: nbytes > 0; nbytes * THREADS fits size_t; src and dst in the heap
+ * with affinity to thread 0, each thread's area of nbytes * THREADS bytes
+ * (type shared [nbytes * THREADS]) fitting the partition.
+ *
+ * Touches (pull): thread i reads block i of every thread's src and writes
+ * only its own dst area. Each thread needs every thread, and every thread's
+ * src is read by every thread: OUT_MYSYNC is a barrier, as for gather_all.
+ *
+ * Copy: THREADS memcpys per thread into local memory, starting at thread
+ * i + 1 so that the threads do not all read thread 0 first. */
+#include "coll/reloc.h"
+
+#define FUNC "upc_all_exchange"
+#define SEC "UPC 1.3 7.4.2.5"
+
+void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
+{
+    tupc_reloc_start(FUNC, flags);
+    tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
+    size_t total = tupc_reloc_total(FUNC, nbytes);
+    tupc_reloc_check_thread0(FUNC, SEC " para 5", "src", src, total);
+    tupc_reloc_check_thread0(FUNC, SEC " para 5", "dst", dst, total);
+
+    struct tupc_coll c;
+    tupc_coll_enter(&c, FUNC, flags);
+    int me = MYTHREAD, T = THREADS;
+    char *mine = tupc_reloc_on(dst, me);
+    size_t from = (size_t)me * nbytes;
+    for (int k = 1; k <= T; k++) {
+        int j = me + k < T ? me + k : me + k - T;
+        tupc_coll_need(&c, j);
+        memcpy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j) + from, nbytes);
+    }
+    tupc_coll_leave(&c, NULL, 0, 1);
+}

@@ -1,0 +1,88 @@
+/* Argument checks and block addressing shared by the six relocalization
+ * collectives (UPC 1.3 7.4.2).
+ *
+ * Every check runs before tupc_coll_enter, so bad input stops the run before
+ * any thread waits on another. Each reads only single-valued arguments and,
+ * for upc_all_permute, the caller's own perm entry: nothing another thread
+ * may still be writing. */
+#ifndef TUPC_COLL_RELOC_H
+#define TUPC_COLL_RELOC_H
+
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "heap/heap.h"
+#include "sync/barrier.h"
+
+#include <upc.h>
+#include <upc_collective.h>
+
+#include <stdint.h>
+#include <string.h>
+
+/* First: THREADS and MYTHREAD mean nothing outside a run, and no collective
+ * may run between upc_notify and upc_wait (UPC 1.3 7.4 para 5). */
+static inline void tupc_reloc_start(const char *func, upc_flag_t flags)
+{
+    tupc_require_thread(func);
+    tupc_check_not_split(func);
+    enum tupc_sync in, out;
+    tupc_coll_flags(func, flags, &in, &out); /* bad flags fail here, before other checks */
+}
+
+/* nbytes > 0 (para 3 of each function). */
+static inline void tupc_reloc_check_nbytes(const char *func, const char *section, size_t nbytes)
+{
+    if (nbytes == 0)
+        tupc_fail(func, section, "nbytes is 0; expected nbytes > 0");
+}
+
+/* nbytes * THREADS, refused when it overflows size_t. */
+static inline size_t tupc_reloc_total(const char *func, size_t nbytes)
+{
+    size_t T = (size_t)tupc_threads_;
+    if (nbytes > SIZE_MAX / T)
+        tupc_fail(func, NULL,
+                  "nbytes * THREADS (%zu * %zu) overflows size_t; expected a size that fits",
+                  nbytes, T);
+    return nbytes * T;
+}
+
+/* The pointer is in the heap, has affinity to thread 0, and `len` bytes from
+ * it fit in thread 0's partition. Every partition has the same size and a
+ * phase-0 pointer with affinity to thread 0 puts each thread's block at the
+ * same offset, so this covers every thread's block. */
+static inline void tupc_reloc_check_thread0(const char *func, const char *section, const char *arg,
+                                            tupc_sptr_t p, size_t len)
+{
+    tupc_check_sptr(func, arg, p, 0);
+    if (p.thread != 0)
+        tupc_fail(func, section,
+                  "%s has affinity to thread %u; expected the target of %s to have affinity to "
+                  "thread 0",
+                  arg, p.thread, arg);
+    tupc_check_sptr(func, arg, p, len);
+}
+
+/* Block `i` of a phase-0 pointer with affinity to thread 0 and a block size
+ * that fills one course (shared [nbytes] or shared [nbytes * THREADS]): the
+ * same offset in thread i's partition. The phase is ignored, as the spec says
+ * ("treated as if it has phase 0"). */
+static inline char *tupc_reloc_on(tupc_sptr_t p, int i)
+{
+    return p.addr + (size_t)i * tupc_partition_size_;
+}
+
+/* Leaves call c of a collective whose one rooted area (on thread `root`) is
+ * touched by every thread and whose other data is touched only by its owner
+ * (broadcast, scatter, gather): under OUT_MYSYNC the root waits for every
+ * thread, the others for nobody. */
+static inline void tupc_reloc_leave_rooted(const struct tupc_coll *c, int root)
+{
+    static const int nobody[1];
+    if (tupc_mythread_ == root)
+        tupc_coll_leave(c, NULL, 0, 0);
+    else
+        tupc_coll_leave(c, nobody, 0, 0);
+}
+
+#endif
