@@ -1,0 +1,168 @@
+#!/bin/sh
+# check_man.sh SOURCE_ROOT: the man_pages test.
+#
+# 1. Every public name of include/*.h has a section 3 page: the functions
+#    (declared after preprocessing, so that macro-generated declarations such
+#    as upc_all_reduceL count), the function-like macros and the typedefs.
+#    Internal names end in '_' and are skipped. docs/man/NAME.3 must exist;
+#    if it is a ".so man3/TARGET.3" alias, TARGET.3 must be a real page; and
+#    NAME must appear in the NAME section of the real page.
+# 2. Every object-like macro with a value (UPC_IN_NOSYNC, THREADS, ...) is
+#    mentioned in some page.
+# 3. Every file in docs/man is installed by docs/meson.build.
+# 4. Where groff is installed, every real page formats without warnings.
+#
+# Uses $CC (default cc) for the preprocessor.
+set -eu
+
+root=$(cd "${1:?usage: check_man.sh SOURCE_ROOT}" && pwd)
+inc=$root/include
+man=$root/docs/man
+CC=${CC:-cc}
+fail=0
+tmp=$(mktemp -d)
+trap '[ -n "${CHECK_MAN_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+err() {
+    echo "check_man: $*" >&2
+    fail=1
+}
+
+# ---- 1. functions, function-like macros, typedefs -------------------------
+for h in "$inc"/*.h; do
+    echo "#include \"$h\""
+done >"$tmp/all.c"
+# Keep only the text that comes from our headers (not <stdint.h> and the like).
+if ! $CC -E -I"$inc" "$tmp/all.c" >"$tmp/cpp.out"; then
+    err "$CC -E failed on include/*.h"
+    exit 1
+fi
+awk -v inc="$inc/" '
+    /^# [0-9]+ "/ { f = $3; gsub(/"/, "", f); keep = index(f, inc) == 1; next }
+    keep' "$tmp/cpp.out" >"$tmp/pp.c"
+
+# Split the preprocessed text into top-level declarations and print the name
+# each one declares: "F name" for a function, "T name" for a typedef.
+awk '
+    { text = text " " $0 }
+    END {
+        # __attribute__((...)) would look like a function: drop them.
+        while ((i = index(text, "__attribute__")) > 0) {
+            j = i + length("__attribute__"); d = 0
+            for (; j <= length(text); j++) {
+                c = substr(text, j, 1)
+                if (c == "(") d++
+                else if (c == ")") { d--; if (d == 0) break }
+            }
+            text = substr(text, 1, i - 1) substr(text, j + 1)
+        }
+        depth = 0; stmt = ""; fndef = 0
+        for (k = 1; k <= length(text); k++) {
+            c = substr(text, k, 1)
+            if (c == "{") {
+                if (depth == 0) {
+                    s = stmt; sub(/[ \t]+$/, "", s)
+                    fndef = s ~ /\)$/
+                    stmt = stmt "{}"
+                }
+                depth++
+                continue
+            }
+            if (c == "}") {
+                depth--
+                if (depth == 0 && fndef) { emit(stmt); stmt = ""; fndef = 0 }
+                continue
+            }
+            if (depth > 0) continue
+            if (c == ";") { emit(stmt); stmt = ""; continue }
+            stmt = stmt c
+        }
+    }
+    function emit(s,    name, m) {
+        gsub(/[ \t]+/, " ", s)
+        if (s ~ /^ ?typedef /) {
+            if (match(s, /[A-Za-z_][A-Za-z0-9_]* ?$/)) {
+                name = substr(s, RSTART, RLENGTH); gsub(/ /, "", name)
+                print "T " name
+            }
+            return
+        }
+        if (match(s, /[A-Za-z_][A-Za-z0-9_]* ?\(/)) {
+            name = substr(s, RSTART, RLENGTH); sub(/ ?\($/, "", name)
+            print "F " name
+        }
+    }' "$tmp/pp.c" >"$tmp/decls"
+
+# Function-like macros, from the headers themselves.
+sed -n 's/^[ \t]*#[ \t]*define[ \t]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\)(.*/M \1/p' "$inc"/*.h >>"$tmp/decls"
+
+grep -v '_$' "$tmp/decls" | grep -v ' __' | sort -u >"$tmp/names"
+if [ ! -s "$tmp/names" ]; then
+    err "found no declarations in $inc/*.h (is \$CC=$CC a C compiler?)"
+    exit 1
+fi
+
+# The words of the NAME section of a page.
+name_section() {
+    awk '/^\.SH/ { on = ($2 == "NAME") ; next } on' "$1" | tr ',' ' '
+}
+
+count=0
+while read -r kind name; do
+    count=$((count + 1))
+    page=$man/$name.3
+    if [ ! -f "$page" ]; then
+        err "$name (declared in include/) has no page docs/man/$name.3"
+        continue
+    fi
+    target=$page
+    so=$(sed -n 's/^\.so[ \t]\{1,\}//p' "$page" | head -n 1)
+    if [ -n "$so" ]; then
+        target=$man/$(basename "$so")
+        if [ ! -f "$target" ]; then
+            err "docs/man/$name.3 refers to $so, which is not in docs/man"
+            continue
+        fi
+        if grep -q '^\.so' "$target"; then
+            err "docs/man/$name.3 refers to $so, which is itself an alias"
+            continue
+        fi
+    fi
+    if ! name_section "$target" | grep -qw -- "$name"; then
+        err "$name is not in the NAME section of docs/man/$(basename "$target")"
+    fi
+done <"$tmp/names"
+
+# ---- 2. object-like macros with a value -----------------------------------
+sed -n 's/^[ \t]*#[ \t]*define[ \t]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\)[ \t]\{1,\}[^ \t].*/\1/p' \
+    "$inc"/*.h | grep -v '_$' | sort -u >"$tmp/consts"
+while read -r c; do
+    if ! cat "$man"/*.3 "$man"/*.7 | sed 's/\\-/-/g; s/\\f[BIRP]//g' | grep -qw -- "$c"; then
+        err "$c (defined in include/) is mentioned in no page"
+    fi
+done <"$tmp/consts"
+
+# ---- 3. every page is installed ---------------------------------------------
+for f in "$man"/*; do
+    b=$(basename "$f")
+    if ! grep -q "'man/$b'" "$root/docs/meson.build"; then
+        err "docs/man/$b is not installed by docs/meson.build"
+    fi
+done
+
+# ---- 4. the pages format cleanly --------------------------------------------
+if command -v groff >/dev/null 2>&1; then
+    for f in "$man"/*.3 "$man"/*.7; do
+        grep -q '^\.so' "$f" && continue
+        out=$(groff -man -ww -z "$f" 2>&1) || true
+        if [ -n "$out" ]; then
+            err "docs/man/$(basename "$f") has groff warnings:"
+            echo "$out" >&2
+        fi
+    done
+fi
+
+if [ "$fail" -ne 0 ]; then
+    exit 1
+fi
+echo "check_man: $count public names, $(wc -l <"$tmp/consts") constants: every one documented"
