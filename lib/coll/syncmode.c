@@ -11,6 +11,7 @@
 struct coll_thread {
     tupc_pword entered;
     tupc_pword finished;
+    tupc_pword published; /* partial result in the scratch slot of this call */
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
 };
 
@@ -87,6 +88,18 @@ void tupc_coll_wait_entered(int j, uint32_t s)
 void tupc_coll_wait_finished(int j, uint32_t s)
 {
     tupc_wait_reach(&ct[j].finished.w, s); /* acquire: j's accesses in call s */
+}
+
+void tupc_coll_publish(const struct tupc_coll *c)
+{
+    /* seq_cst store (release): the scratch slot written before is visible
+     * to a thread whose acquire wait sees published >= seq. */
+    tupc_word_set(&ct[tupc_mythread_].published.w, c->seq);
+}
+
+void tupc_coll_wait_published(int j, uint32_t s)
+{
+    tupc_wait_reach(&ct[j].published.w, s); /* acquire: j's scratch slot of call s */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)

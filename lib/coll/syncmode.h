@@ -57,6 +57,14 @@ void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int 
 void tupc_coll_wait_entered(int j, uint32_t s);
 void tupc_coll_wait_finished(int j, uint32_t s);
 
+/* A third counter, for collectives whose threads hand a partial result to
+ * others in the middle of a call (the reductions): after writing its scratch
+ * slot for call c, a thread publishes; a reader waits until thread j has
+ * published call s (or a later one, which j makes only after publishing s
+ * when it publishes in s at all). */
+void tupc_coll_publish(const struct tupc_coll *c);
+void tupc_coll_wait_published(int j, uint32_t s);
+
 /* Scratch for partial results: TUPC_SCRATCH_SLOTS slots of TUPC_SCRATCH_BYTES
  * per thread, slot (s % TUPC_SCRATCH_SLOTS) belongs to call s. Before writing
  * its own slot for call s, a thread calls tupc_coll_scratch_claim, which waits

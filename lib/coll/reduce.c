@@ -1,0 +1,302 @@
+/* upc_all_reduceT (UPC 1.3 7.4.3.1) and the kernels of every reduction,
+ * generated from the tables in reduce_types.h.
+ *
+ * Checks: op and func against the type, flags, src (null, phase below
+ * blk_size, extent within the partitions), dst (shared TYPE *, anywhere).
+ * Touches: each thread reads the src elements with affinity to it (LOCAL
+ * layout) and writes its partial to its own scratch slot; the thread of dst
+ * (the root) reads the partials, combines them in key order and writes dst.
+ * For UPC_NONCOMM_FUNC over more blocks than threads (CHUNK layout) each
+ * thread reads an index range of src, which lies in any partition.
+ * Sync: no barrier except for IN_ALLSYNC with more than TUPC_RED_SCAN_MAX
+ * threads. OUT_ALLSYNC (and OUT_MYSYNC for CHUNK) waits for the root's
+ * finished counter only: the root finishes after every partial was
+ * published, i.e. after every read of src, and after its write of dst. */
+#include "coll/reduce_types.h"
+
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "heap/heap.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ---- Kernels -------------------------------------------------------------- */
+
+/* Lanes of independent accumulators: 64 bytes of them, so the compiler can
+ * keep them in vector registers; the lanes are combined in lane order, so
+ * the result is a fixed function of the input (floating results differ from
+ * a left-to-right sum only by the grouping, which 7.4.3 para 3 allows). */
+#define TUPC_LANES(TYPE) (sizeof(TYPE) >= 16 ? 4 : 64 / sizeof(TYPE))
+
+#define TUPC_GEN_OP(OP, CLASS, IDENT, EXPR, T, TYPE_, ARITH_, KIND, LOWEST_, HIGHEST_)             \
+    TUPC_IF(KIND, CLASS)                                                                           \
+    (                                                                                              \
+        static inline TYPE_ op_##T##_##OP(TYPE_ a, TYPE_ b) {                                      \
+            typedef TYPE_ TYPE;                                                                    \
+            typedef ARITH_ ARITH;                                                                  \
+            const TYPE LOWEST = LOWEST_, HIGHEST = HIGHEST_;                                       \
+            (void)LOWEST;                                                                          \
+            (void)HIGHEST;                                                                         \
+            (void)sizeof(ARITH);                                                                   \
+            return EXPR;                                                                           \
+        } static inline TYPE_ id_##T##_##OP(void) {                                                \
+            typedef TYPE_ TYPE;                                                                    \
+            const TYPE LOWEST = LOWEST_, HIGHEST = HIGHEST_;                                       \
+            (void)LOWEST;                                                                          \
+            (void)HIGHEST;                                                                         \
+            return IDENT;                                                                          \
+        } static TYPE_ red_##T##_##OP(const TYPE_ *restrict p, size_t m) {                         \
+            enum { NL = TUPC_LANES(TYPE_) };                                                       \
+            TYPE_ acc = p[0];                                                                      \
+            size_t i = 1;                                                                          \
+            if (m - 1 >= NL) {                                                                     \
+                TYPE_ lane[NL];                                                                    \
+                for (int j = 0; j < NL; j++)                                                       \
+                    lane[j] = id_##T##_##OP();                                                     \
+                for (; i + NL <= m; i += NL)                                                       \
+                    for (int j = 0; j < NL; j++)                                                   \
+                        lane[j] = op_##T##_##OP(lane[j], p[i + j]);                                \
+                for (int j = 0; j < NL; j++)                                                       \
+                    acc = op_##T##_##OP(acc, lane[j]);                                             \
+            }                                                                                      \
+            for (; i < m; i++)                                                                     \
+                acc = op_##T##_##OP(acc, p[i]);                                                    \
+            return acc;                                                                            \
+        } static void scan_##T##_##OP(TYPE_ *restrict d, const TYPE_ *restrict s, size_t m,        \
+                                      const TYPE_ *seed) {                                         \
+            size_t i = 0;                                                                          \
+            TYPE_ acc;                                                                             \
+            if (seed) {                                                                            \
+                acc = *seed;                                                                       \
+            } else {                                                                               \
+                acc = d[0] = s[0];                                                                 \
+                i = 1;                                                                             \
+            }                                                                                      \
+            for (; i < m; i++)                                                                     \
+                d[i] = acc = op_##T##_##OP(acc, s[i]);                                             \
+        })
+
+#define TUPC_CASE_RED(OP, CLASS, IDENT, EXPR, T, KIND)                                             \
+    TUPC_IF(KIND, CLASS)(case UPC_##OP : r = red_##T##_##OP(p, m); break;)
+#define TUPC_CASE_COMB(OP, CLASS, IDENT, EXPR, T, KIND)                                            \
+    TUPC_IF(KIND, CLASS)(case UPC_##OP : *a = op_##T##_##OP(*a, *b); break;)
+#define TUPC_CASE_SCAN(OP, CLASS, IDENT, EXPR, T, KIND)                                            \
+    TUPC_IF(KIND, CLASS)(case UPC_##OP : scan_##T##_##OP(d, s, m, seed); break;)
+
+#define TUPC_IS_FLOAT_INT 0
+#define TUPC_IS_FLOAT_FLT 1
+
+/* User functions are called strictly left to right, acc = func(acc, next),
+ * for UPC_FUNC as well as UPC_NONCOMM_FUNC. */
+#define TUPC_GEN_TYPE(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                       \
+    TUPC_REDUCE_OPS(TUPC_GEN_OP, T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                            \
+    typedef TYPE (*fn_##T)(TYPE, TYPE);                                                            \
+    static void reduce_##T(upc_op_t op, tupc_red_fn f, const void *vp, size_t m, void *out)        \
+    {                                                                                              \
+        const TYPE *p = vp;                                                                        \
+        TYPE r = p[0];                                                                             \
+        switch (op) {                                                                              \
+            TUPC_REDUCE_OPS(TUPC_CASE_RED, T, KIND)                                                \
+        default:                                                                                   \
+            for (size_t i = 1; i < m; i++)                                                         \
+                r = ((fn_##T)f)(r, p[i]);                                                          \
+        }                                                                                          \
+        *(TYPE *)out = r;                                                                          \
+    }                                                                                              \
+    static void combine_##T(upc_op_t op, tupc_red_fn f, void *va, const void *vb)                  \
+    {                                                                                              \
+        TYPE *a = va;                                                                              \
+        const TYPE *b = vb;                                                                        \
+        switch (op) {                                                                              \
+            TUPC_REDUCE_OPS(TUPC_CASE_COMB, T, KIND)                                               \
+        default:                                                                                   \
+            *a = ((fn_##T)f)(*a, *b);                                                              \
+        }                                                                                          \
+    }                                                                                              \
+    static void scan_##T(upc_op_t op, tupc_red_fn f, void *vd, const void *vs, size_t m,           \
+                         const void *vseed)                                                        \
+    {                                                                                              \
+        TYPE *d = vd;                                                                              \
+        const TYPE *s = vs, *seed = vseed;                                                         \
+        switch (op) {                                                                              \
+            TUPC_REDUCE_OPS(TUPC_CASE_SCAN, T, KIND)                                               \
+        default: {                                                                                 \
+            size_t i = 0;                                                                          \
+            TYPE acc;                                                                              \
+            if (seed) {                                                                            \
+                acc = *seed;                                                                       \
+            } else {                                                                               \
+                acc = d[0] = s[0];                                                                 \
+                i = 1;                                                                             \
+            }                                                                                      \
+            for (; i < m; i++)                                                                     \
+                d[i] = acc = ((fn_##T)f)(acc, s[i]);                                               \
+        }                                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    const struct tupc_red_type tupc_red_##T = {#TYPE,      sizeof(TYPE), TUPC_IS_FLOAT_##KIND,     \
+                                               reduce_##T, combine_##T,  scan_##T};
+
+TUPC_REDUCE_TYPES(TUPC_GEN_TYPE)
+
+/* ---- Argument checks --------------------------------------------------------- */
+
+static const char *const op_names[] = {"UPC_ADD", "UPC_MULT",   "UPC_AND",         "UPC_OR",
+                                       "UPC_XOR", "UPC_LOGAND", "UPC_LOGOR",       "UPC_MIN",
+                                       "UPC_MAX", "UPC_FUNC",   "UPC_NONCOMM_FUNC"};
+
+void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f)
+{
+    if (op < UPC_ADD || op > UPC_NONCOMM_FUNC)
+        tupc_fail(func, "UPC 1.3 7.4.3 para 1",
+                  "op is %d; expected one of UPC_ADD, UPC_MULT, UPC_AND, UPC_OR, UPC_XOR, "
+                  "UPC_LOGAND, UPC_LOGOR, UPC_MIN, UPC_MAX, UPC_FUNC, UPC_NONCOMM_FUNC",
+                  op);
+    if (ty->is_float && (op == UPC_AND || op == UPC_OR || op == UPC_XOR))
+        tupc_fail(func, "UPC 1.3 7.4.3 para 2",
+                  "op is %s, a bitwise operator, on floating type %s; expected an arithmetic, "
+                  "logical, MIN/MAX or function operator",
+                  op_names[op], ty->name);
+    if ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && !f)
+        tupc_fail(func, "UPC 1.3 7.4.3 para 1", "op is %s but func is NULL; expected a function",
+                  op_names[op]);
+}
+
+void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
+                          size_t blk_size, size_t esize)
+{
+    if (blk_size > UPC_MAX_BLOCK_SIZE)
+        tupc_fail(func, "UPC 1.3 6.5.1.1",
+                  "blk_size is %zu; expected at most UPC_MAX_BLOCK_SIZE (%zu)", blk_size,
+                  (size_t)UPC_MAX_BLOCK_SIZE);
+    if (nelems == 0)
+        return;
+    if (nelems > PTRDIFF_MAX / esize)
+        tupc_fail(func, NULL, "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
+                  (size_t)PTRDIFF_MAX / esize, esize);
+    if (blk_size == 0) {
+        tupc_check_sptr(func, arg, p, nelems * esize);
+        return;
+    }
+    if (p.phase >= blk_size)
+        tupc_fail(func, "UPC 1.3 7.4.3.1 para 8",
+                  "%s has phase %u; expected less than blk_size %zu", arg, p.phase, blk_size);
+    tupc_check_sptr(func, arg, p, esize);
+    /* The far ends: the last element, and the end of the block before it
+     * (threads with a full block in the last course reach further). */
+    size_t nb = (p.phase + nelems + blk_size - 1) / blk_size;
+    tupc_check_sptr(func, arg, tupc_ptr_add(p, (ptrdiff_t)nelems - 1, blk_size, esize), esize);
+    if (nb >= 2)
+        tupc_check_sptr(
+            func, arg,
+            tupc_ptr_add(p, (ptrdiff_t)((nb - 1) * blk_size - p.phase) - 1, blk_size, esize),
+            esize);
+}
+
+/* ---- upc_all_reduceT --------------------------------------------------------- */
+
+/* Partial of this thread's piece into *out; returns 0 when the piece is empty. */
+static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L, int key,
+                   upc_op_t op, tupc_red_fn f, void *out)
+{
+    size_t lo, m = tupc_red_piece(L, key, &lo);
+    if (m == 0)
+        return 0;
+    tupc_sptr_t p = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
+    if (!L->chunk) {
+        ty->reduce(op, f, p.addr, m, out); /* one contiguous local run */
+        return 1;
+    }
+    union tupc_red_val run;
+    for (size_t left = m, first = 1; left;) {
+        size_t r = tupc_red_run(L, p, left);
+        ty->reduce(op, f, p.addr, r, first ? out : &run);
+        if (!first)
+            ty->combine(op, f, out, &run);
+        first = 0;
+        left -= r;
+        if (left)
+            p = tupc_ptr_add(p, (ptrdiff_t)r, L->B, L->es);
+    }
+    return 1;
+}
+
+static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
+                       tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+                       upc_flag_t flags)
+{
+    tupc_require_thread(func);
+    enum tupc_sync in, out;
+    tupc_red_check_op(func, ty, op, f);
+    tupc_coll_flags(func, flags, &in, &out);
+    tupc_check_sptr(func, "dst", dst, ty->size);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+
+    const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
+    /* IN_ALLSYNC with few threads: look at the entered counters instead of
+     * a barrier (the same guarantee; see TUPC_RED_SCAN_MAX). */
+    int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX;
+    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    struct tupc_coll c;
+    tupc_coll_enter(&c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags);
+    if (scan_in)
+        for (int j = 0; j < T; j++)
+            if (j != me)
+                tupc_coll_wait_entered(j, c.seq);
+
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
+    if (L.chunk && in == TUPC_MYSYNC)
+        for (int j = 0; j < T; j++)
+            tupc_coll_need(&c, j); /* an index range may lie in any partition */
+
+    union tupc_red_val mine;
+    int have = partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
+    if (me != root) {
+        if (have) {
+            memcpy(tupc_coll_scratch_claim(&c), &mine, ty->size);
+            tupc_coll_publish(&c);
+        }
+    } else {
+        union tupc_red_val acc, x;
+        int any = 0;
+        for (int k = 0; k < T; k++) {
+            int j = tupc_red_thread(&L, k);
+            size_t lo;
+            if (tupc_red_piece(&L, k, &lo) == 0)
+                continue;
+            const void *v = &mine;
+            if (j != me) {
+                tupc_coll_wait_published(j, c.seq);
+                memcpy(&x, tupc_coll_scratch(&c, j), ty->size);
+                v = &x;
+            }
+            if (any)
+                ty->combine(op, f, &acc, v);
+            else
+                memcpy(&acc, v, ty->size);
+            any = 1;
+        }
+        if (any) /* nelems == 0: dst is left as it was */
+            memcpy(dst.addr, &acc, ty->size);
+    }
+
+    int none = 0;
+    if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && L.chunk)) {
+        c.out = TUPC_MYSYNC;
+        tupc_coll_leave(&c, &root, me == root ? 0 : 1, 0);
+    } else {
+        /* OUT_MYSYNC, LOCAL: no thread but me touched data of mine. */
+        tupc_coll_leave(&c, &none, 0, 0);
+    }
+}
+
+#define TUPC_DEFINE_REDUCE(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                  \
+    void upc_all_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,           \
+                           size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags)            \
+    {                                                                                              \
+        reduce_all(&tupc_red_##T, "upc_all_reduce" #T, dst, src, op, nelems, blk_size,             \
+                   (tupc_red_fn)func, flags);                                                      \
+    }
+TUPC_REDUCE_TYPES(TUPC_DEFINE_REDUCE)

@@ -1,0 +1,208 @@
+/* The computational collectives (UPC 1.3 7.4.3): the one table of types,
+ * the one table of operators, and the per-type kernels that reduce.c
+ * generates from them and prefix_reduce.c shares.
+ *
+ * NaN (implementation-defined, 1.3 7.4.3.1 para 5): every floating operator
+ * propagates NaN. ADD and MULT do by IEEE 754; MIN and MAX are written
+ * `b < a || b != b ? b : a`, so a NaN operand always wins and the result is a
+ * NaN whenever any element is one (which NaN, when there are several, follows
+ * the fixed combine order: the same for the same input and THREADS). LOGAND
+ * and LOGOR count a NaN as true (it compares unequal to 0). MIN/MAX of +0.0
+ * and -0.0 keep the operand met first in that same fixed order. */
+#ifndef TUPC_COLL_REDUCE_TYPES_H
+#define TUPC_COLL_REDUCE_TYPES_H
+
+#include <upc.h>
+#include <upc_collective.h>
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+
+/* The types: X(T, TYPE, ARITH, KIND, LOWEST, HIGHEST). ARITH is the type
+ * ADD and MULT compute in: unsigned for the integers, so that signed
+ * overflow wraps (two's complement) instead of being undefined; KIND INT or
+ * FLT selects the operators that apply (1.3 7.4.3 para 2). */
+#define TUPC_REDUCE_TYPES(X)                                                                       \
+    X(C, signed char, unsigned, INT, SCHAR_MIN, SCHAR_MAX)                                         \
+    X(UC, unsigned char, unsigned, INT, 0, UCHAR_MAX)                                              \
+    X(S, signed short, unsigned, INT, SHRT_MIN, SHRT_MAX)                                          \
+    X(US, unsigned short, unsigned, INT, 0, USHRT_MAX)                                             \
+    X(I, signed int, unsigned, INT, INT_MIN, INT_MAX)                                              \
+    X(UI, unsigned int, unsigned, INT, 0, UINT_MAX)                                                \
+    X(L, signed long, unsigned long, INT, LONG_MIN, LONG_MAX)                                      \
+    X(UL, unsigned long, unsigned long, INT, 0, ULONG_MAX)                                         \
+    X(F, float, float, FLT, -HUGE_VALF, HUGE_VALF)                                                 \
+    X(D, double, double, FLT, -HUGE_VAL, HUGE_VAL)                                                 \
+    X(LD, long double, long double, FLT, -HUGE_VALL, HUGE_VALL)
+
+/* The built-in operators: X(OP, CLASS, IDENTITY, EXPR, ...) with EXPR
+ * combining `a` and `b` (TYPE, ARITH, LOWEST and HIGHEST are typedefs and
+ * constants in scope where it is expanded); CLASS ANY applies to every
+ * type, INT only to the integer types. The trailing arguments are passed on
+ * to X, so a type's row can be expanded against every operator. UPC_FUNC and
+ * UPC_NONCOMM_FUNC call the user's function and are not in the table. */
+#define TUPC_REDUCE_OPS(X, ...)                                                                    \
+    X(ADD, ANY, (TYPE)-0.0, (TYPE)((ARITH)a + (ARITH)b), __VA_ARGS__)                              \
+    X(MULT, ANY, (TYPE)1, (TYPE)((ARITH)a * (ARITH)b), __VA_ARGS__)                                \
+    X(AND, INT, (TYPE) ~(TYPE)0, (TYPE)(a & b), __VA_ARGS__)                                       \
+    X(OR, INT, (TYPE)0, (TYPE)(a | b), __VA_ARGS__)                                                \
+    X(XOR, INT, (TYPE)0, (TYPE)(a ^ b), __VA_ARGS__)                                               \
+    X(LOGAND, ANY, (TYPE)1, (TYPE)(a && b), __VA_ARGS__)                                           \
+    X(LOGOR, ANY, (TYPE)0, (TYPE)(a || b), __VA_ARGS__)                                            \
+    X(MIN, ANY, HIGHEST, (b < a || tupc_isnan_(b)) ? b : a, __VA_ARGS__)                           \
+    X(MAX, ANY, LOWEST, (b > a || tupc_isnan_(b)) ? b : a, __VA_ARGS__)
+
+/* Whether x is a NaN; 0 for the integer types (no self-comparison warning). */
+static inline int tupc_isnanf_(float x)
+{
+    return x != x;
+}
+static inline int tupc_isnand_(double x)
+{
+    return x != x;
+}
+static inline int tupc_isnanl_(long double x)
+{
+    return x != x;
+}
+static inline int tupc_notnan_(unsigned long long x)
+{
+    (void)x;
+    return 0;
+}
+#define tupc_isnan_(x)                                                                             \
+    _Generic((x), float                                                                            \
+             : tupc_isnanf_, double                                                                \
+             : tupc_isnand_, long double                                                           \
+             : tupc_isnanl_, default                                                               \
+             : tupc_notnan_)(x)
+
+/* Expands `code` when an operator of CLASS applies to a type of KIND. */
+#define TUPC_IF_INT_ANY(...) __VA_ARGS__
+#define TUPC_IF_INT_INT(...) __VA_ARGS__
+#define TUPC_IF_FLT_ANY(...) __VA_ARGS__
+#define TUPC_IF_FLT_INT(...)
+#define TUPC_IF(KIND, CLASS) TUPC_IF_##KIND##_##CLASS
+
+/* The user's function, as passed, before the cast back to TYPE (*)(TYPE, TYPE). */
+typedef void (*tupc_red_fn)(void);
+
+/* What the drivers need of a type. Every kernel takes m >= 1 elements and
+ * evaluates in a fixed order, so a result never depends on timing. */
+struct tupc_red_type {
+    const char *name; /* "double", for messages */
+    size_t size;
+    int is_float;
+    /* *out = p[0] op p[1] op ... op p[m-1] */
+    void (*reduce)(upc_op_t op, tupc_red_fn f, const void *p, size_t m, void *out);
+    /* *acc = *acc op *x */
+    void (*combine)(upc_op_t op, tupc_red_fn f, void *acc, const void *x);
+    /* d[i] = seed op s[0] op ... op s[i] (no seed term when seed is NULL) */
+    void (*scan)(upc_op_t op, tupc_red_fn f, void *d, const void *s, size_t m, const void *seed);
+};
+
+#define TUPC_RED_DECLARE_(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                   \
+    extern const struct tupc_red_type tupc_red_##T;
+TUPC_REDUCE_TYPES(TUPC_RED_DECLARE_)
+#undef TUPC_RED_DECLARE_
+
+/* Checks op and func for a type (1.3 7.4.3 paras 1 and 2); fails naming func. */
+void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op,
+                       tupc_red_fn f);
+
+/* Checks src (and dst, for the prefix reduction) against nelems and blk_size. */
+void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
+                          size_t blk_size, size_t esize);
+
+/* Where each thread's share of the work lies. Pieces are numbered by key
+ * 0..THREADS-1 and partial results are combined in key order, so results
+ * depend on the input and THREADS only.
+ *
+ * LOCAL: thread t works on the elements with affinity to it. In a
+ *   `shared [B]` layout those form one contiguous run of its partition (its
+ *   blocks sit B elements apart), read through a plain pointer; keys count
+ *   from the thread of src (key = (t - threadof(src)) mod THREADS). When
+ *   every thread holds at most one block (nblocks <= THREADS, always so for
+ *   B == 0) piece k is an index range before piece k+1, so key order is
+ *   index order; with more blocks it is so only for commutative operators.
+ * CHUNK: piece k is the k-th of THREADS balanced index ranges, on thread k,
+ *   walked block by block: for index order (UPC_NONCOMM_FUNC and prefix
+ *   reductions) over many blocks. Reads (and writes) other partitions. */
+struct tupc_red_lay {
+    tupc_sptr_t src;
+    size_t n, B, es, nb; /* nb: blocks the array touches, 1 for B == 0 */
+    int T, t0, chunk;
+};
+
+static inline void tupc_red_lay_init(struct tupc_red_lay *L, tupc_sptr_t src, size_t n, size_t B,
+                                     size_t es, int need_index_order)
+{
+    L->src = src;
+    L->n = n;
+    L->B = B;
+    L->es = es;
+    L->T = THREADS;
+    L->t0 = (int)src.thread;
+    L->nb = B ? (src.phase + n + B - 1) / B : 1;
+    L->chunk = need_index_order && L->nb > (size_t)L->T;
+    if (B == 0)
+        L->src.phase = 0; /* an indefinite layout has no phase */
+}
+
+static inline int tupc_red_key(const struct tupc_red_lay *L, int thread)
+{
+    return L->chunk ? thread : (thread - L->t0 + L->T) % L->T;
+}
+
+static inline int tupc_red_thread(const struct tupc_red_lay *L, int key)
+{
+    return L->chunk ? key : (L->t0 + key) % L->T;
+}
+
+/* Elements of piece `key`; *lo gets the index of its first element. */
+static inline size_t tupc_red_piece(const struct tupc_red_lay *L, int key, size_t *lo)
+{
+    size_t n = L->n, B = L->B, ph = L->src.phase, q = (size_t)key;
+    if (L->chunk) {
+        size_t T = (size_t)L->T, base = n / T, extra = n % T;
+        *lo = q * base + (q < extra ? q : extra);
+        return base + (q < extra);
+    }
+    *lo = 0;
+    if (n == 0 || q >= L->nb)
+        return 0;
+    if (B == 0)
+        return n;
+    *lo = q * B > ph ? q * B - ph : 0;
+    size_t last = q + (L->nb - 1 - q) / (size_t)L->T * (size_t)L->T; /* last block of mine */
+    size_t hi = (last + 1) * B - ph < n ? (last + 1) * B - ph : n;
+    if (last == q)
+        return hi - *lo;
+    tupc_sptr_t a = tupc_ptr_add(L->src, (ptrdiff_t)*lo, B, L->es);
+    tupc_sptr_t b = tupc_ptr_add(L->src, (ptrdiff_t)(hi - 1), B, L->es);
+    return (size_t)(b.addr - a.addr) / L->es + 1;
+}
+
+/* Elements that can be run through before the next block starts. */
+static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, size_t left)
+{
+    if (L->B == 0)
+        return left;
+    size_t r = L->B - p.phase;
+    return r < left ? r : left;
+}
+
+/* Largest THREADS for which IN_ALLSYNC is done by looking at every thread's
+ * entered counter rather than by a barrier (O(THREADS) each, no tree). */
+#define TUPC_RED_SCAN_MAX 16
+
+/* Room for one partial result of any type in a scratch slot. */
+union tupc_red_val {
+    long double ld;
+    unsigned long ul;
+    unsigned char bytes[16];
+};
+
+#endif

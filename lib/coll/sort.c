@@ -1,0 +1,245 @@
+/* upc_all_sort (Collectives 1.0 4.3.4): stable, in place, any blk_size and
+ * phase of A.
+ *
+ * Algorithm: a parallel merge sort. The nelems elements are split into
+ * THREADS balanced index ranges ("chunks", chunk k on thread k).
+ *  1. Thread k copies its chunk of A (run by run through the layout) into
+ *     a temporary array and sorts it stably (insertion sort of short runs,
+ *     then bottom-up merging).
+ *  2. ceil(log2 THREADS) rounds merge neighbouring sorted runs pairwise.
+ *     Run boundaries are chunk boundaries, so each thread produces exactly
+ *     the output range of its chunk: it finds where that range starts and
+ *     ends in the two input runs by binary search along the merge path and
+ *     merges that part. Ties take the left run, which holds the lower
+ *     original indices: the sort is stable.
+ *  3. Thread k copies the sorted chunk back to A's index range k.
+ * Memory: one temporary area of 2 * nelems * elem_size bytes from malloc,
+ * allocated by thread 0 per call and freed by the last thread out (documented
+ * in the man page): the shared heap would need that much in one partition.
+ * The comparator receives pointers-to-shared to the elements' copies there
+ * (thread: the calling thread, phase 0); it may read the element through
+ * them (tupc_local, upc_cast, tupc_ref) and must not keep them.
+ * Sync: a barrier after the allocation and after each phase (the data of
+ * every thread flows to every thread); IN_MYSYNC waits for every thread to
+ * have entered (a chunk may lie in any partition); OUT_MYSYNC waits for
+ * every thread, since any thread may write any element of A. */
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "heap/heap.h"
+#include "sync/barrier.h"
+
+#include <upc_collective.h>
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*sort_cmp)(tupc_sptr_t, tupc_sptr_t);
+
+struct sort_ctx {
+    sort_cmp cmp;
+    size_t es;
+    uint32_t me;
+};
+
+static inline int cmp_at(const struct sort_ctx *s, char *a, char *b)
+{
+    return s->cmp((tupc_sptr_t){a, s->me, 0}, (tupc_sptr_t){b, s->me, 0});
+}
+
+/* Header of the temporary area: the last thread to leave frees it. */
+struct sort_tmp {
+    _Atomic int left;
+    _Alignas(64) char data[];
+};
+
+static void chunk_of(size_t n, int T, int k, size_t *lo, size_t *hi)
+{
+    size_t base = n / (size_t)T, extra = n % (size_t)T, q = (size_t)k;
+    *lo = q * base + (q < extra ? q : extra);
+    *hi = *lo + base + (q < extra);
+}
+
+/* Index of the first element of chunk k; nelems past the last chunk. */
+static size_t run_start(size_t n, int T, int k)
+{
+    size_t lo, hi;
+    if (k >= T)
+        return n;
+    chunk_of(n, T, k, &lo, &hi);
+    return lo;
+}
+
+/* Copies elements [lo, lo + m) of A to or from buf, one block run at a time. */
+static void copy_chunk(tupc_sptr_t A, size_t B, size_t es, size_t lo, size_t m, char *buf, int to_a)
+{
+    tupc_sptr_t p = tupc_ptr_add(A, (ptrdiff_t)lo, B, es);
+    while (m) {
+        size_t r = B ? B - p.phase : m;
+        r = r < m ? r : m;
+        if (to_a)
+            memcpy(p.addr, buf, r * es);
+        else
+            memcpy(buf, p.addr, r * es);
+        buf += r * es;
+        m -= r;
+        if (m)
+            p = tupc_ptr_add(p, (ptrdiff_t)r, B, es);
+    }
+}
+
+/* Merges x[0..nx) and y[0..ny) into out; ties take x. */
+static void merge(const struct sort_ctx *s, char *x, size_t nx, char *y, size_t ny, char *out)
+{
+    size_t es = s->es;
+    while (nx && ny) {
+        if (cmp_at(s, y, x) < 0) {
+            memcpy(out, y, es);
+            y += es;
+            ny--;
+        } else {
+            memcpy(out, x, es);
+            x += es;
+            nx--;
+        }
+        out += es;
+    }
+    memcpy(out, x, nx * es);
+    memcpy(out + nx * es, y, ny * es);
+}
+
+/* Stable sort of a[0..n) using tmp[0..n); the result ends in a. */
+static void local_sort(const struct sort_ctx *s, char *a, char *tmp, size_t n)
+{
+    enum { RUN = 16 };
+    size_t es = s->es;
+    char one[256], *save = es <= sizeof one ? one : malloc(es);
+    if (!save)
+        tupc_fail("upc_all_sort", NULL, "cannot allocate %zu bytes", es);
+    for (size_t r = 0; r < n; r += RUN) {
+        size_t end = r + RUN < n ? r + RUN : n;
+        for (size_t i = r + 1; i < end; i++) {
+            size_t j = i;
+            memcpy(save, a + i * es, es);
+            while (j > r && cmp_at(s, save, a + (j - 1) * es) < 0) {
+                memcpy(a + j * es, a + (j - 1) * es, es);
+                j--;
+            }
+            memcpy(a + j * es, save, es);
+        }
+    }
+    if (save != one)
+        free(save);
+    char *from = a, *to = tmp;
+    for (size_t w = RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            merge(s, from + lo * es, mid - lo, from + mid * es, hi - mid, to + lo * es);
+        }
+        char *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a)
+        memcpy(a, from, n * es);
+}
+
+/* How many of the first d outputs of merging x and y come from x. */
+static size_t corank(const struct sort_ctx *s, char *x, size_t nx, char *y, size_t ny, size_t d)
+{
+    size_t lo = d > ny ? d - ny : 0, hi = d < nx ? d : nx;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2; /* x[mid] vs y[d - mid - 1] */
+        if (cmp_at(s, y + (d - mid - 1) * s->es, x + mid * s->es) < 0)
+            hi = mid; /* y[d-mid-1] comes before x[mid]: fewer than mid+1 from x */
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_size,
+                  int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
+{
+    const char *fn = "upc_all_sort";
+    tupc_require_thread(fn);
+    enum tupc_sync in, out;
+    tupc_coll_flags(fn, flags, &in, &out);
+    if (!func)
+        tupc_fail(fn, "Collectives 1.0 4.3.4 para 5",
+                  "func is NULL; expected a comparison function");
+    if (elem_size == 0)
+        tupc_fail(fn, "Collectives 1.0 4.3.4 para 1", "elem_size is 0; expected the element size");
+    if (blk_size > UPC_MAX_BLOCK_SIZE)
+        tupc_fail(fn, "UPC 1.3 6.5.1.1", "blk_size is %zu; expected at most %zu", blk_size,
+                  (size_t)UPC_MAX_BLOCK_SIZE);
+    if (nelems > (SIZE_MAX / 2 - sizeof(struct sort_tmp)) / elem_size)
+        tupc_fail(fn, NULL, "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
+                  (SIZE_MAX / 2 - sizeof(struct sort_tmp)) / elem_size, elem_size);
+    if (nelems) {
+        if (blk_size && A.phase >= blk_size)
+            tupc_fail(fn, "Collectives 1.0 4.3.4 para 4",
+                      "A has phase %u; expected less than blk_size %zu", A.phase, blk_size);
+        if (blk_size == 0) {
+            A.phase = 0;
+            tupc_check_sptr(fn, "A", A, nelems * elem_size);
+        } else {
+            tupc_check_sptr(fn, "A", A, elem_size);
+            tupc_check_sptr(fn, "A", tupc_ptr_add(A, (ptrdiff_t)nelems - 1, blk_size, elem_size),
+                            elem_size);
+        }
+    }
+
+    const int T = THREADS, me = MYTHREAD;
+    struct tupc_coll c;
+    tupc_coll_enter(&c, fn, flags);
+    if (in == TUPC_MYSYNC)
+        for (int j = 0; j < T; j++)
+            tupc_coll_need(&c, j);
+    if (nelems < 2) {
+        tupc_coll_leave(&c, NULL, 0, 1);
+        return;
+    }
+
+    /* Thread 0 allocates; the barrier hands the area to every thread. */
+    struct sort_tmp *tmp = NULL;
+    size_t bytes = 2 * nelems * elem_size;
+    if (me == 0) {
+        tmp = malloc(sizeof *tmp + bytes);
+        if (tmp)
+            atomic_init(&tmp->left, T);
+    }
+    tmp = tupc_barrier_bcast(fn, tmp);
+    if (!tmp)
+        tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", bytes);
+
+    struct sort_ctx s = {func, elem_size, (uint32_t)me};
+    char *buf[2] = {tmp->data, tmp->data + nelems * elem_size};
+    size_t lo, hi;
+    chunk_of(nelems, T, me, &lo, &hi);
+    copy_chunk(A, blk_size, elem_size, lo, hi - lo, buf[0] + lo * elem_size, 0);
+    local_sort(&s, buf[0] + lo * elem_size, buf[1] + lo * elem_size, hi - lo);
+    tupc_barrier_all(fn);
+
+    int cur = 0;
+    for (int w = 1; w < T; w *= 2, cur ^= 1) {
+        int first = me / (2 * w) * (2 * w); /* my pair: runs [first, first+w), [first+w, +2w) */
+        size_t plo = run_start(nelems, T, first), pmid = run_start(nelems, T, first + w),
+               phi = run_start(nelems, T, first + 2 * w);
+        char *xs = buf[cur] + plo * elem_size, *ys = buf[cur] + pmid * elem_size;
+        size_t nx = pmid - plo, ny = phi - pmid;
+        size_t d0 = lo - plo, d1 = hi - plo;
+        size_t i0 = corank(&s, xs, nx, ys, ny, d0), i1 = corank(&s, xs, nx, ys, ny, d1);
+        merge(&s, xs + i0 * elem_size, i1 - i0, ys + (d0 - i0) * elem_size, (d1 - i1) - (d0 - i0),
+              buf[cur ^ 1] + lo * elem_size);
+        tupc_barrier_all(fn);
+    }
+
+    copy_chunk(A, blk_size, elem_size, lo, hi - lo, buf[cur] + lo * elem_size, 1);
+    /* acq_rel: the last thread out sees every other thread's reads of the
+     * area before it frees it. */
+    if (atomic_fetch_sub_explicit(&tmp->left, 1, memory_order_acq_rel) == 1)
+        free(tmp);
+    tupc_coll_leave(&c, NULL, 0, 1); /* OUT_MYSYNC: any thread may have written my part of A */
+}
