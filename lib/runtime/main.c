@@ -35,8 +35,9 @@ int main(int argc, char **argv)
     int out = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
-            while (i < argc)
-                argv[out++] = argv[i++];
+            /* Ends our options: the rest, without the "--", is the program's. */
+            while (++i < argc)
+                argv[out++] = argv[i];
             break;
         }
         if (strcmp(argv[i], "-n") == 0) {

@@ -170,6 +170,13 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
         }
     }
 
+    const char *bar = getenv("TUPC_BARRIER");
+    if (bar && *bar && strcmp(bar, "flat") != 0 && strcmp(bar, "tree") != 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "TUPC_BARRIER is \"%.64s\"; expected flat or tree", bar);
+        return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
+
     int *cpu = calloc((size_t)threads, sizeof *cpu);
     int *node = calloc((size_t)threads, sizeof *node);
     int *status = calloc((size_t)threads, sizeof *status);
