@@ -1,0 +1,134 @@
+/* Reductions without barriers between them.
+ *
+ * - NOSYNC storm: 40 back-to-back upc_all_reduceL (UPC_IN_NOSYNC |
+ *   UPC_OUT_NOSYNC, more calls than scratch slots) into 40 distinct dst
+ *   cells on cycling threads, then one barrier and every result checked;
+ *   the same with UPC_NONCOMM_FUNC over many blocks (index ranges).
+ * - MYSYNC chain: each thread rewrites its own src elements before each
+ *   call (IN_MYSYNC keeps others from reading them earlier) and checks the
+ *   results with affinity to it right after return (OUT_MYSYNC), for reduce
+ *   and prefix_reduce, with no barrier at all.
+ * THREADS {2, 3, 5, 8, 16}, rounds reduced under TUPC_TEST_QUICK. */
+#include "tt.h"
+
+#include <upc_collective.h>
+
+#include <stdlib.h>
+
+#define STORM 40
+
+static int rounds(void)
+{
+    return getenv("TUPC_TEST_QUICK") ? 20 : 200;
+}
+
+static long val(size_t i, int round)
+{
+    return (long)(i * 3 + (size_t)round * 7) % 1000 - 500;
+}
+
+static long last(long a, long b)
+{
+    (void)a;
+    return b;
+}
+
+static int storm(void *arg)
+{
+    (void)arg;
+    const int T = THREADS, me = MYTHREAD;
+    const size_t n = 1003, B = 4;
+    tupc_sptr_t a = upc_all_alloc(n / B + 2, B * sizeof(long));
+    tupc_sptr_t r = upc_all_alloc(STORM, sizeof(long)); /* cell k on thread k % T */
+    long want = 0;
+    for (size_t i = 0; i < n; i++)
+        want += val(i, 0);
+    for (int rep = 0; rep < rounds() / 10; rep++) {
+        for (size_t i = (size_t)me; i < n; i += (size_t)T)
+            tupc_ref(a, i, B, long) = val(i, 0);
+        upc_barrier();
+        for (int k = 0; k < STORM; k++)
+            upc_all_reduceL(tupc_index(r, k, 1, long), a, k % 2 ? UPC_NONCOMM_FUNC : UPC_ADD, n,
+                            B, k % 2 ? last : NULL, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+        upc_barrier();
+        for (int k = me; k < STORM; k += T) {
+            long got = tupc_ref(r, k, 1, long), exp = k % 2 ? val(n - 1, 0) : want;
+            TCHECK(got == exp, "rep %d call %d: %ld, expected %ld", rep, k, got, exp);
+            tupc_ref(r, k, 1, long) = -1;
+        }
+        upc_barrier();
+    }
+    upc_all_free(r);
+    upc_all_free(a);
+    return 0;
+}
+
+static int chain(void *arg)
+{
+    (void)arg;
+    const int T = THREADS, me = MYTHREAD;
+    const size_t Bs[] = {64, 1};
+    for (int ib = 0; ib < 2; ib++) {
+        size_t B = Bs[ib], n = B == 1 ? 997 : 64 * (size_t)T - 5;
+        tupc_sptr_t a = upc_all_alloc(n / B + 2, B * sizeof(long));
+        tupc_sptr_t p = upc_all_alloc(n / B + 2, B * sizeof(long));
+        tupc_sptr_t r = upc_all_alloc((size_t)T, sizeof(long));
+        upc_barrier();
+        for (int round = 1; round <= rounds(); round++) {
+            for (size_t i = 0; i < n; i++)
+                if ((int)tupc_index(a, i, B, long).thread == me)
+                    tupc_ref(a, i, B, long) = val(i, round);
+            int root = round % T;
+            upc_all_reduceL(tupc_index(r, root, 1, long), a, UPC_ADD, n, B, NULL,
+                            UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+            if (me == root) {
+                long want = 0;
+                for (size_t i = 0; i < n; i++)
+                    want += val(i, round);
+                TCHECK(tupc_ref(r, root, 1, long) == want, "B %zu round %d: reduce %ld, want %ld",
+                       B, round, tupc_ref(r, root, 1, long), want);
+            }
+            upc_all_prefix_reduceL(p, a, UPC_ADD, n, B, NULL, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+            long acc = 0;
+            for (size_t i = 0; i < n; i++) {
+                acc += val(i, round);
+                tupc_sptr_t e = tupc_index(p, i, B, long);
+                if ((int)e.thread == me && *(long *)e.addr != acc) {
+                    TCHECK(0, "B %zu round %d: prefix[%zu] %ld, want %ld", B, round, i,
+                           *(long *)e.addr, acc);
+                    break;
+                }
+            }
+        }
+        upc_barrier();
+        upc_all_free(r);
+        upc_all_free(p);
+        upc_all_free(a);
+    }
+    return 0;
+}
+
+static void test_storm(void **state)
+{
+    (void)state;
+    const int threads[] = {2, 3, 5, 8, 16};
+    for (int i = 0; i < 5; i++)
+        TT_RUN(threads[i], storm, NULL);
+}
+
+static void test_chain(void **state)
+{
+    (void)state;
+    const int threads[] = {2, 3, 5, 8, 16};
+    for (int i = 0; i < 5; i++)
+        TT_RUN(threads[i], chain, NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_storm),
+        cmocka_unit_test(test_chain),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
