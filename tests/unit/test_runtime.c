@@ -106,6 +106,16 @@ static void test_bad_heap_size(void **state)
     unsetenv("UPC_SHARED_HEAP_SIZE");
 }
 
+static void test_bad_barrier_choice(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    setenv("TUPC_BARRIER", "dissemination", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "TUPC_BARRIER is \"dissemination\""));
+    unsetenv("TUPC_BARRIER");
+}
+
 static int nested(void *arg)
 {
     (void)arg;
@@ -128,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_global_exit_releases_waiters),
         cmocka_unit_test(test_bad_thread_counts),
         cmocka_unit_test(test_bad_heap_size),
+        cmocka_unit_test(test_bad_barrier_choice),
         cmocka_unit_test(test_runs_do_not_nest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
