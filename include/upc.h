@@ -173,11 +173,22 @@ static inline int tupc_affine_int_(long long a)
     long long t = a % tupc_threads_;
     return (t < 0 ? t + tupc_threads_ : t) == tupc_mythread_;
 }
+/* Unsigned 64-bit affinities reduce as unsigned: converting one above
+ * LLONG_MAX to long long would make it negative and pick another thread. */
+static inline int tupc_affine_uint_(unsigned long long a)
+{
+    return (long long)(a % (unsigned long long)tupc_threads_) == tupc_mythread_;
+}
 static inline int tupc_affine_ptr_(tupc_sptr_t p)
 {
     return (int)p.thread == tupc_mythread_;
 }
-#define tupc_affine_(a) _Generic((a), tupc_sptr_t: tupc_affine_ptr_, default: tupc_affine_int_)(a)
+#define tupc_affine_(a)                                                                            \
+    _Generic((a),                                                                                  \
+        tupc_sptr_t: tupc_affine_ptr_,                                                             \
+        unsigned long: tupc_affine_uint_,                                                          \
+        unsigned long long: tupc_affine_uint_,                                                     \
+        default: tupc_affine_int_)(a)
 #define upc_forall(init, cond, step, affinity)                                                    \
     for (init; cond; step)                                                                         \
         if (!tupc_affine_(affinity)) {                                                             \

@@ -216,6 +216,24 @@ static int forall_int_body(void *arg)
     {
         TCHECK((i * 1000000007LL) % THREADS == MYTHREAD, "long long affinity %lld", i);
     }
+    /* Unsigned affinities above LLONG_MAX: value mod THREADS, as unsigned. */
+    for (unsigned long long v = ~0ull - 40; v != 0; v++) {
+        int n = 0;
+        upc_forall(int i = 0, i < 1, i++, v) n++;
+        TCHECK(n == (v % (unsigned long long)THREADS == (unsigned long long)MYTHREAD),
+               "affinity %llu ran on thread %d", v, MYTHREAD);
+        size_t z = (size_t)v;
+        n = 0;
+        upc_forall(int i = 0, i < 1, i++, z) n++;
+        TCHECK(n == (z % (size_t)THREADS == (size_t)MYTHREAD), "affinity %zu ran on thread %d", z,
+               MYTHREAD);
+    }
+    /* A const pointer-to-shared works as the affinity too. */
+    const tupc_sptr_t cp = upc_alloc(8);
+    int m = 0;
+    upc_forall(int i = 0, i < 3, i++, cp) m++;
+    TCHECK(m == 3, "const pointer affinity ran %d times", m);
+    upc_free(cp);
     tupc_sptr_t mine = upc_alloc(64);
     int n = 0;
     upc_forall(int i = 0, i < 8, i++, tupc_index(mine, i, 0, int)) n++;
