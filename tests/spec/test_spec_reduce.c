@@ -12,8 +12,8 @@ static int example_reduce(void *arg)
 {
     (void)arg;
     /* shared [BLK_SIZE] long A[NELEMS*THREADS]; shared long *B; */
-    tupc_sptr_t A = upc_all_alloc((NELEMS * THREADS + BLK_SIZE - 1) / BLK_SIZE,
-                                  BLK_SIZE * sizeof(long));
+    tupc_sptr_t A =
+        upc_all_alloc((NELEMS * THREADS + BLK_SIZE - 1) / BLK_SIZE, BLK_SIZE * sizeof(long));
     tupc_sptr_t B = upc_all_alloc(1, sizeof(long));
     upc_forall(int i = 0, i < NELEMS * THREADS, i++, tupc_index(A, i, BLK_SIZE, long))
         tupc_ref(A, i, BLK_SIZE, long) = i;
@@ -63,8 +63,7 @@ static int example_sort(void *arg)
     upc_forall(int i = 0, i < NELEMS * THREADS, i++, tupc_index(A, i, NELEMS, int))
         tupc_ref(A, i, NELEMS, int) = (i * 7) % 13;
     upc_barrier();
-    upc_all_sort(A, sizeof(int), NELEMS * THREADS, NELEMS, lt_int,
-                 UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+    upc_all_sort(A, sizeof(int), NELEMS * THREADS, NELEMS, lt_int, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
     upc_barrier();
     long sum = 0, want = 0;
     for (int i = 0; i < NELEMS * THREADS; i++) {

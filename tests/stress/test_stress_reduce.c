@@ -48,8 +48,8 @@ static int storm(void *arg)
             tupc_ref(a, i, B, long) = val(i, 0);
         upc_barrier();
         for (int k = 0; k < STORM; k++)
-            upc_all_reduceL(tupc_index(r, k, 1, long), a, k % 2 ? UPC_NONCOMM_FUNC : UPC_ADD, n,
-                            B, k % 2 ? last : NULL, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+            upc_all_reduceL(tupc_index(r, k, 1, long), a, k % 2 ? UPC_NONCOMM_FUNC : UPC_ADD, n, B,
+                            k % 2 ? last : NULL, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
         upc_barrier();
         for (int k = me; k < STORM; k += T) {
             long got = tupc_ref(r, k, 1, long), exp = k % 2 ? val(n - 1, 0) : want;

@@ -25,8 +25,7 @@ static int quick(void)
  * compose(f, g) = g after f = (ga*fa) x + (ga*fb + gb). */
 static unsigned long compose(unsigned long f, unsigned long g)
 {
-    uint32_t fa = (uint32_t)(f >> 32), fb = (uint32_t)f, ga = (uint32_t)(g >> 32),
-             gb = (uint32_t)g;
+    uint32_t fa = (uint32_t)(f >> 32), fb = (uint32_t)f, ga = (uint32_t)(g >> 32), gb = (uint32_t)g;
     uint32_t a = ga * fa, b = ga * fb + gb;
     return (unsigned long)a << 32 | b;
 }
@@ -141,11 +140,10 @@ static void test_determinism(void **state)
 
 /* ---- Bad input ---------------------------------------------------------- */
 
-static tupc_sptr_t arr;
 static int bad(void *arg)
 {
     int which = *(int *)arg;
-    arr = upc_all_alloc((size_t)THREADS, 64);
+    tupc_sptr_t arr = upc_all_alloc((size_t)THREADS, 64);
     tupc_sptr_t d = arr, s = tupc_index(arr, 8, 4, double);
     switch (which) {
     case 0:

@@ -1,0 +1,191 @@
+/* Reduction benchmark: upc_all_reduceL/D and upc_all_prefix_reduceL/D
+ * (UPC_ADD), 8 B .. 64 MiB, sync NO|NO and ALL|ALL, OSU method: warm-up
+ * calls, then `iters` back-to-back calls timed by every thread; reported:
+ * the mean per call of the slowest thread (and the min and max over
+ * threads of the per-thread means). Beside it, in the same run: upc_barrier,
+ * an OpenMP `reduction(+)` loop over the same bytes, and the all-threads
+ * memory read bandwidth (OpenMP, 8 independent sums per thread, 256 MiB).
+ * The src layout is one block per thread (blk_size = ceil(nelems/THREADS)).
+ *
+ * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] */
+#include "probe.h"
+
+#include <upc.h>
+#include <upc_collective.h>
+#include <upc_tick.h>
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static size_t max_bytes = (size_t)64 << 20;
+static int quick;
+static double t_thread[TUPC_MAX_THREADS];
+
+enum kind { RED_L, RED_D, PRE_L, PRE_D, BARRIER };
+static const char *const kind_name[] = {"reduceL", "reduceD", "prefixL", "prefixD", "barrier"};
+
+struct job {
+    enum kind k;
+    size_t bytes;
+    upc_flag_t flags;
+};
+
+static int iters_for(size_t bytes)
+{
+    int it = bytes <= 4096 ? 20000 : (int)((size_t)200 << 20) / (int)(bytes / 64 + 1) / 64;
+    it = it < 5 ? 5 : it;
+    return quick ? it / 10 + 2 : it;
+}
+
+static int body(void *arg)
+{
+    const struct job *j = arg;
+    size_t n = j->bytes / 8, B = (n + (size_t)THREADS - 1) / (size_t)THREADS;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, B * 8),
+                p = upc_all_alloc((size_t)THREADS, B * 8);
+    tupc_sptr_t r = upc_all_alloc(1, 8);
+    for (size_t i = 0; i < B; i++) { /* first touch by the owner */
+        ((long *)tupc_local(tupc_index(a, (size_t)MYTHREAD * B, B, long)))[i] = (long)i;
+        ((long *)tupc_local(tupc_index(p, (size_t)MYTHREAD * B, B, long)))[i] = 0;
+    }
+    upc_barrier();
+    int iters = iters_for(j->bytes), warm = iters / 10 + 1;
+    double t0 = 0;
+    for (int it = -warm; it < iters; it++) {
+        if (it == 0) {
+            upc_barrier();
+            t0 = now_ns();
+        }
+        switch (j->k) {
+        case RED_L:
+            upc_all_reduceL(r, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case RED_D:
+            upc_all_reduceD(r, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case PRE_L:
+            upc_all_prefix_reduceL(p, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case PRE_D:
+            upc_all_prefix_reduceD(p, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case BARRIER:
+            upc_barrier();
+            break;
+        }
+    }
+    t_thread[MYTHREAD] = (now_ns() - t0) / iters;
+    upc_barrier();
+    upc_all_free(r);
+    upc_all_free(p);
+    upc_all_free(a);
+    return 0;
+}
+
+static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *fl, double omp_ns)
+{
+    struct job j = {k, bytes, flags};
+    tupc_options o = {.threads = P, .heap_size = 2 * bytes / (size_t)P + (16 << 20)};
+    tupc_run_opts(&o, body, &j);
+    double mn = t_thread[0], mx = t_thread[0];
+    for (int t = 1; t < P; t++) {
+        mn = t_thread[t] < mn ? t_thread[t] : mn;
+        mx = t_thread[t] > mx ? t_thread[t] : mx;
+    }
+    printf("%-8s %-6s %10zu %12.1f %12.1f %12.1f %9.2f", kind_name[k], fl, bytes, mx, mn, mx,
+           bytes / mx);
+    if (omp_ns > 0)
+        printf(" %12.1f %6.2f", omp_ns, mx / omp_ns);
+    printf("\n");
+}
+
+static double omp_sum_ns(const long *v, size_t n, int P, int iters)
+{
+    volatile long sink = 0; /* keeps the sum alive */
+    double t0 = 0;
+    for (int it = -2; it < iters; it++) {
+        if (it == 0)
+            t0 = now_ns();
+        long s = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(P)
+        for (size_t i = 0; i < n; i++)
+            s += v[i];
+        sink += s;
+    }
+    (void)sink;
+    return (now_ns() - t0) / iters;
+}
+
+static double read_bw(int P)
+{
+    size_t n = (size_t)32 << 20; /* 256 MiB of longs */
+    unsigned long *v = malloc(n * sizeof *v);
+    if (!v)
+        return 0;
+#pragma omp parallel for num_threads(P)
+    for (size_t i = 0; i < n; i++)
+        v[i] = i;
+    double best = 1e30;
+    volatile unsigned long sink = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        double t0 = now_ns();
+        unsigned long s = 0;
+#pragma omp parallel for reduction(^ : s) num_threads(P)
+        for (size_t i = 0; i < n; i++)
+            s ^= v[i];
+        double t = now_ns() - t0;
+        best = t < best ? t : best;
+        sink ^= s;
+    }
+    free(v);
+    (void)sink;
+    return n * sizeof(unsigned long) / best;
+}
+
+int main(int argc, char **argv)
+{
+    int P = 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            P = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max") && i + 1 < argc)
+            max_bytes = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+    }
+    tb_probe_print("before");
+    double bw = read_bw(P);
+    printf("# THREADS %d; all-threads memory read bandwidth %.2f GB/s (OpenMP, 256 MiB)\n", P, bw);
+    printf("# %-6s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
+           "min-thread", "max-thread", "GB/s", "omp ns", "ratio");
+    run(P, BARRIER, 8, 0, "-", 0);
+    const struct {
+        upc_flag_t f;
+        const char *name;
+    } modes[] = {{UPC_IN_NOSYNC | UPC_OUT_NOSYNC, "NO|NO"},
+                 {UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, "AL|AL"}};
+    for (size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
+        long *v = malloc(bytes);
+        for (size_t i = 0; i < bytes / 8; i++)
+            v[i] = (long)i;
+        double omp = omp_sum_ns(v, bytes / 8, P, iters_for(bytes));
+        free(v);
+        for (int m = 0; m < 2; m++)
+            for (int k = RED_L; k <= PRE_D; k++)
+                run(P, (enum kind)k, bytes, modes[m].f, modes[m].name, k == RED_L ? omp : 0);
+        if (bytes * 8 > max_bytes && bytes < max_bytes)
+            bytes = max_bytes / 8;
+    }
+    tb_probe_print("after");
+    return 0;
+}
