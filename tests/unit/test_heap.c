@@ -525,12 +525,74 @@ static void test_concurrent(void **state)
         RUN_HEAP(counts[c], concurrent_body, NULL);
 }
 
+/* upc_global_alloc and upc_alloc from every thread at once: the symmetric
+ * arena grows under every partition's lock while upc_alloc runs. */
+#define NG 12
+
+static tupc_sptr_t global_of[64][NG];
+
+static int concurrent_global_body(void *arg)
+{
+    (void)arg;
+    int me = MYTHREAD, T = THREADS;
+    tupc_sptr_t loc[NG];
+    upc_barrier();
+    for (int k = 0; k < NG; k++) {
+        global_of[me][k] = upc_global_alloc((size_t)T, 192);
+        loc[k] = upc_alloc(192);
+        TCHECK(!tupc_isnull(global_of[me][k]) && !tupc_isnull(loc[k]), "alloc %d: %s", k,
+               tupc_alloc_error());
+        /* Mark my global block in every partition, and my local one. */
+        for (int t = 0; t < T; t++)
+            memset(tupc_index(global_of[me][k], (size_t)t * 192, 192, char).addr, me + 1, 192);
+        memset(loc[k].addr, 100 + me, 192);
+    }
+    upc_barrier();
+    for (int k = 0; k < NG; k++) {
+        for (int t = 0; t < T; t++) {
+            const char *b = tupc_index(global_of[me][k], (size_t)t * 192, 192, char).addr;
+            for (int i = 0; i < 192; i += 8)
+                if (b[i] != (char)(me + 1)) {
+                    TCHECK(0, "global block %d of thread %d overwritten on thread %d", k, me, t);
+                    break;
+                }
+        }
+        for (int i = 0; i < 192; i += 8)
+            if (loc[k].addr[i] != (char)(100 + me)) {
+                TCHECK(0, "local block %d overwritten", k);
+                break;
+            }
+    }
+    upc_barrier();
+    /* Free in another order, from another thread. */
+    for (int k = NG - 1; k >= 0; k--) {
+        upc_free(global_of[(me + 1) % T][k]);
+        upc_free(loc[k]);
+    }
+    upc_barrier();
+    tupc_sptr_t all = upc_all_alloc((size_t)T, tupc_partition_size_);
+    TCHECK(!tupc_isnull(all), "whole heap after the frees: %s", tupc_alloc_error());
+    upc_all_free(all);
+    return 0;
+}
+
+static void test_concurrent_global(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < NCOUNTS; c++)
+        RUN_HEAP(counts[c], concurrent_global_body, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_collective_alloc), cmocka_unit_test(test_local_alloc),
-        cmocka_unit_test(test_exhaustion),       cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_random),           cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_collective_alloc),
+        cmocka_unit_test(test_local_alloc),
+        cmocka_unit_test(test_exhaustion),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_concurrent_global),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
