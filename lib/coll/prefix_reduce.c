@@ -20,8 +20,14 @@
 #include "check/error.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
+#include "sync/wait.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Scans m elements of the piece at index lo (src and dst walk alike). */
 static void scan_piece(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
@@ -60,6 +66,245 @@ static void reduce_piece(const struct tupc_red_type *ty, const struct tupc_red_l
     }
 }
 
+/* ---- Tiled path: large arrays, one contiguous run per thread or B == 0 ----
+ *
+ * The pieces (key order = index order) are cut into tiles of TILE_BYTES;
+ * tile g goes to thread g % THREADS in round g / THREADS. In a round each
+ * thread reduces its tile (from memory, into its cache), publishes the
+ * partial, combines the partials before its tile into a seed and scans the
+ * tile from cache. src is read from memory once. Every thread combines the
+ * partials in tile order with the same operations, so the carry into each
+ * round is bit-identical in every thread and the result depends on the
+ * input alone (the grouping is fixed by TILE_BYTES and the tile split). */
+#define TILE_BYTES ((size_t)256 << 10)
+#define TILED_MIN_BYTES ((size_t)2 << 20)
+#define NT_MIN_BYTES ((size_t)16 << 20) /* dst this large will not stay in cache */
+#define RING 4
+
+/* The round counter and partials of one thread, in its scratch slot. cnt is
+ * set to 1 before tupc_coll_publish (so it is valid for this call once
+ * published >= seq is seen) and to r + 1 when the partial of round r is in
+ * ring[r % RING]. A thread writes round r + RING only after every thread
+ * has published round r + RING - 1, i.e. has finished round r + RING - 2,
+ * the last round that reads round r (the carry): RING >= 3 is enough. */
+struct round_slot {
+    tupc_word cnt;
+    union tupc_red_val ring[RING];
+};
+_Static_assert(sizeof(struct round_slot) <= TUPC_SCRATCH_BYTES, "round slot fits the scratch");
+
+/* Tiles of the array, and where tile g lies (its length; 0 past the end). */
+static size_t tile_at(const struct tupc_red_lay *L, tupc_sptr_t dst, size_t ts, size_t g, char **s,
+                      char **d)
+{
+    for (int k = 0; k < L->T; k++) {
+        size_t lo, m = tupc_red_piece(L, k, &lo), nt = (m + ts - 1) / ts;
+        if (g >= nt) {
+            g -= nt;
+            continue;
+        }
+        size_t at = lo + g * ts;
+        *s = tupc_ptr_add(L->src, (ptrdiff_t)at, L->B, L->es).addr;
+        *d = tupc_ptr_add(dst, (ptrdiff_t)at, L->B, L->es).addr;
+        return m - g * ts < ts ? m - g * ts : ts;
+    }
+    return 0;
+}
+
+static size_t tiles_total(const struct tupc_red_lay *L, size_t ts)
+{
+    size_t nt = 0;
+    for (int k = 0; k < L->T; k++) {
+        size_t lo, m = tupc_red_piece(L, k, &lo);
+        nt += (m + ts - 1) / ts;
+    }
+    return nt;
+}
+
+/* Fast scans: UPC_ADD on 8-byte types, two lanes at a time. Each 64-byte
+ * line of dst is scanned in registers (pairs, then across the four pairs:
+ * independent of the carry, so lines overlap), then the carry from the line
+ * before is added: the one serial dependency is one add per line instead of
+ * one per element. dst is written line by line in order, so streaming stores
+ * fill whole lines. The first elements up to a line boundary of dst and the
+ * last partial line go through the serial kernel. */
+enum fast { FAST_NONE, FAST_D, FAST_L };
+
+#if defined(__SSE2__)
+#define SCAN_LINES(V, LOAD, ADD, SHIFT_IN, HI2, STORE)                                             \
+    for (size_t i = 0; i < nl * 8; i += 8) {                                                       \
+        V x0 = LOAD(s + i), x1 = LOAD(s + i + 2), x2 = LOAD(s + i + 4), x3 = LOAD(s + i + 6);      \
+        x0 = ADD(x0, SHIFT_IN(x0)); /* [a, a + b] */                                               \
+        x1 = ADD(x1, SHIFT_IN(x1));                                                                \
+        x2 = ADD(x2, SHIFT_IN(x2));                                                                \
+        x3 = ADD(x3, SHIFT_IN(x3));                                                                \
+        x1 = ADD(x1, HI2(x0));                                                                     \
+        x2 = ADD(x2, HI2(x1));                                                                     \
+        x3 = ADD(x3, HI2(x2));                                                                     \
+        STORE(d + i, ADD(c, x0));                                                                  \
+        STORE(d + i + 2, ADD(c, x1));                                                              \
+        STORE(d + i + 4, ADD(c, x2));                                                              \
+        x3 = ADD(c, x3);                                                                           \
+        STORE(d + i + 6, x3);                                                                      \
+        c = HI2(x3);                                                                               \
+    }
+
+#define LD_D(p) _mm_loadu_pd(p)
+#define SHIFT_D(x) _mm_unpacklo_pd(nz, x) /* [-0.0, a]: -0.0 + a == a, sign of zero kept */
+#define HI2_D(x) _mm_unpackhi_pd(x, x)
+#define ST_D(p, v) _mm_store_pd(p, v)
+#define NT_D(p, v) _mm_stream_pd(p, v)
+
+/* d (64-byte aligned) gets the scan of nl lines of s from *carry, which
+ * gets the last value. */
+static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, int nt)
+{
+    const __m128d nz = _mm_set1_pd(-0.0);
+    __m128d c = _mm_set1_pd(*carry);
+    if (nt) {
+        SCAN_LINES(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, NT_D)
+    } else {
+        SCAN_LINES(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, ST_D)
+    }
+    _mm_storel_pd(carry, c);
+}
+
+#define LD_L(p) _mm_loadu_si128((const __m128i *)(p))
+#define SHIFT_L(x) _mm_slli_si128(x, 8) /* [0, a] */
+#define HI2_L(x) _mm_unpackhi_epi64(x, x)
+#define ST_L(p, v) _mm_store_si128((__m128i *)(p), v)
+#define NT_L(p, v) _mm_stream_si128((__m128i *)(p), v)
+
+/* As scan_lines_d, for 64-bit integers (wrapping: signed long adds as unsigned). */
+static void scan_lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt)
+{
+    __m128i c = _mm_set1_epi64x((long long)*carry);
+    if (nt) {
+        SCAN_LINES(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, NT_L)
+    } else {
+        SCAN_LINES(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, ST_L)
+    }
+    _mm_storel_epi64((__m128i *)carry, c);
+}
+#endif
+
+/* The scan pass of a tile from seed (NULL for the first tile of the array). */
+static void tile_scan(const struct tupc_red_type *ty, enum fast fk, upc_op_t op, tupc_red_fn f,
+                      const char *s, char *d, size_t m, const union tupc_red_val *seed, int nt)
+{
+#if defined(__SSE2__)
+    if (fk != FAST_NONE) {
+        size_t h = seed ? 0 : 1; /* serial: up to a line boundary of dst */
+        while (h < m && ((uintptr_t)(d + h * 8) & 63))
+            h++;
+        union tupc_red_val cur;
+        if (h) {
+            ty->scan(op, f, d, s, h, seed);
+            memcpy(&cur, d + (h - 1) * 8, 8);
+        } else {
+            cur = *seed;
+        }
+        size_t nl = (m - h) / 8;
+        if (fk == FAST_D)
+            scan_lines_d((double *)(d + h * 8), (const double *)(s + h * 8), nl, (double *)&cur,
+                         nt);
+        else
+            scan_lines_l((uint64_t *)(d + h * 8), (const uint64_t *)(s + h * 8), nl,
+                         (uint64_t *)&cur, nt);
+        size_t done = h + nl * 8;
+        if (done < m)
+            ty->scan(op, f, d + done * 8, s + done * 8, m - done, &cur);
+        return;
+    }
+#else
+    (void)fk;
+    (void)nt;
+#endif
+    ty->scan(op, f, d, s, m, seed);
+}
+
+/* Waits for the partial of round r of thread j and returns it. Rounds of a
+ * thread are read in order, round 0 first: published >= seq (acquire) says
+ * j's slot is this call's, with cnt set; then cnt >= r + 1 (acquire) says
+ * ring[r % RING] is written. */
+static const union tupc_red_val *round_part(const struct tupc_coll *c, int j, size_t r)
+{
+    struct round_slot *sl = tupc_coll_scratch(c, j);
+    if (r == 0)
+        tupc_coll_wait_published(j, c->seq);
+    else
+        tupc_wait_reach(&sl->cnt, (uint32_t)r + 1);
+    return &sl->ring[r % RING];
+}
+
+/* acc = acc op x, or acc = x when there is no acc yet. */
+static void fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
+                 union tupc_red_val *acc, int *have, const union tupc_red_val *x)
+{
+    if (*have)
+        ty->combine(op, f, acc, x);
+    else
+        memcpy(acc, x, ty->size);
+    *have = 1;
+}
+
+static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll *c,
+                         const struct tupc_red_lay *L, tupc_sptr_t dst, upc_op_t op, tupc_red_fn f)
+{
+    const int T = L->T, me = MYTHREAD;
+    enum fast fk = FAST_NONE;
+#if defined(__SSE2__)
+    if (op == UPC_ADD && ty == &tupc_red_D)
+        fk = FAST_D;
+    else if (op == UPC_ADD && (ty == &tupc_red_L || ty == &tupc_red_UL))
+        fk = FAST_L;
+#endif
+    const size_t ts = TILE_BYTES / L->es, ntl = tiles_total(L, ts);
+    const int nt = L->n * L->es >= NT_MIN_BYTES;
+    struct round_slot *mine = NULL;
+    union tupc_red_val run = {0}; /* through my tile of the last round */
+    int have_run = 0;
+    char *s = NULL, *d = NULL, *ns = NULL, *nd = NULL;
+    size_t m = (size_t)me < ntl ? tile_at(L, dst, ts, (size_t)me, &s, &d) : 0;
+    for (size_t r = 0; m; r++) {
+        size_t g = r * (size_t)T + (size_t)me;
+        size_t nm = g + (size_t)T < ntl ? tile_at(L, dst, ts, g + (size_t)T, &ns, &nd) : 0;
+        union tupc_red_val part, seed;
+        ty->reduce(op, f, s, m, &part);
+        if (g + 1 < ntl) { /* a later tile needs it */
+            if (r == 0) {
+                mine = tupc_coll_scratch_claim(c);
+                memcpy(&mine->ring[0], &part, ty->size);
+                /* Relaxed: tupc_coll_publish (release) orders it before readers look. */
+                atomic_store_explicit(&mine->cnt.value, 1, memory_order_relaxed);
+                tupc_coll_publish(c);
+            } else {
+                memcpy(&mine->ring[r % RING], &part, ty->size);
+                tupc_word_set(&mine->cnt, (uint32_t)r + 1); /* release: ring[r % RING] */
+            }
+        }
+        /* Carry into this round: through my last tile, then the tiles after it. */
+        int have = have_run;
+        seed = run;
+        if (r > 0)
+            for (int j = me + 1; j < T; j++)
+                fold(ty, op, f, &seed, &have, round_part(c, j, r - 1));
+        for (int j = 0; j < me; j++)
+            fold(ty, op, f, &seed, &have, round_part(c, j, r));
+        tile_scan(ty, fk, op, f, s, d, m, have ? &seed : NULL, nt);
+        run = seed;
+        have_run = have;
+        fold(ty, op, f, &run, &have_run, &part);
+        s = ns;
+        d = nd;
+        m = nm;
+    }
+#if defined(__SSE2__)
+    if (nt)
+        _mm_sfence(); /* the streaming stores before the release of tupc_coll_leave */
+#endif
+}
+
 static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                               tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
                               tupc_red_fn f, upc_flag_t flags)
@@ -88,6 +333,15 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 1);
+    if (!L.chunk && nelems * ty->size >= TILED_MIN_BYTES) {
+        /* Tiles go to every thread: any thread reads and writes any partition. */
+        if (in == TUPC_MYSYNC)
+            for (int j = 0; j < T; j++)
+                tupc_coll_need(&c, j);
+        prefix_tiled(ty, &c, &L, dst, op, f);
+        tupc_coll_leave(&c, NULL, 0, 1);
+        return;
+    }
     if (L.chunk && in == TUPC_MYSYNC)
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);
