@@ -5,7 +5,8 @@
  * THREADS balanced index ranges ("chunks", chunk k on thread k).
  *  1. Thread k copies its chunk of A (run by run through the layout) into
  *     a temporary array and sorts it stably (insertion sort of short runs,
- *     then bottom-up merging).
+ *     then bottom-up merging, ping-ponging between the two halves of the
+ *     area: the chunk is copied into the half where the passes end).
  *  2. ceil(log2 THREADS) rounds merge neighbouring sorted runs pairwise.
  *     Run boundaries are chunk boundaries, so each thread produces exactly
  *     the output range of its chunk: it finds where that range starts and
@@ -46,6 +47,25 @@ struct sort_ctx {
 static inline int cmp_at(const struct sort_ctx *s, char *a, char *b)
 {
     return s->cmp((tupc_sptr_t){a, s->me, 0}, (tupc_sptr_t){b, s->me, 0});
+}
+
+/* Copies one element: fixed-size copies for the common sizes (inlined, no
+ * call per element); the branch always goes the same way in a call. */
+static inline void mv(char *d, const char *s, size_t es)
+{
+    switch (es) {
+    case 4:
+        memcpy(d, s, 4);
+        break;
+    case 8:
+        memcpy(d, s, 8);
+        break;
+    case 16:
+        memcpy(d, s, 16);
+        break;
+    default:
+        memcpy(d, s, es);
+    }
 }
 
 /* Header of the temporary area: the last thread to leave frees it. */
@@ -95,11 +115,11 @@ static void merge(const struct sort_ctx *s, char *x, size_t nx, char *y, size_t 
     size_t es = s->es;
     while (nx && ny) {
         if (cmp_at(s, y, x) < 0) {
-            memcpy(out, y, es);
+            mv(out, y, es);
             y += es;
             ny--;
         } else {
-            memcpy(out, x, es);
+            mv(out, x, es);
             x += es;
             nx--;
         }
@@ -109,10 +129,22 @@ static void merge(const struct sort_ctx *s, char *x, size_t nx, char *y, size_t 
     memcpy(out + nx * es, y, ny * es);
 }
 
-/* Stable sort of a[0..n) using tmp[0..n); the result ends in a. */
+enum { RUN = 16 };
+
+/* Merge passes local_sort makes over n elements. */
+static int sort_passes(size_t n)
+{
+    int p = 0;
+    for (size_t w = RUN; w < n; w *= 2)
+        p++;
+    return p;
+}
+
+/* Stable sort of a[0..n) using tmp[0..n); the result ends in a when
+ * sort_passes(n) is even, in tmp when it is odd (no copy back: the caller
+ * puts the input where the result should end). */
 static void local_sort(const struct sort_ctx *s, char *a, char *tmp, size_t n)
 {
-    enum { RUN = 16 };
     size_t es = s->es;
     char one[256], *save = es <= sizeof one ? one : malloc(es);
     if (!save)
@@ -121,12 +153,12 @@ static void local_sort(const struct sort_ctx *s, char *a, char *tmp, size_t n)
         size_t end = r + RUN < n ? r + RUN : n;
         for (size_t i = r + 1; i < end; i++) {
             size_t j = i;
-            memcpy(save, a + i * es, es);
+            mv(save, a + i * es, es);
             while (j > r && cmp_at(s, save, a + (j - 1) * es) < 0) {
-                memcpy(a + j * es, a + (j - 1) * es, es);
+                mv(a + j * es, a + (j - 1) * es, es);
                 j--;
             }
-            memcpy(a + j * es, save, es);
+            mv(a + j * es, save, es);
         }
     }
     if (save != one)
@@ -141,8 +173,6 @@ static void local_sort(const struct sort_ctx *s, char *a, char *tmp, size_t n)
         from = to;
         to = t;
     }
-    if (from != a)
-        memcpy(a, from, n * es);
 }
 
 /* How many of the first d outputs of merging x and y come from x. */
@@ -218,8 +248,10 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
     char *buf[2] = {tmp->data, tmp->data + nelems * elem_size};
     size_t lo, hi;
     chunk_of(nelems, T, me, &lo, &hi);
-    copy_chunk(A, blk_size, elem_size, lo, hi - lo, buf[0] + lo * elem_size, 0);
-    local_sort(&s, buf[0] + lo * elem_size, buf[1] + lo * elem_size, hi - lo);
+    /* Start where an even or odd number of merge passes ends in buf[0]. */
+    int odd = sort_passes(hi - lo) & 1;
+    copy_chunk(A, blk_size, elem_size, lo, hi - lo, buf[odd] + lo * elem_size, 0);
+    local_sort(&s, buf[odd] + lo * elem_size, buf[!odd] + lo * elem_size, hi - lo);
     tupc_barrier_all(fn);
 
     int cur = 0;
