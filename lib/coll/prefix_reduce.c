@@ -13,6 +13,10 @@
  * it in key order into a seed and scans its piece from that seed. So src is
  * read twice except by the last piece, and no thread waits for more than
  * the partials before it.
+ * Large arrays (TILED_MIN_BYTES and more, LOCAL layout) take the tiled path
+ * below instead: src is read from memory once, every thread reads and
+ * writes tiles in any partition (IN_MYSYNC waits for every thread,
+ * OUT_MYSYNC is a barrier), and threads hand partials over once per round.
  * Sync: OUT_ALLSYNC is a barrier (every thread writes output); OUT_MYSYNC
  * needs no wait in the LOCAL case and waits for every thread with CHUNK. */
 #include "coll/reduce_types.h"
