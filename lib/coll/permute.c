@@ -13,8 +13,10 @@
  * the dst block of thread perm[i]. Pulling would need the inverse of perm,
  * O(THREADS) reads; pushing is O(1). So thread i needs perm[i]; the data of
  * thread t is touched by t and by the thread i with perm[i] == t (its dst).
- * OUT_MYSYNC must wait for that i: the claim table names it, so t waits for
- * one thread, not all of them.
+ * OUT_MYSYNC must wait for that i only. The table says when: i stores the
+ * call number in t's slot ("done") right after its copy, and t waits for
+ * that store. One cache-line transfer after the copy, where finding i and
+ * then waiting for i's finished counter would take two.
  *
  * The table has TUPC_SCRATCH_SLOTS claims per destination thread, slot
  * seq % TUPC_SCRATCH_SLOTS for call seq, reused under the engine's scratch
@@ -36,7 +38,7 @@
 #define SEC "UPC 1.3 7.4.2.6"
 
 struct perm_slot {
-    tupc_word seen;         /* the newest call that claimed this thread in this slot */
+    tupc_word done;         /* the newest call whose block has landed here */
     _Atomic uint64_t claim; /* (call << 32) | the thread whose block lands here */
 };
 
@@ -98,8 +100,8 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     (void)tupc_coll_scratch_claim(&c);
     struct perm_slot *mine = &boxes[me].slot[c.seq % TUPC_SCRATCH_SLOTS];
     struct perm_slot *theirs = &boxes[to].slot[c.seq % TUPC_SCRATCH_SLOTS];
-    /* Relaxed: the exchange's atomicity alone makes the second claimer see
-     * the first; the release that publishes the claim is the seen store. */
+    /* Relaxed: only claimers read the claim, through this exchange, whose
+     * atomicity alone makes the second claimer see the first. */
     uint64_t old = atomic_exchange_explicit(&theirs->claim, (uint64_t)c.seq << 32 | (uint32_t)me,
                                             memory_order_relaxed);
     if ((uint32_t)(old >> 32) == c.seq)
@@ -107,21 +109,20 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                   "perm[%d] and perm[%u] are both %d; expected perm to hold the THREADS distinct "
                   "values 0..%d",
                   me, (unsigned)(uint32_t)old, to, T - 1);
-    if (out == TUPC_MYSYNC)
-        tupc_word_set(&theirs->seen, c.seq); /* seq_cst store: a release, and wakes */
 
     tupc_coll_need(&c, to);
     memcpy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes);
 
-    if (out != TUPC_MYSYNC) {
-        tupc_coll_leave(&c, NULL, 0, 0);
-        return;
+    if (out == TUPC_MYSYNC) {
+        /* seq_cst store: a release of the copy above, and it wakes t. */
+        tupc_word_set(&theirs->done, c.seq);
+        /* Our writer's copy into our dst block, the only access to our data
+         * by another thread. The slot's done only grows past seq once we
+         * have finished seq, so reaching seq means "is seq". Acquire
+         * (tupc_wait_reach): the writer's copy is complete and visible. */
+        tupc_wait_reach(&mine->done, c.seq);
     }
-    /* Our writer claims us before it waits for anything of this call, so
-     * this wait cannot be part of a cycle. The slot's seen only grows past
-     * seq once we have finished seq, so reaching seq means "is seq".
-     * Acquire (tupc_wait_reach): the claim stored before is visible. */
-    tupc_wait_reach(&mine->seen, c.seq);
-    int who = (int)(uint32_t)atomic_load_explicit(&mine->claim, memory_order_relaxed);
-    tupc_coll_leave(&c, &who, 1, 0);
+    /* Every OUT_MYSYNC wait this call needs was the one above. */
+    static const int nobody[1];
+    tupc_coll_leave(&c, nobody, 0, 0);
 }

@@ -1,0 +1,383 @@
+/* Relocalization benchmark: latency of upc_all_broadcast, scatter, gather,
+ * gather_all, exchange and permute per sync mode, 8 B .. 16 MiB, beside an
+ * all-threads memcpy floor measured in the same run.
+ *
+ * Method (OSU): per size, warm-up calls, then `iters` calls each timed on
+ * its own by every thread, with an untimed upc_barrier between calls (so a
+ * NOSYNC call starts with every thread present, as in OSU's MPI loops).
+ * Each thread's mean over the calls; reported: the max over threads (the
+ * latency), the average and min over threads, and the fastest and slowest
+ * single call. Back-to-back calls on the same buffers are race-free here:
+ * sources are never written and each destination byte has one writer.
+ *
+ * Floor: every thread memcpys, in its own partition, as many bytes as it
+ * moves in the collective (nbytes; nbytes * THREADS for gather_all and
+ * exchange), timed the same way. "%floor" = floor / latency * 100.
+ *
+ * --b2b times a loop of calls back to back instead (no barrier between;
+ * loop time / iters per thread): what a chain of MYSYNC calls costs.
+ *
+ * Usage: bench_reloc [-n THREADS] [--min BYTES] [--max BYTES]
+ *          [--funcs broadcast,scatter,...] [--modes no,my,all,no-my,...]
+ *          [--iters N] [--quick] [--b2b] [--mem BYTES] [--csv FILE]
+ * Sizes take K, M, G suffixes. A mode "X" is IN_X | OUT_X, "X-Y" IN_X | OUT_Y. */
+#include "probe.h"
+
+#include <upc.h>
+#include <upc_collective.h>
+
+#include <float.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum fn { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, PERMUTE, NFN };
+static const char *const fn_names[NFN] = {"broadcast",  "scatter",  "gather",
+                                          "gather_all", "exchange", "permute"};
+
+struct mode {
+    upc_flag_t flags;
+    char name[8];
+};
+
+static struct {
+    size_t min, max, mem;
+    int iters; /* 0: by size */
+    int quick;
+    int b2b; /* --b2b: calls back to back, no barrier between, loop time / iters */
+    int use[NFN];
+    struct mode modes[9];
+    int nmodes;
+    FILE *csv;
+} opt = {.min = 8, .max = 16u << 20, .mem = (size_t)1 << 30};
+
+struct stat {
+    double max, avg, min, call_min, call_max;
+};
+
+/* Per-thread results of the last measurement, read by thread 0 after a barrier. */
+static double th_mean[TUPC_MAX_THREADS], th_cmin[TUPC_MAX_THREADS], th_cmax[TUPC_MAX_THREADS];
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static size_t parse_size(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    switch (*end) {
+    case 'K':
+    case 'k':
+        v *= 1024;
+        break;
+    case 'M':
+    case 'm':
+        v *= 1024 * 1024;
+        break;
+    case 'G':
+    case 'g':
+        v *= 1024.0 * 1024 * 1024;
+        break;
+    }
+    return (size_t)v;
+}
+
+static int iters_for(size_t moved)
+{
+    int it = opt.iters ? opt.iters : moved <= 8192 ? 1000 : (int)((size_t)(64u << 20) / moved);
+    if (it < 10)
+        it = 10;
+    if (it > 1000)
+        it = 1000;
+    return opt.quick ? (it + 9) / 10 : it;
+}
+
+/* The buffers of the run: shared [R] char S[R * THREADS], D likewise. */
+static tupc_sptr_t S, D, P;
+static size_t R;
+
+static tupc_sptr_t on(tupc_sptr_t region, int t)
+{
+    return tupc_ptr_add(region, (ptrdiff_t)((size_t)t * R), R, 1);
+}
+
+/* One call of fn (fn == NFN: the memcpy floor of `nb` bytes; -1: a barrier). */
+static void one(int fn, size_t nb, upc_flag_t fl)
+{
+    switch (fn) {
+    case BROADCAST:
+        upc_all_broadcast(D, S, nb, fl);
+        break;
+    case SCATTER:
+        upc_all_scatter(D, S, nb, fl);
+        break;
+    case GATHER:
+        upc_all_gather(D, S, nb, fl);
+        break;
+    case GATHER_ALL:
+        upc_all_gather_all(D, S, nb, fl);
+        break;
+    case EXCHANGE:
+        upc_all_exchange(D, S, nb, fl);
+        break;
+    case PERMUTE:
+        upc_all_permute(D, S, P, nb, fl);
+        break;
+    case NFN:
+        memcpy(on(D, MYTHREAD).addr, on(S, MYTHREAD).addr, nb);
+        break;
+    default:
+        upc_barrier();
+        break;
+    }
+}
+
+static struct stat measure(int fn, size_t nb, upc_flag_t fl, int iters)
+{
+    int me = MYTHREAD;
+    for (int i = 0; i < iters / 10 + 2; i++) {
+        one(fn, nb, fl);
+        upc_barrier();
+    }
+    double sum = 0, cmin = DBL_MAX, cmax = 0;
+    if (opt.b2b) {
+        double t0 = now_us();
+        for (int i = 0; i < iters; i++)
+            one(fn, nb, fl);
+        sum = now_us() - t0;
+        cmin = cmax = sum / iters;
+        upc_barrier();
+    }
+    for (int i = 0; i < iters && !opt.b2b; i++) {
+        double t0 = now_us();
+        one(fn, nb, fl);
+        double dt = now_us() - t0;
+        sum += dt;
+        cmin = dt < cmin ? dt : cmin;
+        cmax = dt > cmax ? dt : cmax;
+        upc_barrier();
+    }
+    th_mean[me] = sum / iters;
+    th_cmin[me] = cmin;
+    th_cmax[me] = cmax;
+    upc_barrier();
+    struct stat s = {0, 0, DBL_MAX, DBL_MAX, 0};
+    for (int t = 0; t < THREADS; t++) {
+        s.max = th_mean[t] > s.max ? th_mean[t] : s.max;
+        s.min = th_mean[t] < s.min ? th_mean[t] : s.min;
+        s.avg += th_mean[t] / THREADS;
+        s.call_min = th_cmin[t] < s.call_min ? th_cmin[t] : s.call_min;
+        s.call_max = th_cmax[t] > s.call_max ? th_cmax[t] : s.call_max;
+    }
+    upc_barrier(); /* th_* are rewritten by the next measurement */
+    return s;
+}
+
+static size_t moved_by(int fn, size_t nb)
+{
+    return fn == GATHER_ALL || fn == EXCHANGE ? nb * (size_t)THREADS : nb;
+}
+
+static void row(const char *fn, const char *mode, size_t nb, struct stat s, double floor_us,
+                size_t floor_bytes)
+{
+    if (MYTHREAD != 0)
+        return;
+    double pct = floor_us > 0 ? floor_us / s.max * 100 : 0;
+    printf("%-10s %-7s %9zu %10.2f %10.2f %10.2f %10.2f %10.2f", fn, mode, nb, s.max, s.avg, s.min,
+           s.call_min, s.call_max);
+    if (floor_us > 0)
+        printf(" %10.2f %6.1f%%\n", floor_us, pct);
+    else
+        printf("\n");
+    if (opt.csv)
+        fprintf(opt.csv, "%d,%s,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%.1f\n", THREADS, fn, mode,
+                nb, s.max, s.avg, s.min, s.call_min, s.call_max, floor_us, floor_bytes, pct);
+}
+
+static int body(void *arg)
+{
+    (void)arg;
+    int T = THREADS, me = MYTHREAD;
+    size_t maxarea = opt.max * (size_t)T;
+    R = maxarea;
+    S = upc_all_alloc((size_t)T, R);
+    D = upc_all_alloc((size_t)T, R);
+    P = upc_all_alloc((size_t)T, sizeof(int));
+    if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(P)) {
+        if (me == 0)
+            fprintf(stderr, "bench_reloc: allocation failed: %s\n", tupc_alloc_error());
+        return 1;
+    }
+    /* Touch every page that will be used before timing anything: thread 0
+     * holds the root areas (THREADS blocks), every thread its own areas,
+     * THREADS blocks of the largest gather_all/exchange size --mem allows. */
+    size_t ex = 0;
+    for (size_t nb = opt.min; nb <= opt.max; nb *= 2)
+        if (nb * (size_t)T * T * 2 <= opt.mem)
+            ex = nb * (size_t)T;
+    size_t touch = me == 0 ? R : ex > opt.max ? ex : opt.max;
+    memset(on(S, me).addr, me + 1, touch);
+    memset(on(D, me).addr, 0, touch);
+    tupc_ref(P, me, 1, int) = (me + 1) % T;
+    upc_barrier();
+
+    if (me == 0)
+        printf("\n%-10s %-7s %9s %10s %10s %10s %10s %10s %10s %7s\n", "function", "mode", "bytes",
+               "lat us", "avg us", "min us", "call min", "call max", "floor us", "%floor");
+    struct stat b = measure(-1, 0, 0, 1000);
+    row("barrier", "-", 0, b, 0, 0);
+    for (size_t nb = opt.min; nb <= opt.max; nb *= 2) {
+        /* The floors this size needs, measured once. */
+        struct stat f1 = measure(NFN, nb, 0, iters_for(nb));
+        struct stat fT = f1;
+        if (T > 1 && (opt.use[GATHER_ALL] || opt.use[EXCHANGE]) &&
+            nb * (size_t)T * T * 2 <= opt.mem)
+            fT = measure(NFN, nb * (size_t)T, 0, iters_for(nb * (size_t)T));
+        row("memcpy", "-", nb, f1, 0, 0);
+        if (T > 1 && fT.max != f1.max)
+            row("memcpy*T", "-", nb * (size_t)T, fT, 0, 0);
+        for (int fn = 0; fn < NFN; fn++) {
+            if (!opt.use[fn])
+                continue;
+            size_t moved = moved_by(fn, nb);
+            /* Keep what gather_all and exchange touch within --mem. */
+            if (moved * (size_t)T * 2 > opt.mem)
+                continue;
+            const struct stat *fl = moved == nb ? &f1 : &fT;
+            for (int m = 0; m < opt.nmodes; m++) {
+                struct stat s = measure(fn, nb, opt.modes[m].flags, iters_for(moved));
+                row(fn_names[fn], opt.modes[m].name, nb, s, fl->max, moved);
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse_mode(const char *s, struct mode *m)
+{
+    static const struct {
+        const char *name;
+        upc_flag_t in, out;
+    } k[] = {{"no", UPC_IN_NOSYNC, UPC_OUT_NOSYNC},
+             {"my", UPC_IN_MYSYNC, UPC_OUT_MYSYNC},
+             {"all", UPC_IN_ALLSYNC, UPC_OUT_ALLSYNC}};
+    char a[8] = "", b[8] = "";
+    if (sscanf(s, "%7[a-z]-%7[a-z]", a, b) < 1)
+        return -1;
+    if (!b[0])
+        strcpy(b, a);
+    int i = -1, o = -1;
+    for (int j = 0; j < 3; j++) {
+        if (strcmp(a, k[j].name) == 0)
+            i = j;
+        if (strcmp(b, k[j].name) == 0)
+            o = j;
+    }
+    if (i < 0 || o < 0)
+        return -1;
+    m->flags = k[i].in | k[o].out;
+    snprintf(m->name, sizeof m->name, "%.3s|%.3s", a, b);
+    for (char *c = m->name; *c; c++)
+        *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+    return 0;
+}
+
+static void usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s [-n THREADS] [--min BYTES] [--max BYTES] [--funcs f,f,...]\n"
+            "       [--modes no,my,all,no-my,...] [--iters N] [--quick] [--b2b] [--mem BYTES] "
+            "[--csv FILE]\n",
+            argv0);
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    int threads = 0;
+    const char *csv_path = NULL, *funcs = NULL, *modes = "no,my,all";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quick") == 0 || strcmp(a, "--b2b") == 0) {
+            *(a[2] == 'q' ? &opt.quick : &opt.b2b) = 1;
+            continue;
+        }
+        if (!v)
+            usage(argv[0]);
+        i++;
+        if (strcmp(a, "-n") == 0)
+            threads = atoi(v);
+        else if (strcmp(a, "--min") == 0)
+            opt.min = parse_size(v);
+        else if (strcmp(a, "--max") == 0)
+            opt.max = parse_size(v);
+        else if (strcmp(a, "--mem") == 0)
+            opt.mem = parse_size(v);
+        else if (strcmp(a, "--iters") == 0)
+            opt.iters = atoi(v);
+        else if (strcmp(a, "--funcs") == 0)
+            funcs = v;
+        else if (strcmp(a, "--modes") == 0)
+            modes = v;
+        else if (strcmp(a, "--csv") == 0)
+            csv_path = v;
+        else
+            usage(argv[0]);
+    }
+    if (opt.min < 1 || opt.max < opt.min)
+        usage(argv[0]);
+    for (int f = 0; f < NFN; f++)
+        opt.use[f] = funcs == NULL;
+    if (funcs) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", funcs);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+            int found = 0;
+            for (int f = 0; f < NFN; f++)
+                if (strcmp(t, fn_names[f]) == 0)
+                    opt.use[f] = found = 1;
+            if (!found)
+                usage(argv[0]);
+        }
+    }
+    char mbuf[256];
+    snprintf(mbuf, sizeof mbuf, "%s", modes);
+    for (char *t = strtok(mbuf, ","); t && opt.nmodes < 9; t = strtok(NULL, ","))
+        if (parse_mode(t, &opt.modes[opt.nmodes++]) != 0)
+            usage(argv[0]);
+    if (threads <= 0) {
+        cpu_set_t set;
+        sched_getaffinity(0, sizeof set, &set);
+        threads = CPU_COUNT(&set);
+    }
+    if (csv_path) {
+        opt.csv = fopen(csv_path, "w");
+        if (!opt.csv) {
+            perror(csv_path);
+            return 1;
+        }
+        fprintf(opt.csv, "threads,function,mode,bytes,lat_us,avg_us,min_us,call_min_us,"
+                         "call_max_us,floor_us,floor_bytes,pct_of_floor\n");
+    }
+    printf("# bench_reloc: THREADS %d, %zu .. %zu bytes%s%s\n", threads, opt.min, opt.max,
+           opt.quick ? ", quick" : "",
+           opt.b2b ? ", back to back" : ", OSU (barrier between calls)");
+    printf("# lat: max over threads of the mean call time; floor: all-threads memcpy of the "
+           "bytes each thread moves\n");
+    double rtt0 = tb_probe_print("before");
+    tupc_options o = {.threads = threads, .heap_size = opt.max * (size_t)threads * 2 + (1u << 20)};
+    int st = tupc_run_opts(&o, body, NULL);
+    double rtt1 = tb_probe_print("after");
+    printf("# phase: %s before, %s after\n", tb_phase(rtt0), tb_phase(rtt1));
+    if (opt.csv)
+        fclose(opt.csv);
+    return st;
+}
