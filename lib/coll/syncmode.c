@@ -20,6 +20,8 @@ static struct coll_thread *ct;
 
 /* Per-thread: calls made, and the newest call that every thread is known to
  * have finished (saves rescanning in tupc_coll_scratch_claim). */
+/* The collective this thread is in, for the messages of its waits. */
+static _Thread_local const char *current_func;
 static _Thread_local uint32_t calls;
 static _Thread_local uint32_t all_finished_known;
 
@@ -59,7 +61,8 @@ void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enu
     *out = o ? mode_of(o, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC) : TUPC_ALLSYNC;
     if ((int)*in < 0)
         tupc_fail(func, "Collectives 1.0 section 3 para 5",
-                  "flags 0x%x names more than one UPC_IN_*SYNC mode; expected one", (unsigned)flags);
+                  "flags 0x%x names more than one UPC_IN_*SYNC mode; expected one",
+                  (unsigned)flags);
     if ((int)*out < 0)
         tupc_fail(func, "Collectives 1.0 section 3 para 5",
                   "flags 0x%x names more than one UPC_OUT_*SYNC mode; expected one",
@@ -72,6 +75,7 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags)
     tupc_coll_flags(func, flags, &c->in, &c->out);
     tupc_check_not_split(func);
     c->func = func;
+    current_func = func;
     c->seq = ++calls;
     /* seq_cst store (release): what this thread wrote before the call is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
@@ -82,12 +86,12 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags)
 
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
-    tupc_wait_reach(&ct[j].entered.w, s); /* acquire: j's writes before entering */
+    tupc_wait_peer(&ct[j].entered.w, s, j, current_func); /* acquire: j's writes before entering */
 }
 
 void tupc_coll_wait_finished(int j, uint32_t s)
 {
-    tupc_wait_reach(&ct[j].finished.w, s); /* acquire: j's accesses in call s */
+    tupc_wait_peer(&ct[j].finished.w, s, j, current_func); /* acquire: j's accesses in call s */
 }
 
 void tupc_coll_publish(const struct tupc_coll *c)
@@ -99,7 +103,7 @@ void tupc_coll_publish(const struct tupc_coll *c)
 
 void tupc_coll_wait_published(int j, uint32_t s)
 {
-    tupc_wait_reach(&ct[j].published.w, s); /* acquire: j's scratch slot of call s */
+    tupc_wait_peer(&ct[j].published.w, s, j, current_func); /* acquire: j's slot of call s */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)
@@ -145,7 +149,7 @@ void *tupc_coll_scratch_claim(const struct tupc_coll *c)
         for (int j = 0; j < nthreads; j++) {
             if (j == tupc_mythread_)
                 continue;
-            uint32_t f = tupc_wait_reach(&ct[j].finished.w, prev);
+            uint32_t f = tupc_wait_peer(&ct[j].finished.w, prev, j, c->func);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }

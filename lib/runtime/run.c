@@ -26,7 +26,7 @@ struct tupc_run_state tupc_run_;
 /* Per-run bookkeeping private to this file. */
 static int (*run_entry)(void *);
 static void *run_arg;
-static int *run_status;        /* what each thread's entry returned */
+static int *run_status;         /* what each thread's entry returned */
 static _Atomic int stop_status; /* status given by the first tupc_stop_run */
 static int main_mode;
 
@@ -46,10 +46,23 @@ size_t tupc_parse_size(const char *s)
         return 0;
     unsigned shift = 0;
     switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    default: break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    default:
+        break;
     }
     if (*end == 'B' || *end == 'b')
         end++;
@@ -87,10 +100,16 @@ _Noreturn void upc_global_exit(int status)
     tupc_thread_leave();
 }
 
+_Atomic int *tupc_gone_;
+_Atomic int tupc_gone_count_;
+
 static void *thread_main(void *p)
 {
     tupc_mythread_ = (int)(intptr_t)p;
     run_status[tupc_mythread_] = run_entry(run_arg);
+    /* Release: whoever sees the mark sees every counter this thread set. */
+    atomic_store_explicit(&tupc_gone_[tupc_mythread_], 1, memory_order_release);
+    atomic_fetch_add_explicit(&tupc_gone_count_, 1, memory_order_release);
     return NULL;
 }
 
@@ -181,8 +200,9 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
     int *node = calloc((size_t)threads, sizeof *node);
     int *status = calloc((size_t)threads, sizeof *status);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    _Atomic int *gone = calloc((size_t)threads, sizeof *gone);
     char err[256] = "";
-    if (!cpu || !node || !status || !tid) {
+    if (!cpu || !node || !status || !tid || !gone) {
         snprintf(err, sizeof err, "out of memory for %d threads", threads);
         goto fail_alloc;
     }
@@ -201,6 +221,8 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
     };
     tupc_threads_ = threads;
     atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
+    tupc_gone_ = gone;
+    atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
     atomic_store_explicit(&stop_status, 0, memory_order_relaxed);
     tupc_wait_tune(threads, tupc_run_.cpus);
 
@@ -230,8 +252,7 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
         int rc = pthread_create(&tid[t], &attr, thread_main, (void *)(intptr_t)t);
         pthread_attr_destroy(&attr);
         if (rc != 0) {
-            snprintf(err, sizeof err, "cannot start thread %d of %d: %s", t, threads,
-                     strerror(rc));
+            snprintf(err, sizeof err, "cannot start thread %d of %d: %s", t, threads, strerror(rc));
             tupc_stop_run(TUPC_RUN_ERROR);
             break;
         }
@@ -260,6 +281,8 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
     free(node);
     free(status);
     free(tid);
+    free(gone);
+    tupc_gone_ = NULL;
     tupc_run_.cpu_of_thread = tupc_run_.node_of_thread = NULL;
     tupc_threads_ = 0;
 
@@ -287,6 +310,8 @@ fail_alloc:
     free(node);
     free(status);
     free(tid);
+    free(gone);
+    tupc_gone_ = NULL;
     tupc_run_ = (struct tupc_run_state){0};
     tupc_threads_ = 0;
     return run_error(&o, "tupc: tupc_run: %s", err);

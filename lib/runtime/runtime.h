@@ -22,6 +22,11 @@ struct tupc_run_state {
  * they run (pthread_create and pthread_join order those accesses). */
 extern struct tupc_run_state tupc_run_;
 
+/* Threads that have returned from their entry function: a flag per thread,
+ * and how many. Set after the thread's last store to any counter. */
+extern _Atomic int *tupc_gone_;
+extern _Atomic int tupc_gone_count_;
+
 /* Leaves the calling UPC thread because the run is stopping. */
 _Noreturn void tupc_thread_leave(void);
 

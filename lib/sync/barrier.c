@@ -201,7 +201,7 @@ static void wait_phase(const char *func, int named, int id)
     uint32_t e = episode;
     int me = tupc_mythread_;
     if (use_tree) {
-        tupc_wait_reach(&release.w, e);
+        tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
         if (named) {
             struct bar_ids r = ids_of[e % 2];
             if (r.first_thread >= 0 && r.first_id != id)
@@ -213,7 +213,7 @@ static void wait_phase(const char *func, int named, int id)
         /* Start after ourselves so that threads do not all read thread 0 first. */
         for (int k = 1; k < nthreads; k++) {
             int j = me + k < nthreads ? me + k : me + k - nthreads;
-            tupc_wait_reach(&thr[j].arrive, e); /* acquire: j's writes before notify */
+            tupc_wait_peer(&thr[j].arrive, e, j, func); /* acquire: j's writes before notify */
             if (named && thr[j].named[e % 2] && thr[j].id[e % 2] != id)
                 report_mismatch(func, id, thr[j].id[e % 2], j);
         }

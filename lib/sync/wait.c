@@ -1,5 +1,6 @@
 #include "sync/wait.h"
 
+#include "check/error.h"
 #include "runtime/runtime.h"
 
 #include <errno.h>
@@ -63,7 +64,31 @@ static void check_stopping(void)
         tupc_thread_leave();
 }
 
-uint32_t tupc_wait_slow(tupc_word *w, uint32_t target)
+/* The waited-for thread has returned from its entry function: unless it
+ * advanced the counter before it went, the wait can never end. */
+static void check_gone(tupc_word *w, uint32_t target, int peer, const char *func)
+{
+    /* Acquire: a thread marks itself gone after its last store to any
+     * counter, so once we see the mark, one more look at the counter is
+     * final. */
+    if (atomic_load_explicit(&tupc_gone_count_, memory_order_acquire) == 0)
+        return;
+    int gone = -1;
+    if (peer >= 0)
+        gone = atomic_load_explicit(&tupc_gone_[peer], memory_order_acquire) ? peer : -1;
+    else
+        for (int t = 0; t < tupc_run_.threads && gone < 0; t++)
+            if (atomic_load_explicit(&tupc_gone_[t], memory_order_acquire))
+                gone = t;
+    if (gone < 0 || tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
+        return;
+    tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",
+              "thread %d returned from its entry function while this thread waits for it; "
+              "expected every thread to reach the same barriers and collective calls",
+              gone);
+}
+
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func)
 {
     uint32_t v;
     unsigned spins = atomic_load_explicit(&spin_limit, memory_order_relaxed);
@@ -82,6 +107,8 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target)
     }
     for (;;) {
         check_stopping();
+        if (peer != TUPC_NO_PEER)
+            check_gone(w, target, peer, func);
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
         v = atomic_load_explicit(&w->value, memory_order_seq_cst);
         if (!tupc_reached(v, target))

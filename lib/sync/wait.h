@@ -10,6 +10,7 @@
 #define TUPC_SYNC_WAIT_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TUPC_CACHELINE 64
@@ -34,8 +35,12 @@ static inline int tupc_reached(uint32_t v, uint32_t t)
  * ratio of THREADS to the CPUs the run may use. */
 void tupc_wait_tune(int threads, int cpus);
 
-/* Slow path of tupc_wait_reach. */
-uint32_t tupc_wait_slow(tupc_word *w, uint32_t target);
+/* Who a wait depends on, for tupc_wait_peer. */
+#define TUPC_NO_PEER (-2)  /* nobody in particular: no check */
+#define TUPC_ANY_PEER (-1) /* every thread of the run */
+
+/* Slow path of tupc_wait_reach and tupc_wait_peer. */
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func);
 
 /* Waits until w->value has reached target; returns the value seen. The load is
  * acquire: what the setter wrote before tupc_word_set is visible after return. */
@@ -44,7 +49,20 @@ static inline uint32_t tupc_wait_reach(tupc_word *w, uint32_t target)
     uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
     if (tupc_reached(v, target))
         return v;
-    return tupc_wait_slow(w, target);
+    return tupc_wait_slow(w, target, TUPC_NO_PEER, NULL);
+}
+
+/* As tupc_wait_reach, for a counter that thread `peer` (or, with
+ * TUPC_ANY_PEER, any thread) must advance in a barrier or collective call.
+ * Should that thread return from its entry function first, the wait could
+ * never end: it fails instead, naming `func`. Checked only once the waiter
+ * sleeps, so it costs the fast path nothing. */
+static inline uint32_t tupc_wait_peer(tupc_word *w, uint32_t target, int peer, const char *func)
+{
+    uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
+    if (tupc_reached(v, target))
+        return v;
+    return tupc_wait_slow(w, target, peer, func);
 }
 
 /* Stores v and wakes the sleepers, if any. seq_cst store: it must be ordered

@@ -292,6 +292,43 @@ static void test_many_runs(void **state)
     }
 }
 
+/* A thread that returns early leaves the others waiting for it forever,
+ * unless the library notices: it must stop the run and name the thread. */
+struct early {
+    int barrier_algo_tree;
+    int in_collective;
+};
+
+static int return_early(void *arg)
+{
+    const struct early *e = arg;
+    if (MYTHREAD == THREADS - 1)
+        return 0;
+    if (e->in_collective) {
+        tupc_sptr_t a = upc_all_alloc(THREADS, 8); /* the last thread never arrives */
+        (void)a;
+    } else {
+        upc_barrier();
+    }
+    return 0;
+}
+
+static void test_early_return_detected(void **state)
+{
+    (void)state;
+    for (int tree = 0; tree < 2; tree++)
+        for (int coll = 0; coll < 2; coll++)
+            for (int n = 2; n <= 32; n *= 4) {
+                setenv("TUPC_BARRIER", tree ? "tree" : "flat", 1);
+                struct early e = {tree, coll};
+                char who[32];
+                snprintf(who, sizeof who, "thread %d returned", n - 1);
+                tt_expect_error(n, return_early, &e, coll ? "upc_all_alloc" : "upc_barrier", who,
+                                "(UPC 1.3 6.6.1, 7.4 para 3)", NULL);
+            }
+    unsetenv("TUPC_BARRIER");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_status_and_first_error),
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_many_runs),
+        cmocka_unit_test(test_early_return_detected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
