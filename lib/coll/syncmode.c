@@ -13,15 +13,21 @@ struct coll_thread {
     tupc_pword finished;
     tupc_pword published; /* partial result in the scratch slot of this call */
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
+    struct eager_line {
+        tupc_word seq; /* the call whose payload this line holds */
+        unsigned char data[TUPC_EAGER_BYTES];
+    } __attribute__((aligned(TUPC_CACHELINE))) eager[TUPC_SCRATCH_SLOTS];
 };
+
+_Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager slot");
 
 static int nthreads;
 static struct coll_thread *ct;
 
-/* Per-thread: calls made, and the newest call that every thread is known to
- * have finished (saves rescanning in tupc_coll_scratch_claim). */
 /* The collective this thread is in, for the messages of its waits. */
 static _Thread_local const char *current_func;
+/* Per-thread: calls made, and the newest call that every thread is known to
+ * have finished (saves rescanning in tupc_coll_scratch_claim). */
 static _Thread_local uint32_t calls;
 static _Thread_local uint32_t all_finished_known;
 
@@ -141,19 +147,58 @@ void *tupc_coll_scratch(const struct tupc_coll *c, int j)
     return ct[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
-void *tupc_coll_scratch_claim(const struct tupc_coll *c)
+/* Waits until every other thread has finished call c->seq - TUPC_SCRATCH_SLOTS,
+ * the last call that could read this thread's slots of the same index. */
+static void claim_wait(const struct tupc_coll *c)
 {
     uint32_t prev = c->seq - TUPC_SCRATCH_SLOTS;
     if (c->seq > TUPC_SCRATCH_SLOTS && !tupc_reached(all_finished_known, prev)) {
+        /* Wait for half the ring rather than one slot: a thread that runs
+         * ahead then reads the others' finished lines once every
+         * SLOTS / 2 calls instead of every call, and they keep those lines
+         * in their caches. Safe: every call before seq is complete on our
+         * side, so no thread needs us in order to finish it. */
+        uint32_t want = c->seq - TUPC_SCRATCH_SLOTS / 2;
         uint32_t newest = c->seq - 1; /* lowest finished count seen, at most seq - 1 */
         for (int j = 0; j < nthreads; j++) {
             if (j == tupc_mythread_)
                 continue;
-            uint32_t f = tupc_wait_peer(&ct[j].finished.w, prev, j, c->func);
+            uint32_t f = tupc_wait_peer(&ct[j].finished.w, want, j, c->func);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }
         all_finished_known = newest;
     }
+}
+
+void *tupc_coll_scratch_claim(const struct tupc_coll *c)
+{
+    claim_wait(c);
     return ct[tupc_mythread_].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+}
+
+void *tupc_coll_eager_claim(const struct tupc_coll *c)
+{
+    claim_wait(c);
+    return ct[tupc_mythread_].eager[c->seq % TUPC_SCRATCH_SLOTS].data;
+}
+
+void tupc_coll_eager_post(const struct tupc_coll *c)
+{
+    /* seq_cst store (release): the payload written before is visible to a
+     * reader whose acquire wait sees this call's number. */
+    tupc_word_set(&ct[tupc_mythread_].eager[c->seq % TUPC_SCRATCH_SLOTS].seq, c->seq);
+}
+
+const void *tupc_coll_eager_wait(const struct tupc_coll *c, int j)
+{
+    struct eager_line *line = &ct[j].eager[c->seq % TUPC_SCRATCH_SLOTS];
+    /* Acquire: the payload. The line cannot move on to call seq + SLOTS
+     * before this thread finishes call seq (claim_wait), so reaching seq
+     * means holding exactly this call's payload. */
+    tupc_wait_peer(&line->seq, c->seq, j, c->func);
+    /* A poster that runs ahead has often filled the next line already:
+     * start its transfer now so that it overlaps this call's work. */
+    __builtin_prefetch(&ct[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
+    return line->data;
 }

@@ -25,7 +25,7 @@
 enum tupc_sync { TUPC_NOSYNC, TUPC_MYSYNC, TUPC_ALLSYNC };
 
 struct tupc_coll {
-    uint32_t seq;     /* this call's number, the same in every thread */
+    uint32_t seq; /* this call's number, the same in every thread */
     enum tupc_sync in, out;
     const char *func; /* for error messages */
 };
@@ -41,8 +41,7 @@ void tupc_coll_fini(void);
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags);
 
 /* Parses flags without entering: returns 0, or fails naming func. */
-void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in,
-                     enum tupc_sync *out);
+void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enum tupc_sync *out);
 
 /* IN_MYSYNC: waits until thread j has entered call c; no-op in other modes. */
 void tupc_coll_need(const struct tupc_coll *c, int j);
@@ -75,5 +74,15 @@ void tupc_coll_wait_published(int j, uint32_t s);
 #define TUPC_SCRATCH_BYTES 256
 void *tupc_coll_scratch_claim(const struct tupc_coll *c);
 void *tupc_coll_scratch(const struct tupc_coll *c, int j);
+
+/* Eager lines: for payloads of at most TUPC_EAGER_BYTES, a thread can hand
+ * data to the others inside one cache line that also carries the signal, so
+ * a reader pays one cache-line transfer. Same reuse rule as the scratch slots.
+ * The owner claims its line (tupc_coll_eager_claim), writes the payload and
+ * posts it; readers wait for thread j's post of this call and read. */
+#define TUPC_EAGER_BYTES 56
+void *tupc_coll_eager_claim(const struct tupc_coll *c);
+void tupc_coll_eager_post(const struct tupc_coll *c);
+const void *tupc_coll_eager_wait(const struct tupc_coll *c, int j);
 
 #endif

@@ -113,13 +113,19 @@ void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n)
                   "%s (address %p) does not point into the shared heap; expected a pointer from "
                   "a upc_*alloc function",
                   arg, (void *)p.addr);
-    size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_partition_size_;
-    if (t != p.thread)
+    /* Compare against the partition the pointer names: no division on the
+     * path every collective call takes. */
+    char *start = tupc_heap_base_ + (size_t)p.thread * tupc_partition_size_;
+    if (p.thread >= (uint32_t)nthreads || p.addr < start ||
+        p.addr >= start + tupc_partition_size_) {
+        size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_partition_size_;
         tupc_fail(func, "UPC 1.3 6.4",
                   "%s says thread %u but its address is in thread %zu's partition; expected a "
                   "pointer made by tupc_ptr_add or an allocator",
                   arg, p.thread, t);
-    size_t off = (size_t)(p.addr - tupc_heap_base_) % tupc_partition_size_;
+    }
+    size_t t = p.thread;
+    size_t off = (size_t)(p.addr - start);
     if (n > tupc_partition_size_ - off)
         tupc_fail(func, NULL,
                   "%s + %zu bytes runs past the end of thread %zu's partition (%zu bytes from its "

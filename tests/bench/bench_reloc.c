@@ -190,10 +190,10 @@ static void row(const char *fn, const char *mode, size_t nb, struct stat s, doub
     if (MYTHREAD != 0)
         return;
     double pct = floor_us > 0 ? floor_us / s.max * 100 : 0;
-    printf("%-10s %-7s %9zu %10.2f %10.2f %10.2f %10.2f %10.2f", fn, mode, nb, s.max, s.avg, s.min,
+    printf("%-10s %-7s %9zu %10.3f %10.3f %10.3f %10.3f %10.3f", fn, mode, nb, s.max, s.avg, s.min,
            s.call_min, s.call_max);
     if (floor_us > 0)
-        printf(" %10.2f %6.1f%%\n", floor_us, pct);
+        printf(" %10.3f %6.1f%%\n", floor_us, pct);
     else
         printf("\n");
     if (opt.csv)

@@ -1,6 +1,6 @@
 /* The six relocalization collectives over a matrix: every sync mode (the 9
  * IN x OUT pairs, 0, and each lone IN or OUT flag) x THREADS {1,2,3,5,8,16}
- * x nbytes {1,3,8,4096} x three placements of the areas (thread 0 or the
+ * x nbytes {1,3,8,56,57,4096} x three placements of the areas (thread 0 or the
  * last thread, aligned or odd offsets), plus nbytes = 1 MiB + 17 for
  * NO|NO, MY|MY and ALL|ALL (one placement each, cycling): the large size
  * moves THREADS^2 MiB per call for gather_all and exchange, and the sync
@@ -249,12 +249,14 @@ static int matrix_body(void *arg)
     TCHECK(!tupc_isnull(c.srcr) && !tupc_isnull(c.dstr) && !tupc_isnull(c.perm),
            "allocation failed: %s", tupc_alloc_error());
     c.want = malloc(big);
-    const size_t sizes[] = {1, 3, 8, 4096};
+    /* 56 and 57: the last size that broadcast sends inline in an eager line, and the first it does
+     * not. */
+    const size_t sizes[] = {1, 3, 8, 56, 57, 4096};
     uint64_t iter = 0;
     /* The function varies fastest, so that with only_fn == -1 calls of
      * different collectives follow each other back to back. */
     for (int f = 0; f < NFLAGS; f++)
-        for (int s = 0; s < 4; s++)
+        for (int s = 0; s < 6; s++)
             for (int pl = 0; pl < 3; pl++)
                 for (int fn = 0; fn < NFN; fn++)
                     if (c.only_fn < 0 || fn == c.only_fn)
