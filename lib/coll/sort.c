@@ -236,7 +236,10 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
     struct sort_tmp *tmp = NULL;
     size_t bytes = 2 * nelems * elem_size;
     if (me == 0) {
-        tmp = malloc(sizeof *tmp + bytes);
+        /* The struct keeps its counter on its own cache line: allocate it
+         * with that alignment, rounded as aligned_alloc requires. */
+        size_t total = (sizeof *tmp + bytes + 63) & ~(size_t)63;
+        tmp = aligned_alloc(64, total);
         if (tmp)
             atomic_init(&tmp->left, T);
     }
