@@ -7,7 +7,7 @@
  * memory read bandwidth (OpenMP, 8 independent sums per thread, 256 MiB).
  * The src layout is one block per thread (blk_size = ceil(nelems/THREADS)).
  *
- * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] */
+ * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] [--csv FILE] */
 #include "probe.h"
 
 #include <upc.h>
@@ -29,6 +29,7 @@ static double now_ns(void)
 
 static size_t max_bytes = (size_t)64 << 20;
 static int quick;
+static FILE *csv; /* --csv: one row per measurement */
 static double t_thread[TUPC_MAX_THREADS];
 
 enum kind { RED_L, RED_D, PRE_L, PRE_D, BARRIER };
@@ -104,6 +105,9 @@ static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *
     }
     printf("%-8s %-6s %10zu %12.1f %12.1f %12.1f %9.2f", kind_name[k], fl, bytes, mx, mn, mx,
            bytes / mx);
+    if (csv)
+        fprintf(csv, "%d,%s,%s,%zu,%.1f,%.1f,%.3f,%.1f\n", P, kind_name[k], fl, bytes, mx, mn,
+                bytes / mx, omp_ns);
     if (omp_ns > 0)
         printf(" %12.1f %6.2f", omp_ns, mx / omp_ns);
     printf("\n");
@@ -162,10 +166,24 @@ int main(int argc, char **argv)
             max_bytes = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            csv = fopen(argv[++i], "w");
+            if (!csv) {
+                perror(argv[i]);
+                return 1;
+            }
+            fprintf(csv, "threads,call,sync,bytes,ns_max,ns_min,gb_s,omp_ns\n");
+        } else {
+            fprintf(stderr, "usage: %s [-n THREADS] [--max BYTES] [--quick] [--csv FILE]\n",
+                    argv[0]);
+            return 2;
+        }
     }
     tb_probe_print("before");
     double bw = read_bw(P);
     printf("# THREADS %d; all-threads memory read bandwidth %.2f GB/s (OpenMP, 256 MiB)\n", P, bw);
+    if (csv)
+        fprintf(csv, "%d,readbw,-,268435456,0,0,%.3f,0\n", P, bw);
     printf("# %-6s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
            "min-thread", "max-thread", "GB/s", "omp ns", "ratio");
     run(P, BARRIER, 8, 0, "-", 0);
@@ -187,5 +205,7 @@ int main(int argc, char **argv)
             bytes = max_bytes / 8;
     }
     tb_probe_print("after");
+    if (csv)
+        fclose(csv);
     return 0;
 }
