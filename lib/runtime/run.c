@@ -150,6 +150,23 @@ static int resolve_threads(const tupc_options *o, int *threads)
     return 0;
 }
 
+/* Frees what a run set up; every fini tolerates a module never initialised. */
+static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomic int *gone)
+{
+    tupc_coll_fini();
+    tupc_lock_fini();
+    tupc_barrier_fini();
+    tupc_heap_fini();
+    free(cpu);
+    free(node);
+    free(status);
+    free(tid);
+    free((void *)gone);
+    tupc_gone_ = NULL;
+    tupc_run_ = (struct tupc_run_state){0};
+    tupc_threads_ = 0;
+}
+
 int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
 {
     tupc_options o = {0};
@@ -204,10 +221,10 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
     char err[256] = "";
     if (!cpu || !node || !status || !tid || !gone) {
         snprintf(err, sizeof err, "out of memory for %d threads", threads);
-        goto fail_alloc;
+        goto fail;
     }
     if (tupc_place_threads(threads, cpu, node, err, sizeof err) != 0)
-        goto fail_alloc;
+        goto fail;
 
     tupc_run_ = (struct tupc_run_state){
         .threads = threads,
@@ -227,11 +244,11 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
     tupc_wait_tune(threads, tupc_run_.cpus);
 
     if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
-        goto fail_alloc;
+        goto fail;
     if (tupc_barrier_init(threads) != 0 || tupc_lock_init() != 0 || tupc_coll_init(threads) != 0) {
         snprintf(err, sizeof err, "out of memory for the synchronization state of %d threads",
                  threads);
-        goto fail_modules;
+        goto fail;
     }
 
     run_entry = entry;
@@ -273,18 +290,7 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
                 break;
             }
 
-    tupc_coll_fini();
-    tupc_lock_fini();
-    tupc_barrier_fini();
-    tupc_heap_fini();
-    free(cpu);
-    free(node);
-    free(status);
-    free(tid);
-    free(gone);
-    tupc_gone_ = NULL;
-    tupc_run_.cpu_of_thread = tupc_run_.node_of_thread = NULL;
-    tupc_threads_ = 0;
+    release_run(cpu, node, status, tid, gone);
 
     if (err[0]) {
         char line[400];
@@ -300,20 +306,8 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
     }
     return result;
 
-fail_modules:
-    tupc_coll_fini();
-    tupc_lock_fini();
-    tupc_barrier_fini();
-    tupc_heap_fini();
-fail_alloc:
-    free(cpu);
-    free(node);
-    free(status);
-    free(tid);
-    free(gone);
-    tupc_gone_ = NULL;
-    tupc_run_ = (struct tupc_run_state){0};
-    tupc_threads_ = 0;
+fail:
+    release_run(cpu, node, status, tid, gone);
     return run_error(&o, "tupc: tupc_run: %s", err);
 }
 
