@@ -18,60 +18,22 @@
  * that store. One cache-line transfer after the copy, where finding i and
  * then waiting for i's finished counter would take two.
  *
- * The table has TUPC_SCRATCH_SLOTS claims per destination thread, slot
- * seq % TUPC_SCRATCH_SLOTS for call seq, reused under the engine's scratch
- * rule (tupc_coll_scratch_claim: every thread has finished the call that
- * used the slot before). So a slot only ever holds claims of its own call
- * while that call runs, however far apart NOSYNC lets the threads drift:
- * a duplicate is always found, and never falsely.
+ * The table is the engine's mailboxes: one per destination thread and slot,
+ * slot seq % TUPC_SCRATCH_SLOTS for call seq, reused under the engine's
+ * scratch rule (tupc_coll_scratch_claim: every thread has finished the call
+ * that used the slot before). So a slot only ever holds claims of its own
+ * call while that call runs, however far apart NOSYNC lets the threads
+ * drift: a duplicate is always found, and never falsely.
  *
  * Copy: one memcpy per thread. */
 #include "coll/reloc.h"
 
-#include "sync/barrier.h"
 #include "sync/wait.h"
 
 #include <stdatomic.h>
-#include <stdlib.h>
 
 #define FUNC "upc_all_permute"
 #define SEC "UPC 1.3 7.4.2.6"
-
-struct perm_slot {
-    tupc_word done;         /* the newest call whose block has landed here */
-    _Atomic uint64_t claim; /* (call << 32) | the thread whose block lands here */
-};
-
-/* One per destination thread, on its own cache lines. */
-struct perm_box {
-    struct perm_slot slot[TUPC_SCRATCH_SLOTS];
-} __attribute__((aligned(TUPC_CACHELINE)));
-
-/* The table of the run. Thread-local variables start at zero in each new
- * thread, so every run starts with no table. */
-static _Thread_local struct perm_box *boxes;
-/* Thread 0's table of the previous run, freed when the next run makes its
- * own (runs do not overlap: pthread_join and pthread_create order them). */
-static struct perm_box *last_boxes;
-
-/* First permute call of the run: thread 0 makes the table (zero: no call
- * numbered 0 exists) and a barrier hands it out. Every thread makes its
- * first permute call in the same collective call, so all reach this
- * barrier; it costs one barrier, once per run. */
-static struct perm_box *make_boxes(void)
-{
-    struct perm_box *b = NULL;
-    if (MYTHREAD == 0) {
-        free(last_boxes);
-        size_t len = sizeof *b * (size_t)THREADS;
-        b = aligned_alloc(TUPC_CACHELINE, len);
-        if (!b)
-            tupc_fail(FUNC, NULL, "out of memory for %zu bytes of permutation table", len);
-        memset(b, 0, len);
-        last_boxes = b;
-    }
-    return tupc_barrier_bcast(FUNC, b);
-}
 
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                      upc_flag_t flags)
@@ -90,16 +52,14 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] is %d; expected perm to hold the THREADS distinct values 0..%d", me, to,
                   T - 1);
-    if (!boxes)
-        boxes = make_boxes();
 
     struct tupc_coll c;
     tupc_coll_enter(&c, FUNC, flags);
     /* Slot seq % SLOTS was last used by call seq - SLOTS, which every thread
      * has finished once this returns (usually without waiting). */
     (void)tupc_coll_scratch_claim(&c);
-    struct perm_slot *mine = &boxes[me].slot[c.seq % TUPC_SCRATCH_SLOTS];
-    struct perm_slot *theirs = &boxes[to].slot[c.seq % TUPC_SCRATCH_SLOTS];
+    struct tupc_mailbox *mine = tupc_coll_mailbox(&c, me);
+    struct tupc_mailbox *theirs = tupc_coll_mailbox(&c, to);
     /* Relaxed: only claimers read the claim, through this exchange, whose
      * atomicity alone makes the second claimer see the first. */
     uint64_t old = atomic_exchange_explicit(&theirs->claim, (uint64_t)c.seq << 32 | (uint32_t)me,

@@ -17,6 +17,7 @@ struct coll_thread {
         tupc_word seq; /* the call whose payload this line holds */
         unsigned char data[TUPC_EAGER_BYTES];
     } __attribute__((aligned(TUPC_CACHELINE))) eager[TUPC_SCRATCH_SLOTS];
+    struct tupc_mailbox mailbox[TUPC_SCRATCH_SLOTS];
 };
 
 _Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager slot");
@@ -175,6 +176,11 @@ void *tupc_coll_scratch_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
     return ct[tupc_mythread_].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+}
+
+struct tupc_mailbox *tupc_coll_mailbox(const struct tupc_coll *c, int t)
+{
+    return &ct[t].mailbox[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 void *tupc_coll_eager_claim(const struct tupc_coll *c)

@@ -20,6 +20,8 @@
 
 #include <upc_types.h>
 
+#include "sync/wait.h"
+
 #include <stdint.h>
 
 enum tupc_sync { TUPC_NOSYNC, TUPC_MYSYNC, TUPC_ALLSYNC };
@@ -74,6 +76,18 @@ void tupc_coll_wait_published(int j, uint32_t s);
 #define TUPC_SCRATCH_BYTES 256
 void *tupc_coll_scratch_claim(const struct tupc_coll *c);
 void *tupc_coll_scratch(const struct tupc_coll *c, int j);
+
+/* Mailboxes: one cache line per thread and slot, zero when the run starts,
+ * slot (s % TUPC_SCRATCH_SLOTS) for call s, reused under the scratch rule
+ * (claim with tupc_coll_scratch_claim first). Any thread may take the claim
+ * of thread t's mailbox with an atomic exchange and signal its `done`:
+ * upc_all_permute uses them to find duplicates in perm and to tell each
+ * thread that its block has landed. */
+struct tupc_mailbox {
+    tupc_word done;
+    _Atomic uint64_t claim;
+} __attribute__((aligned(TUPC_CACHELINE)));
+struct tupc_mailbox *tupc_coll_mailbox(const struct tupc_coll *c, int t);
 
 /* Eager lines: for payloads of at most TUPC_EAGER_BYTES, a thread can hand
  * data to the others inside one cache line that also carries the signal, so
