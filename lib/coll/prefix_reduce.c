@@ -73,11 +73,10 @@ static void reduce_piece(const struct tupc_red_type *ty, const struct tupc_red_l
 /* ---- Tiled path: large arrays, one contiguous run per thread or B == 0 ----
  *
  * The pieces (key order = index order) are cut into tiles of TILE_BYTES;
- * tile g goes to thread g % THREADS in round g / THREADS. Each thread
- * reduces its tile of round r + 1 (from memory, into its cache) while it
- * scans its tile of round r from cache, from the seed it combined out of the
- * partials before that tile; then it publishes the new partial. src is read
- * from memory once, and a thread waits only for partials made a step ago. Every thread combines the
+ * tile g goes to thread g % THREADS in round g / THREADS. In a round each
+ * thread reduces its tile (from memory, into its cache), publishes the
+ * partial, combines the partials before its tile into a seed and scans the
+ * tile from cache. src is read from memory once. Every thread combines the
  * partials in tile order with the same operations, so the carry into each
  * round is bit-identical in every thread and the result depends on the
  * input alone (the grouping is fixed by TILE_BYTES and the tile split). */
@@ -89,11 +88,9 @@ static void reduce_piece(const struct tupc_red_type *ty, const struct tupc_red_l
 /* The round counter and partials of one thread, in its scratch slot. cnt is
  * set to 1 before tupc_coll_publish (so it is valid for this call once
  * published >= seq is seen) and to r + 1 when the partial of round r is in
- * ring[r % RING]. Thread j reads my round r in its step r (j > me) or r + 1
- * (j < me). I write round r after my step r - 1, whose waits saw round r - 1
- * of every j < me (j finished step r - 2) and round r - 2 of every j > me (j
- * finished step r - 3): every read of rounds up to r - 3 is done, so the
- * slot of round r - RING is free for RING >= 3. */
+ * ring[r % RING]. A thread writes round r + RING only after every thread
+ * has published round r + RING - 1, i.e. has finished round r + RING - 2,
+ * the last round that reads round r (the carry): RING >= 3 is enough. */
 struct round_slot {
     tupc_word cnt;
     union tupc_red_val ring[RING];
@@ -128,25 +125,19 @@ static size_t tiles_total(const struct tupc_red_lay *L, size_t ts)
     return nt;
 }
 
-/* Fast kernels: UPC_ADD on 8-byte types, two lanes at a time. Each 64-byte
+/* Fast scans: UPC_ADD on 8-byte types, two lanes at a time. Each 64-byte
  * line of dst is scanned in registers (pairs, then across the four pairs:
  * independent of the carry, so lines overlap), then the carry from the line
  * before is added: the one serial dependency is one add per line instead of
  * one per element. dst is written line by line in order, so streaming stores
  * fill whole lines. The first elements up to a line boundary of dst and the
- * last partial line go through the serial kernel.
- * A step scans the tile of this round (in cache since the step before) and
- * reduces the tile of the next round (from memory) in one pass, a line of
- * each at a time: the reads from memory and the streaming writes overlap
- * instead of alternating. The partial of a tile is 8 lanes over its whole
- * lines, summed in lane order, then its last elements in order: the same
- * function of the tile in every step and every run. */
+ * last partial line go through the serial kernel. */
 enum fast { FAST_NONE, FAST_D, FAST_L };
 
 #if defined(__SSE2__)
-#define SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, STORE, sp, dp)                                      \
-    do {                                                                                           \
-        V x0 = LOAD(sp), x1 = LOAD((sp) + 2), x2 = LOAD((sp) + 4), x3 = LOAD((sp) + 6);            \
+#define SCAN_LINES(V, LOAD, ADD, SHIFT_IN, HI2, STORE)                                             \
+    for (size_t i = 0; i < nl * 8; i += 8) {                                                       \
+        V x0 = LOAD(s + i), x1 = LOAD(s + i + 2), x2 = LOAD(s + i + 4), x3 = LOAD(s + i + 6);      \
         x0 = ADD(x0, SHIFT_IN(x0)); /* [a, a + b] */                                               \
         x1 = ADD(x1, SHIFT_IN(x1));                                                                \
         x2 = ADD(x2, SHIFT_IN(x2));                                                                \
@@ -154,35 +145,13 @@ enum fast { FAST_NONE, FAST_D, FAST_L };
         x1 = ADD(x1, HI2(x0));                                                                     \
         x2 = ADD(x2, HI2(x1));                                                                     \
         x3 = ADD(x3, HI2(x2));                                                                     \
-        STORE(dp, ADD(c, x0));                                                                     \
-        STORE((dp) + 2, ADD(c, x1));                                                               \
-        STORE((dp) + 4, ADD(c, x2));                                                               \
+        STORE(d + i, ADD(c, x0));                                                                  \
+        STORE(d + i + 2, ADD(c, x1));                                                              \
+        STORE(d + i + 4, ADD(c, x2));                                                              \
         x3 = ADD(c, x3);                                                                           \
-        STORE((dp) + 6, x3);                                                                       \
+        STORE(d + i + 6, x3);                                                                      \
         c = HI2(x3);                                                                               \
-    } while (0)
-
-#define RED_LINE(LOAD, ADD, rp)                                                                    \
-    do {                                                                                           \
-        a0 = ADD(a0, LOAD(rp));                                                                    \
-        a1 = ADD(a1, LOAD((rp) + 2));                                                              \
-        a2 = ADD(a2, LOAD((rp) + 4));                                                              \
-        a3 = ADD(a3, LOAD((rp) + 6));                                                              \
-    } while (0)
-
-/* nl lines scanned (s to d) and rl lines reduced (r), together while both last. */
-#define STEP_LINES(V, LOAD, ADD, SHIFT_IN, HI2, STORE)                                             \
-    do {                                                                                           \
-        size_t i = 0, both = nl < rl ? nl : rl;                                                    \
-        for (; i < both; i++) {                                                                    \
-            SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, STORE, s + 8 * i, d + 8 * i);                   \
-            RED_LINE(LOAD, ADD, r + 8 * i);                                                        \
-        }                                                                                          \
-        for (; i < nl; i++)                                                                        \
-            SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, STORE, s + 8 * i, d + 8 * i);                   \
-        for (; i < rl; i++)                                                                        \
-            RED_LINE(LOAD, ADD, r + 8 * i);                                                        \
-    } while (0)
+    }
 
 #define LD_D(p) _mm_loadu_pd(p)
 #define SHIFT_D(x) _mm_unpacklo_pd(nz, x) /* [-0.0, a]: -0.0 + a == a, sign of zero kept */
@@ -191,23 +160,17 @@ enum fast { FAST_NONE, FAST_D, FAST_L };
 #define NT_D(p, v) _mm_stream_pd(p, v)
 
 /* d (64-byte aligned) gets the scan of nl lines of s from *carry, which
- * gets the last value; lane[0..7] add up rl lines of r. */
-static void step_lines_d(double *d, const double *s, size_t nl, double *carry, const double *r,
-                         size_t rl, double lane[8], int nt)
+ * gets the last value. */
+static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, int nt)
 {
     const __m128d nz = _mm_set1_pd(-0.0);
     __m128d c = _mm_set1_pd(*carry);
-    __m128d a0 = _mm_loadu_pd(lane), a1 = _mm_loadu_pd(lane + 2), a2 = _mm_loadu_pd(lane + 4),
-            a3 = _mm_loadu_pd(lane + 6);
-    if (nt)
-        STEP_LINES(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, NT_D);
-    else
-        STEP_LINES(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, ST_D);
+    if (nt) {
+        SCAN_LINES(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, NT_D)
+    } else {
+        SCAN_LINES(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, ST_D)
+    }
     _mm_storel_pd(carry, c);
-    _mm_storeu_pd(lane, a0);
-    _mm_storeu_pd(lane + 2, a1);
-    _mm_storeu_pd(lane + 4, a2);
-    _mm_storeu_pd(lane + 6, a3);
 }
 
 #define LD_L(p) _mm_loadu_si128((const __m128i *)(p))
@@ -216,91 +179,52 @@ static void step_lines_d(double *d, const double *s, size_t nl, double *carry, c
 #define ST_L(p, v) _mm_store_si128((__m128i *)(p), v)
 #define NT_L(p, v) _mm_stream_si128((__m128i *)(p), v)
 
-/* As step_lines_d, for 64-bit integers (wrapping: signed long adds as unsigned). */
-static void step_lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry,
-                         const uint64_t *r, size_t rl, uint64_t lane[8], int nt)
+/* As scan_lines_d, for 64-bit integers (wrapping: signed long adds as unsigned). */
+static void scan_lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt)
 {
     __m128i c = _mm_set1_epi64x((long long)*carry);
-    __m128i a0 = LD_L(lane), a1 = LD_L(lane + 2), a2 = LD_L(lane + 4), a3 = LD_L(lane + 6);
-    if (nt)
-        STEP_LINES(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, NT_L);
-    else
-        STEP_LINES(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, ST_L);
+    if (nt) {
+        SCAN_LINES(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, NT_L)
+    } else {
+        SCAN_LINES(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, ST_L)
+    }
     _mm_storel_epi64((__m128i *)carry, c);
-    _mm_storeu_si128((__m128i *)lane, a0);
-    _mm_storeu_si128((__m128i *)(lane + 2), a1);
-    _mm_storeu_si128((__m128i *)(lane + 4), a2);
-    _mm_storeu_si128((__m128i *)(lane + 6), a3);
 }
 #endif
 
-/* One step: the scan of m elements (s to d) from seed (NULL for the first
- * tile of the array; m == 0: no scan) and the partial of the rm elements at
- * rs into *part (rm == 0: none). */
-static void tile_step(const struct tupc_red_type *ty, enum fast fk, upc_op_t op, tupc_red_fn f,
-                      const char *s, char *d, size_t m, const union tupc_red_val *seed,
-                      const char *rs, size_t rm, union tupc_red_val *part, int nt)
+/* The scan pass of a tile from seed (NULL for the first tile of the array). */
+static void tile_scan(const struct tupc_red_type *ty, enum fast fk, upc_op_t op, tupc_red_fn f,
+                      const char *s, char *d, size_t m, const union tupc_red_val *seed, int nt)
 {
 #if defined(__SSE2__)
     if (fk != FAST_NONE) {
-        size_t h = 0, nl = 0, rl = rm / 8;
-        unsigned char cur[8] = {0}; /* the carry, as the type */
-        if (m) {
-            h = seed ? 0 : 1; /* serial: up to a line boundary of dst */
-            while (h < m && ((uintptr_t)(d + h * 8) & 63))
-                h++;
-            if (h) {
-                ty->scan(op, f, d, s, h, seed);
-                memcpy(cur, d + (h - 1) * 8, 8);
-            } else {
-                memcpy(cur, seed, 8);
-            }
-            nl = (m - h) / 8;
-        }
-        if (fk == FAST_D) {
-            double c, lane[8], p = -0.0; /* -0.0: the identity, sign of zero kept */
-            memcpy(&c, cur, 8);
-            for (int j = 0; j < 8; j++)
-                lane[j] = -0.0;
-            step_lines_d((double *)(d + h * 8), (const double *)(s + h * 8), nl, &c,
-                         (const double *)rs, rl, lane, nt);
-            memcpy(cur, &c, 8);
-            if (rm) {
-                const double *r = (const double *)rs;
-                for (int j = 0; j < 8; j++)
-                    p += lane[j];
-                for (size_t i = rl * 8; i < rm; i++)
-                    p += r[i];
-                memcpy(part, &p, 8);
-            }
+        size_t h = seed ? 0 : 1; /* serial: up to a line boundary of dst */
+        while (h < m && ((uintptr_t)(d + h * 8) & 63))
+            h++;
+        union tupc_red_val cur;
+        if (h) {
+            ty->scan(op, f, d, s, h, seed);
+            memcpy(&cur, d + (h - 1) * 8, 8);
         } else {
-            uint64_t c, lane[8] = {0}, p = 0;
-            memcpy(&c, cur, 8);
-            step_lines_l((uint64_t *)(d + h * 8), (const uint64_t *)(s + h * 8), nl, &c,
-                         (const uint64_t *)rs, rl, lane, nt);
-            memcpy(cur, &c, 8);
-            if (rm) {
-                const uint64_t *r = (const uint64_t *)rs;
-                for (int j = 0; j < 8; j++)
-                    p += lane[j];
-                for (size_t i = rl * 8; i < rm; i++)
-                    p += r[i];
-                memcpy(part, &p, 8);
-            }
+            cur = *seed;
         }
+        size_t nl = (m - h) / 8;
+        if (fk == FAST_D)
+            scan_lines_d((double *)(d + h * 8), (const double *)(s + h * 8), nl, (double *)&cur,
+                         nt);
+        else
+            scan_lines_l((uint64_t *)(d + h * 8), (const uint64_t *)(s + h * 8), nl,
+                         (uint64_t *)&cur, nt);
         size_t done = h + nl * 8;
         if (done < m)
-            ty->scan(op, f, d + done * 8, s + done * 8, m - done, cur);
+            ty->scan(op, f, d + done * 8, s + done * 8, m - done, &cur);
         return;
     }
 #else
     (void)fk;
     (void)nt;
 #endif
-    if (m)
-        ty->scan(op, f, d, s, m, seed);
-    if (rm)
-        ty->reduce(op, f, rs, rm, part);
+    ty->scan(op, f, d, s, m, seed);
 }
 
 /* Waits for the partial of round r of thread j and returns it. Rounds of a
@@ -328,9 +252,6 @@ static void fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
     *have = 1;
 }
 
-/* Software pipelined: the partial of round 0 first, then step r scans the
- * tile of round r and reduces the tile of round r + 1, whose partial is
- * published at the top of iteration r + 1. */
 static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll *c,
                          const struct tupc_red_lay *L, tupc_sptr_t dst, upc_op_t op, tupc_red_fn f)
 {
@@ -345,14 +266,15 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
     const size_t ts = TILE_BYTES / L->es, ntl = tiles_total(L, ts);
     const int nt = L->n * L->es >= NT_MIN_BYTES;
     struct round_slot *mine = NULL;
-    union tupc_red_val run = {0}, part, npart = {0}; /* run: through my tile of the last round */
+    union tupc_red_val run = {0}; /* through my tile of the last round */
     int have_run = 0;
     char *s = NULL, *d = NULL, *ns = NULL, *nd = NULL;
     size_t m = (size_t)me < ntl ? tile_at(L, dst, ts, (size_t)me, &s, &d) : 0;
-    if (m)
-        tile_step(ty, fk, op, f, NULL, NULL, 0, NULL, s, m, &part, nt);
     for (size_t r = 0; m; r++) {
         size_t g = r * (size_t)T + (size_t)me;
+        size_t nm = g + (size_t)T < ntl ? tile_at(L, dst, ts, g + (size_t)T, &ns, &nd) : 0;
+        union tupc_red_val part, seed;
+        ty->reduce(op, f, s, m, &part);
         if (g + 1 < ntl) { /* a later tile needs it */
             if (r == 0) {
                 mine = tupc_coll_scratch_claim(c);
@@ -365,20 +287,18 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
                 tupc_word_set(&mine->cnt, (uint32_t)r + 1); /* release: ring[r % RING] */
             }
         }
-        size_t nm = g + (size_t)T < ntl ? tile_at(L, dst, ts, g + (size_t)T, &ns, &nd) : 0;
         /* Carry into this round: through my last tile, then the tiles after it. */
-        union tupc_red_val seed = run;
         int have = have_run;
+        seed = run;
         if (r > 0)
             for (int j = me + 1; j < T; j++)
                 fold(ty, op, f, &seed, &have, round_part(c, j, r - 1));
         for (int j = 0; j < me; j++)
             fold(ty, op, f, &seed, &have, round_part(c, j, r));
-        tile_step(ty, fk, op, f, s, d, m, have ? &seed : NULL, ns, nm, &npart, nt);
+        tile_scan(ty, fk, op, f, s, d, m, have ? &seed : NULL, nt);
         run = seed;
         have_run = have;
         fold(ty, op, f, &run, &have_run, &part);
-        part = npart;
         s = ns;
         d = nd;
         m = nm;
