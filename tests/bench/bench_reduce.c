@@ -162,9 +162,15 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-n") && i + 1 < argc)
             P = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max") && i + 1 < argc)
-            max_bytes = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--quick"))
+        else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+            char *end;
+            max_bytes = strtoull(argv[++i], &end, 0);
+            /* K, M, G as everywhere else in tupc. */
+            max_bytes <<= *end == 'K' || *end == 'k'   ? 10
+                          : *end == 'M' || *end == 'm' ? 20
+                          : *end == 'G' || *end == 'g' ? 30
+                                                       : 0;
+        } else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
             csv = fopen(argv[++i], "w");
