@@ -222,6 +222,8 @@ static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
     return 1;
 }
 
+_Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits an eager line");
+
 static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                        tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                        upc_flag_t flags)
@@ -255,8 +257,9 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
     int have = partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
     if (me != root) {
         if (have) {
-            memcpy(tupc_coll_scratch_claim(&c), &mine, ty->size);
-            tupc_coll_publish(&c);
+            /* The partial rides in the line that signals it: one transfer. */
+            memcpy(tupc_coll_eager_claim(&c), &mine, ty->size);
+            tupc_coll_eager_post(&c);
         }
     } else {
         union tupc_red_val acc, x;
@@ -268,8 +271,7 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
                 continue;
             const void *v = &mine;
             if (j != me) {
-                tupc_coll_wait_published(j, c.seq);
-                memcpy(&x, tupc_coll_scratch(&c, j), ty->size);
+                memcpy(&x, tupc_coll_eager_wait(&c, j), ty->size);
                 v = &x;
             }
             if (any)

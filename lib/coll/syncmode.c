@@ -9,9 +9,14 @@
 #include <string.h>
 
 struct coll_thread {
-    tupc_pword entered;
-    tupc_pword finished;
-    tupc_pword published; /* partial result in the scratch slot of this call */
+    /* One line for the three counters: only this thread writes them, and a
+     * thread that waits for one of them (a finished call) often waits next
+     * for another (the next call entered): one transfer brings both. */
+    struct {
+        tupc_word entered;
+        tupc_word finished;
+        tupc_word published; /* partial result in the scratch slot of this call */
+    } __attribute__((aligned(TUPC_CACHELINE))) k;
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
     struct eager_line {
         tupc_word seq; /* the call whose payload this line holds */
@@ -86,31 +91,31 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags)
     c->seq = ++calls;
     /* seq_cst store (release): what this thread wrote before the call is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
-    tupc_word_set(&ct[tupc_mythread_].entered.w, c->seq);
+    tupc_word_set(&ct[tupc_mythread_].k.entered, c->seq);
     if (c->in == TUPC_ALLSYNC)
         tupc_barrier_all(func);
 }
 
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].entered.w, s, j, current_func); /* acquire: j's writes before entering */
+    tupc_wait_peer(&ct[j].k.entered, s, j, current_func); /* acquire: j's writes before entering */
 }
 
 void tupc_coll_wait_finished(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].finished.w, s, j, current_func); /* acquire: j's accesses in call s */
+    tupc_wait_peer(&ct[j].k.finished, s, j, current_func); /* acquire: j's accesses in call s */
 }
 
 void tupc_coll_publish(const struct tupc_coll *c)
 {
     /* seq_cst store (release): the scratch slot written before is visible
      * to a thread whose acquire wait sees published >= seq. */
-    tupc_word_set(&ct[tupc_mythread_].published.w, c->seq);
+    tupc_word_set(&ct[tupc_mythread_].k.published, c->seq);
 }
 
 void tupc_coll_wait_published(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].published.w, s, j, current_func); /* acquire: j's slot of call s */
+    tupc_wait_peer(&ct[j].k.published, s, j, current_func); /* acquire: j's slot of call s */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)
@@ -124,7 +129,7 @@ void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int 
     int me = tupc_mythread_;
     /* Release: our reads and writes of call seq happen before any thread
      * that sees finished >= seq goes on. */
-    tupc_word_set(&ct[me].finished.w, c->seq);
+    tupc_word_set(&ct[me].k.finished, c->seq);
     if (c->out == TUPC_ALLSYNC) {
         tupc_barrier_all(c->func);
     } else if (c->out == TUPC_MYSYNC) {
@@ -164,7 +169,7 @@ static void claim_wait(const struct tupc_coll *c)
         for (int j = 0; j < nthreads; j++) {
             if (j == tupc_mythread_)
                 continue;
-            uint32_t f = tupc_wait_peer(&ct[j].finished.w, want, j, c->func);
+            uint32_t f = tupc_wait_peer(&ct[j].k.finished, want, j, c->func);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }

@@ -1,8 +1,8 @@
 /* The sync-mode engine of the collectives (Collectives 1.0 section 3).
  *
- * Each thread publishes two monotonic counters, each on its own cache line:
- * the number of collective calls it has entered and the number it has
- * finished. All threads make the same sequence of collective calls, so call
+ * Each thread publishes two monotonic counters, together on a cache line
+ * that only it writes: the number of collective calls it has entered and
+ * the number it has finished. All threads make the same sequence of collective calls, so call
  * number s is the same call everywhere, and "thread j has entered call s" is
  * entered[j] >= s. Counters never reset (no reset race) and are compared
  * wrap-around safe.
