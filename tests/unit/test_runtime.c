@@ -106,6 +106,32 @@ static void test_bad_heap_size(void **state)
     unsetenv("UPC_SHARED_HEAP_SIZE");
 }
 
+/* The heap works with and without huge pages: touch every page of a
+ * collective allocation. */
+static int touch_heap(void *arg)
+{
+    (void)arg;
+    size_t n = (size_t)8 << 20;
+    tupc_sptr_t a = upc_all_alloc(THREADS, n);
+    TCHECK(!tupc_isnull(a), "allocation failed: %s", tupc_alloc_error());
+    unsigned char *mine = tupc_local(tupc_index(a, (size_t)MYTHREAD * n, n, unsigned char));
+    for (size_t i = 0; i < n; i += 4096)
+        mine[i] = (unsigned char)(i >> 12);
+    for (size_t i = 0; i < n; i += 4096)
+        TCHECK(mine[i] == (unsigned char)(i >> 12), "page %zu lost its byte", i >> 12);
+    upc_all_free(a);
+    return 0;
+}
+
+static void test_huge_pages_either_way(void **state)
+{
+    (void)state;
+    setenv("TUPC_HUGEPAGES", "0", 1);
+    TT_RUN(3, touch_heap, NULL);
+    unsetenv("TUPC_HUGEPAGES");
+    TT_RUN(3, touch_heap, NULL);
+}
+
 static void test_bad_barrier_choice(void **state)
 {
     (void)state;
@@ -139,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_bad_thread_counts),
         cmocka_unit_test(test_bad_heap_size),
         cmocka_unit_test(test_bad_barrier_choice),
+        cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
