@@ -37,11 +37,11 @@ _Noreturn void upc_global_exit(int status);
 
 /* Options of a run. Zero-initialise, then set what you need. */
 typedef struct tupc_options {
-    int threads;          /* 0: $UPC_THREADS, else the CPUs the process may use */
-    size_t heap_size;     /* per-thread partition bytes; 0: $UPC_SHARED_HEAP_SIZE or 64M */
-    int return_on_error;  /* nonzero: an error detected by the library makes
-                             tupc_run_opts return TUPC_RUN_ERROR instead of exiting */
-    int quiet;            /* nonzero: do not print the error message */
+    int threads;         /* 0: $UPC_THREADS, else the CPUs the process may use */
+    size_t heap_size;    /* per-thread partition bytes; 0: $UPC_SHARED_HEAP_SIZE or 64M */
+    int return_on_error; /* nonzero: an error detected by the library makes
+                            tupc_run_opts return TUPC_RUN_ERROR instead of exiting */
+    int quiet;           /* nonzero: do not print the error message */
 } tupc_options;
 
 #define TUPC_RUN_ERROR (-1)
@@ -183,13 +183,15 @@ static inline int tupc_affine_ptr_(tupc_sptr_t p)
 {
     return (int)p.thread == tupc_mythread_;
 }
+/* clang-format off: it cannot lay out _Generic associations. */
 #define tupc_affine_(a)                                                                            \
     _Generic((a),                                                                                  \
         tupc_sptr_t: tupc_affine_ptr_,                                                             \
         unsigned long: tupc_affine_uint_,                                                          \
         unsigned long long: tupc_affine_uint_,                                                     \
         default: tupc_affine_int_)(a)
-#define upc_forall(init, cond, step, affinity)                                                    \
+/* clang-format on */
+#define upc_forall(init, cond, step, affinity)                                                     \
     for (init; cond; step)                                                                         \
         if (!tupc_affine_(affinity)) {                                                             \
         } else

@@ -24,10 +24,10 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
 
 /* ---- Computation (7.4.3) ------------------------------------------------ */
 
-#define TUPC_DECLARE_REDUCE_(T, TYPE)                                                             \
-    void upc_all_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,         \
-                           size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags);         \
-    void upc_all_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,  \
+#define TUPC_DECLARE_REDUCE_(T, TYPE)                                                              \
+    void upc_all_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,           \
+                           size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags);           \
+    void upc_all_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,    \
                                   size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags);
 
 TUPC_DECLARE_REDUCE_(C, signed char)

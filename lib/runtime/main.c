@@ -22,8 +22,8 @@ static int parse_threads(const char *prog, const char *s)
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end != '\0' || v < 1 || v > TUPC_MAX_THREADS) {
-        fprintf(stderr, "tupc: %s: -n \"%s\": expected a number of threads from 1 to %d\n", prog,
-                s, TUPC_MAX_THREADS);
+        fprintf(stderr, "tupc: %s: -n \"%s\": expected a number of threads from 1 to %d\n", prog, s,
+                TUPC_MAX_THREADS);
         exit(1);
     }
     return (int)v;

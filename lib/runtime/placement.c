@@ -71,8 +71,8 @@ int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, cha
     else if (strcmp(policy, "none") == 0)
         none = 1;
     else if (strcmp(policy, "compact") != 0) {
-        snprintf(err, errlen,
-                 "TUPC_PLACEMENT is \"%s\"; expected compact, scatter or none", policy);
+        snprintf(err, errlen, "TUPC_PLACEMENT is \"%s\"; expected compact, scatter or none",
+                 policy);
         return -1;
     }
 
@@ -110,9 +110,8 @@ int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, cha
 
     const char *verbose = getenv("TUPC_VERBOSE");
     if (verbose && *verbose && strcmp(verbose, "0") != 0) {
-        fprintf(stderr, "tupc: %d threads on %d allowed CPUs, placement %s%s, NUMA %s\n",
-                threads, n, policy, pin ? "" : " (not pinned)",
-                have_numa() ? "available" : "not available");
+        fprintf(stderr, "tupc: %d threads on %d allowed CPUs, placement %s%s, NUMA %s\n", threads,
+                n, policy, pin ? "" : " (not pinned)", have_numa() ? "available" : "not available");
         for (int t = 0; t < threads; t++)
             fprintf(stderr, "tupc:   thread %d: cpu %d, node %d\n", t, cpu_of_thread[t],
                     node_of_thread[t]);

@@ -7,15 +7,15 @@
 #include <stddef.h>
 
 struct tupc_run_state {
-    int threads;          /* THREADS of the run */
-    int cpus;             /* CPUs the process may use */
-    int active;           /* a run is in progress */
-    int return_on_error;  /* errors end the run, not the process */
-    int quiet;            /* errors are not printed */
-    int main_mode;        /* started by the library's main: exit() ends the process */
-    size_t heap_size;     /* bytes per partition */
-    int *cpu_of_thread;   /* -1 where not pinned */
-    int *node_of_thread;  /* NUMA node of each thread (0 without NUMA) */
+    int threads;         /* THREADS of the run */
+    int cpus;            /* CPUs the process may use */
+    int active;          /* a run is in progress */
+    int return_on_error; /* errors end the run, not the process */
+    int quiet;           /* errors are not printed */
+    int main_mode;       /* started by the library's main: exit() ends the process */
+    size_t heap_size;    /* bytes per partition */
+    int *cpu_of_thread;  /* -1 where not pinned */
+    int *node_of_thread; /* NUMA node of each thread (0 without NUMA) */
 };
 
 /* Written before the UPC threads start and after they end; read-only while

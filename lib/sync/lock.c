@@ -18,15 +18,15 @@
 
 struct qnode {
     _Atomic(struct qnode *) next;
-    tupc_word granted; /* 0 while waiting, 1 once the lock is ours */
+    tupc_word granted;       /* 0 while waiting, 1 once the lock is ours */
     struct qnode *free_next; /* this thread's free list */
     struct qnode *all_next;  /* every node of the run, to free at its end */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 struct tupc_lock {
     _Atomic(struct qnode *) tail;
-    struct qnode *holder_node; /* written and read by the holder only */
-    _Atomic int holder;        /* thread holding the lock, -1 if none: for checks */
+    struct qnode *holder_node;  /* written and read by the holder only */
+    _Atomic int holder;         /* thread holding the lock, -1 if none: for checks */
     struct tupc_lock *all_next; /* every lock of the run, to free at its end */
     struct tupc_lock *all_prev;
 } __attribute__((aligned(TUPC_CACHELINE)));
@@ -219,8 +219,8 @@ void upc_unlock(upc_lock_t *l)
     if (!next) {
         struct qnode *expected = q;
         /* release: the next locker's acquire sees our critical section. */
-        if (atomic_compare_exchange_strong_explicit(&l->tail, &expected, NULL,
-                                                    memory_order_release, memory_order_relaxed)) {
+        if (atomic_compare_exchange_strong_explicit(&l->tail, &expected, NULL, memory_order_release,
+                                                    memory_order_relaxed)) {
             put_node(q);
             return;
         }

@@ -176,10 +176,8 @@ struct cse {
             tupc_ref(src, i, B, TYPE) = v;                                                         \
         }                                                                                          \
         upc_barrier();                                                                             \
-        TYPE (*fn)                                                                                 \
-        (TYPE, TYPE) = k->op == UPC_FUNC           ? add_##T                                       \
-                       : k->op == UPC_NONCOMM_FUNC ? right_##T                                     \
-                                                   : NULL;                                         \
+        TYPE(*fn)                                                                                  \
+        (TYPE, TYPE) = k->op == UPC_FUNC ? add_##T : k->op == UPC_NONCOMM_FUNC ? right_##T : NULL; \
         upc_all_reduce##T(rdst, src, k->op, n, B, fn, flag_list[k->flags]);                        \
         upc_all_prefix_reduce##T(dst, src, k->op, n, B, fn, flag_list[(k->flags + 4) % NFLAGS]);   \
         upc_barrier();                                                                             \
