@@ -183,7 +183,8 @@ static inline int tupc_affine_ptr_(tupc_sptr_t p)
 {
     return (int)p.thread == tupc_mythread_;
 }
-/* clang-format off: it cannot lay out _Generic associations. */
+/* clang-format cannot lay out _Generic associations. */
+/* clang-format off */
 #define tupc_affine_(a)                                                                            \
     _Generic((a),                                                                                  \
         tupc_sptr_t: tupc_affine_ptr_,                                                             \
