@@ -2,9 +2,8 @@
  * IN x OUT pairs, 0, and each lone IN or OUT flag) x THREADS {1,2,3,5,8,16}
  * x nbytes {1,3,8,56,57,4096} x three placements of the areas (thread 0 or the
  * last thread, aligned or odd offsets), plus nbytes = 1 MiB + 17 for
- * NO|NO, MY|MY and ALL|ALL (one placement each, cycling): the large size
- * moves THREADS^2 MiB per call for gather_all and exchange, and the sync
- * logic it exercises is the same as at 4096. Under TUPC_TEST_QUICK (the
+ * every sync mode (one placement each, cycling): the large size moves
+ * THREADS^2 MiB per call for gather_all and exchange. Under TUPC_TEST_QUICK (the
  * ThreadSanitizer CI run) the large size is 64 KiB + 17 instead.
  *
  * Each call gets fresh random data; every byte of every destination block
@@ -261,12 +260,11 @@ static int matrix_body(void *arg)
                 for (int fn = 0; fn < NFN; fn++)
                     if (c.only_fn < 0 || fn == c.only_fn)
                         one(&c, fn, flag_list[f], sizes[s], pl, iter++);
-    /* The large size: NO|NO, MY|MY, ALL|ALL, placements cycling. */
-    const int large[] = {0, 4, 8};
-    for (int k = 0; k < 3; k++)
+    /* The large size: every sync mode, placements cycling. */
+    for (int f = 0; f < NFLAGS; f++)
         for (int fn = 0; fn < NFN; fn++)
             if (c.only_fn < 0 || fn == c.only_fn)
-                one(&c, fn, flag_list[large[k]], big, k, iter++);
+                one(&c, fn, flag_list[f], big, f % 3, iter++);
     upc_barrier();
     free(c.want);
     upc_all_free(c.srcr);
