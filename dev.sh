@@ -5,6 +5,7 @@
 #   ./dev.sh test-clang  the same with clang
 #   ./dev.sh test-tsan   the suite under ThreadSanitizer
 #   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan
+#   ./dev.sh test-nonuma the runtime tests of a build without libnuma
 #   ./dev.sh bench       build and run the benchmarks (see README)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -76,12 +77,16 @@ test-asan)
     TUPC_TEST_QUICK=1 ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
         run_suite build-asan --timeout-multiplier 4
     ;;
+test-nonuma)
+    setup build-nonuma -Dwerror=true -Dnuma=disabled
+    run_suite build-nonuma runtime barrier heap errors sample_demo
+    ;;
 bench)
     setup build-release --buildtype=release
     ./build-release/tests/bench/bench_barrier --csv build-release/bench_barrier.csv
     ;;
 *)
-    sed -n '2,9p' "$0"
+    sed -n '2,10p' "$0"
     exit 2
     ;;
 esac
