@@ -33,7 +33,7 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
     tupc_check_sptr(FUNC, "src", src, nbytes);
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags);
+    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, root = (int)src.thread;
     if (c.out == TUPC_MYSYNC && c.in != TUPC_NOSYNC && nbytes <= TUPC_EAGER_BYTES) {
         static const int nobody[1];

@@ -25,7 +25,7 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     tupc_reloc_check_thread0(FUNC, SEC " para 5", "dst", dst, total);
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags);
+    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, T = THREADS;
     char *mine = tupc_reloc_on(dst, me);
     size_t from = (size_t)me * nbytes;

@@ -28,7 +28,7 @@ void upc_all_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t 
     tupc_check_sptr(FUNC, "dst", dst, total);
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags);
+    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, root = (int)dst.thread;
     tupc_coll_need(&c, root);
     memcpy(dst.addr + (size_t)me * nbytes, tupc_reloc_on(src, me), nbytes);

@@ -26,7 +26,7 @@ void upc_all_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, total);
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags);
+    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, T = THREADS;
     char *mine = tupc_reloc_on(dst, me);
     for (int k = 1; k <= T; k++) {

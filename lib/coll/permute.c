@@ -54,7 +54,8 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                   T - 1);
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags);
+    tupc_coll_enter(&c, FUNC, flags,
+                    tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr));
     /* Slot seq % SLOTS was last used by call seq - SLOTS, which every thread
      * has finished once this returns (usually without waiting). */
     (void)tupc_coll_scratch_claim(&c);

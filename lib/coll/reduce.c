@@ -241,7 +241,9 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
     int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX;
     const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
     struct tupc_coll c;
-    tupc_coll_enter(&c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags);
+    uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)dst.addr), (uintptr_t)src.addr);
+    sig = tupc_sig(tupc_sig(tupc_sig(tupc_sig(sig, (uint64_t)op), nelems), blk_size), (uintptr_t)f);
+    tupc_coll_enter(&c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags, sig);
     if (scan_in)
         for (int j = 0; j < T; j++)
             if (j != me)

@@ -72,6 +72,12 @@ static inline char *tupc_reloc_on(tupc_sptr_t p, int i)
     return p.addr + (size_t)i * tupc_partition_size_;
 }
 
+/* Signature of a relocalization call's single-valued arguments. */
+static inline uint64_t tupc_reloc_sig(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
+{
+    return tupc_sig(tupc_sig(tupc_sig(0, (uintptr_t)dst.addr), (uintptr_t)src.addr), nbytes);
+}
+
 /* Leaves call c of a collective whose one rooted area (on thread `root`) is
  * touched by every thread and whose other data is touched only by its owner
  * (broadcast, scatter, gather): under OUT_MYSYNC the root waits for every

@@ -25,7 +25,7 @@ void upc_all_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t
     tupc_check_sptr(FUNC, "src", src, total);
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags);
+    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, root = (int)src.thread;
     tupc_coll_need(&c, root);
     memcpy(tupc_reloc_on(dst, me), src.addr + (size_t)me * nbytes, nbytes);

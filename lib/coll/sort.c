@@ -223,7 +223,9 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
-    tupc_coll_enter(&c, fn, flags);
+    uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)A.addr), elem_size);
+    sig = tupc_sig(tupc_sig(tupc_sig(sig, nelems), blk_size), (uintptr_t)func);
+    tupc_coll_enter(&c, fn, flags, sig);
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);

@@ -16,6 +16,11 @@ struct coll_thread {
         tupc_word entered;
         tupc_word finished;
         tupc_word published; /* partial result in the scratch slot of this call */
+        /* The call's function and argument signature, as a seqlock: sig_seq
+         * names the call they describe, 0 while they change. */
+        _Atomic uint32_t sig_seq;
+        _Atomic(const char *) sig_func;
+        _Atomic uint64_t sig_args;
     } __attribute__((aligned(TUPC_CACHELINE))) k;
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
     struct eager_line {
@@ -32,6 +37,9 @@ static struct coll_thread *ct;
 
 /* The collective this thread is in, for the messages of its waits. */
 static _Thread_local const char *current_func;
+/* The call this thread is in, to check the threads it waits for. */
+static _Thread_local uint32_t current_seq;
+static _Thread_local uint64_t current_args;
 /* Per-thread: calls made, and the newest call that every thread is known to
  * have finished (saves rescanning in tupc_coll_scratch_claim). */
 static _Thread_local uint32_t calls;
@@ -81,29 +89,77 @@ void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enu
                   (unsigned)flags);
 }
 
-void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags)
+/* Compares thread j's call with ours, if j's line still describes call seq
+ * (a thread that ran ahead has overwritten it: nothing to compare then). */
+static void check_peer(int j)
+{
+    struct coll_thread *t = &ct[j];
+    /* Seqlock reader: acquire on the first load pairs with the writer's
+     * release store of sig_seq; the acquire fence orders the field loads
+     * before the second look, so equal looks mean untorn fields. */
+    uint32_t s1 = atomic_load_explicit(&t->k.sig_seq, memory_order_acquire);
+    if (s1 != current_seq)
+        return;
+    const char *f = atomic_load_explicit(&t->k.sig_func, memory_order_relaxed);
+    uint64_t a = atomic_load_explicit(&t->k.sig_args, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&t->k.sig_seq, memory_order_relaxed) != s1)
+        return;
+    if (f != current_func)
+        tupc_fail(current_func, "Collectives 1.0 section 2 para 1",
+                  "thread %d called %s as collective call %u, where this thread called %s; "
+                  "expected every thread to make the same sequence of collective calls",
+                  j, f, (unsigned)s1, current_func);
+    if (a != current_args)
+        tupc_fail(current_func, "UPC 1.3 7.4 para 4",
+                  "thread %d passed other arguments or flags to this call (collective call %u); "
+                  "expected single-valued arguments, the same on every thread",
+                  j, (unsigned)s1);
+}
+
+void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args)
 {
     tupc_require_thread(func);
     tupc_coll_flags(func, flags, &c->in, &c->out);
     tupc_check_not_split(func);
     c->func = func;
-    current_func = func;
+    c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     c->seq = ++calls;
+    current_func = func;
+    current_seq = c->seq;
+    current_args = c->args;
+    /* Seqlock writer: 0 first, the release fence keeps the field stores
+     * after it; the release store of the call number publishes them. */
+    struct coll_thread *me = &ct[tupc_mythread_];
+    atomic_store_explicit(&me->k.sig_seq, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&me->k.sig_func, func, memory_order_relaxed);
+    atomic_store_explicit(&me->k.sig_args, c->args, memory_order_relaxed);
+    atomic_store_explicit(&me->k.sig_seq, c->seq, memory_order_release);
     /* seq_cst store (release): what this thread wrote before the call is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
-    tupc_word_set(&ct[tupc_mythread_].k.entered, c->seq);
-    if (c->in == TUPC_ALLSYNC)
+    tupc_word_set(&me->k.entered, c->seq);
+    if (c->in == TUPC_ALLSYNC) {
         tupc_barrier_all(func);
+        /* Each thread checks the next one: if any two threads differ, two
+         * neighbours differ. */
+        if (nthreads > 1)
+            check_peer(tupc_mythread_ + 1 < nthreads ? tupc_mythread_ + 1 : 0);
+    }
 }
 
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
     tupc_wait_peer(&ct[j].k.entered, s, j, current_func); /* acquire: j's writes before entering */
+    if (s == current_seq)
+        check_peer(j);
 }
 
 void tupc_coll_wait_finished(int j, uint32_t s)
 {
     tupc_wait_peer(&ct[j].k.finished, s, j, current_func); /* acquire: j's accesses in call s */
+    if (s == current_seq)
+        check_peer(j);
 }
 
 void tupc_coll_publish(const struct tupc_coll *c)

@@ -30,7 +30,20 @@ struct tupc_coll {
     uint32_t seq; /* this call's number, the same in every thread */
     enum tupc_sync in, out;
     const char *func; /* for error messages */
+    uint64_t args;    /* signature of the single-valued arguments */
 };
+
+/* Every thread must make the same collective calls with the same
+ * (single-valued) arguments. Each thread publishes its call's function and a
+ * signature of its arguments beside its counters; a thread that waits for
+ * another in the same call (IN_MYSYNC, OUT_MYSYNC, after the IN_ALLSYNC
+ * barrier) compares them with its own, so a program that breaks the rule
+ * stops with a message instead of corrupting memory. NOSYNC calls, which
+ * wait for nobody, are not checked. Callers fold each argument in with: */
+static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
 
 int tupc_coll_init(int threads);
 void tupc_coll_fini(void);
@@ -40,7 +53,7 @@ void tupc_coll_fini(void);
  * and upc_wait, and starts call c. IN_ALLSYNC waits here. Argument checks of
  * the collective come before this, so bad arguments stop the run before any
  * thread waits on another. */
-void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags);
+void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
 
 /* Parses flags without entering: returns 0, or fails naming func. */
 void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enum tupc_sync *out);

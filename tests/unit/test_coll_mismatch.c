@@ -1,0 +1,109 @@
+/* Threads that break the collective rules are stopped with a message: a
+ * different collective in the same position of the sequence, or arguments
+ * that are not single-valued (Collectives 1.0 section 2, UPC 1.3 7.4 para 4). */
+#include "tt.h"
+
+#include <upc_collective.h>
+
+enum { NB = 100 }; /* above the inline size, so broadcast copies from src */
+
+static int different_functions(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB * THREADS);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB * THREADS);
+    if (MYTHREAD == 1)
+        upc_all_scatter(B, A, NB, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    else
+        upc_all_broadcast(B, A, NB, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    TCHECK(0, "the mismatched calls returned");
+    return 0;
+}
+
+static int different_nbytes(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB);
+    /* The root (thread 0) is waited for by every other thread under
+     * IN_MYSYNC; thread 2 passes another size. */
+    upc_all_broadcast(B, A, MYTHREAD == 2 ? 2 * NB : NB, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+    upc_barrier();
+    return 0;
+}
+
+static int different_flags(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB);
+    upc_all_gather_all(B, A, NB / THREADS,
+                       MYTHREAD == 0 ? UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC
+                                     : UPC_IN_ALLSYNC | UPC_OUT_NOSYNC);
+    upc_barrier();
+    return 0;
+}
+
+static int different_reduce_length(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 64 * sizeof(long));
+    tupc_sptr_t R = upc_all_alloc(1, sizeof(long));
+    upc_all_reduceL(R, A, UPC_ADD, MYTHREAD == THREADS - 1 ? 40 : 50, 64, NULL,
+                    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    upc_barrier();
+    return 0;
+}
+
+/* The same collectives with equal arguments pass the check. */
+static int all_alike(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB * THREADS);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB * THREADS);
+    for (int k = 0; k < 200; k++) {
+        upc_all_broadcast(B, A, NB, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        upc_all_scatter(B, A, NB, UPC_IN_ALLSYNC | UPC_OUT_MYSYNC);
+        upc_all_exchange(B, A, NB, UPC_IN_MYSYNC | UPC_OUT_ALLSYNC);
+    }
+    upc_barrier();
+    upc_all_free(A);
+    upc_all_free(B);
+    return 0;
+}
+
+static void test_different_functions(void **state)
+{
+    (void)state;
+    for (int n = 2; n <= 8; n *= 2)
+        tt_expect_error(n, different_functions, NULL, "upc_all_", "called upc_all_", NULL);
+}
+
+static void test_different_arguments(void **state)
+{
+    (void)state;
+    for (int n = 3; n <= 8; n += 5) {
+        tt_expect_error(n, different_nbytes, NULL, "upc_all_broadcast", "other arguments",
+                        "(UPC 1.3 7.4 para 4)", NULL);
+        tt_expect_error(n, different_flags, NULL, "upc_all_gather_all", "other arguments", NULL);
+        tt_expect_error(n, different_reduce_length, NULL, "upc_all_reduceL", "other arguments",
+                        NULL);
+    }
+}
+
+static void test_alike_passes(void **state)
+{
+    (void)state;
+    for (int n = 1; n <= 16; n *= 2)
+        TT_RUN(n, all_alike, NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_different_functions),
+        cmocka_unit_test(test_different_arguments),
+        cmocka_unit_test(test_alike_passes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
