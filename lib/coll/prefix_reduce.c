@@ -326,16 +326,8 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
                   dst.thread, dst.phase, src.thread, src.phase);
 
     const int T = THREADS, me = MYTHREAD;
-    int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX; /* as in reduce.c */
-    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
     struct tupc_coll c;
-    uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)dst.addr), (uintptr_t)src.addr);
-    sig = tupc_sig(tupc_sig(tupc_sig(tupc_sig(sig, (uint64_t)op), nelems), blk_size), (uintptr_t)f);
-    tupc_coll_enter(&c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags, sig);
-    if (scan_in)
-        for (int j = 0; j < T; j++)
-            if (j != me)
-                tupc_coll_wait_entered(j, c.seq);
+    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f);
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 1);

@@ -12,6 +12,8 @@
 #ifndef TUPC_COLL_REDUCE_TYPES_H
 #define TUPC_COLL_REDUCE_TYPES_H
 
+#include "coll/syncmode.h"
+
 #include <upc.h>
 #include <upc_collective.h>
 
@@ -197,6 +199,26 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
 /* Largest THREADS for which IN_ALLSYNC is done by looking at every thread's
  * entered counter rather than by a barrier (O(THREADS) each, no tree). */
 #define TUPC_RED_SCAN_MAX 16
+
+/* Enters a reduce or prefix_reduce call (c), folding the single-valued
+ * arguments into its signature. With few threads IN_ALLSYNC is done by
+ * reading every thread's entered counter: the same guarantee as the
+ * barrier, and the same reads as its flat form, without its second pass. */
+static inline void tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
+                                  enum tupc_sync in, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                  size_t nelems, size_t blk_size, tupc_red_fn f)
+{
+    const int T = THREADS, me = MYTHREAD;
+    int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX;
+    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)dst.addr), (uintptr_t)src.addr);
+    sig = tupc_sig(tupc_sig(tupc_sig(tupc_sig(sig, (uint64_t)op), nelems), blk_size), (uintptr_t)f);
+    tupc_coll_enter(c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags, sig);
+    if (scan_in)
+        for (int j = 0; j < T; j++)
+            if (j != me)
+                tupc_coll_wait_entered(j, c->seq);
+}
 
 /* Room for one partial result of any type in a scratch slot. */
 union tupc_red_val {
