@@ -10,6 +10,9 @@
 
 static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
 static char last_error[1024];
+/* The kept message is a refused tupc_run call, not an error of the run in
+ * progress: an error of that run replaces it. */
+static int last_is_refusal;
 
 const char *tupc_last_error(void)
 {
@@ -20,6 +23,17 @@ void tupc_clear_last_error_(void)
 {
     pthread_mutex_lock(&error_lock);
     last_error[0] = '\0';
+    last_is_refusal = 0;
+    pthread_mutex_unlock(&error_lock);
+}
+
+void tupc_record_refusal_(const char *line)
+{
+    pthread_mutex_lock(&error_lock);
+    if (last_error[0] == '\0' || last_is_refusal) {
+        snprintf(last_error, sizeof last_error, "%s", line);
+        last_is_refusal = 1;
+    }
     pthread_mutex_unlock(&error_lock);
 }
 
@@ -28,9 +42,11 @@ void tupc_clear_last_error_(void)
 int tupc_record_error_(const char *line)
 {
     pthread_mutex_lock(&error_lock);
-    int first = last_error[0] == '\0';
-    if (first)
+    int first = last_error[0] == '\0' || last_is_refusal;
+    if (first) {
         snprintf(last_error, sizeof last_error, "%s", line);
+        last_is_refusal = 0;
+    }
     pthread_mutex_unlock(&error_lock);
     return first;
 }

@@ -15,6 +15,10 @@ void tupc_require_thread(const char *func);
 /* Keeps `line` as the run's error unless one is kept already; returns 1 if kept. */
 int tupc_record_error_(const char *line);
 
+/* Keeps `line` as the message of a refused tupc_run call; an error of the
+ * run in progress, if any, replaces it. */
+void tupc_record_refusal_(const char *line);
+
 /* Forgets the last error (a new run starts). */
 void tupc_clear_last_error_(void);
 

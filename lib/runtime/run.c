@@ -113,16 +113,17 @@ static void *thread_main(void *p)
     return NULL;
 }
 
-/* Reports an error found before any UPC thread started. */
+/* Reports an error found before any UPC thread of this run started. It must
+ * not touch tupc_run_: a refused nested run is reported inside another run. */
 static int run_error(const tupc_options *o, const char *fmt, const char *detail)
 {
-    tupc_run_.quiet = o->quiet;
-    tupc_run_.active = 0;
     char msg[512];
     snprintf(msg, sizeof msg, fmt, detail);
     if (o->return_on_error) {
         /* Record the message the way tupc_fail does, without exiting. */
         tupc_record_error_(msg);
+        if (!o->quiet)
+            fprintf(stderr, "%s\n", msg);
         return TUPC_RUN_ERROR;
     }
     fprintf(stderr, "%s\n", msg);
@@ -167,14 +168,37 @@ static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomi
     tupc_threads_ = 0;
 }
 
+/* One run at a time in a process: runs share the library's state. */
+static _Atomic int run_claimed;
+
+static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void *arg);
+
 int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
 {
     tupc_options o = {0};
     if (opts)
         o = *opts;
-    if (tupc_run_.active)
-        return run_error(&o, "tupc: tupc_run: %s",
-                         "a run is already in progress; runs do not nest");
+    int expected = 0;
+    /* acq_rel: a run that starts sees everything the previous one left. */
+    if (!atomic_compare_exchange_strong_explicit(&run_claimed, &expected, 1, memory_order_acq_rel,
+                                                 memory_order_relaxed)) {
+        const char *msg = "tupc: tupc_run: a run is already in progress in this process; runs "
+                          "neither nest nor overlap";
+        if (!o.return_on_error)
+            return run_error(&o, "%s", msg);
+        tupc_record_refusal_(msg);
+        if (!o.quiet)
+            fprintf(stderr, "%s\n", msg);
+        return TUPC_RUN_ERROR;
+    }
+    int rc = run_claimed_opts(&o, entry, arg);
+    atomic_store_explicit(&run_claimed, 0, memory_order_release);
+    return rc;
+}
+
+static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
+{
+    tupc_options o = *opts;
     if (!entry)
         return run_error(&o, "tupc: tupc_run: %s", "entry is NULL; expected a function");
     tupc_clear_last_error_();

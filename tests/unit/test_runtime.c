@@ -1,9 +1,11 @@
 /* Starting THREADS: the run function, statuses, upc_global_exit, bad input. */
 #include "tt.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static _Atomic int seen[64];
 
@@ -156,6 +158,59 @@ static void test_runs_do_not_nest(void **state)
     TT_RUN(1, nested, NULL);
 }
 
+/* After a refused nested run, the outer run still reports its own errors
+ * as a run does (the refusal must not end it). */
+static int nested_then_error(void *arg)
+{
+    (void)arg;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    (void)tupc_run_opts(&o, nothing, NULL);
+    upc_all_alloc((size_t)-1, 16); /* overflows: refused */
+    return 0;
+}
+
+static void test_refused_nested_run_keeps_outer_run(void **state)
+{
+    (void)state;
+    tt_expect_error(2, nested_then_error, NULL, "upc_all_alloc (thread", "overflows size_t",
+                    NULL);
+}
+
+/* Two threads of the process start runs at the same time: one is refused. */
+static int slow(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return 0;
+}
+
+static pthread_barrier_t start_together;
+
+static void *start_run(void *arg)
+{
+    int *status = arg;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    pthread_barrier_wait(&start_together);
+    *status = tupc_run_opts(&o, slow, NULL);
+    return NULL;
+}
+
+static void test_concurrent_runs_refused(void **state)
+{
+    (void)state;
+    int st[2];
+    pthread_t t[2];
+    pthread_barrier_init(&start_together, NULL, 2);
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, start_run, &st[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start_together);
+    assert_true((st[0] == 0 && st[1] == TUPC_RUN_ERROR) ||
+                (st[1] == 0 && st[0] == TUPC_RUN_ERROR));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +222,8 @@ int main(void)
         cmocka_unit_test(test_bad_barrier_choice),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
+        cmocka_unit_test(test_refused_nested_run_keeps_outer_run),
+        cmocka_unit_test(test_concurrent_runs_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
