@@ -2,6 +2,7 @@
 #include "tt.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,55 @@ static void test_huge_pages_either_way(void **state)
     TT_RUN(3, touch_heap, NULL);
 }
 
+/* Placement: with no more threads than allowed CPUs, each thread runs on
+ * one CPU of its own; with more, or with TUPC_PLACEMENT=none, on all. */
+static int allowed_cpus(void)
+{
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    return CPU_COUNT(&set);
+}
+
+static _Atomic int cpu_owner[CPU_SETSIZE];
+
+static int check_pinned(void *arg)
+{
+    int want_pinned = *(int *)arg;
+    cpu_set_t set;
+    TCHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity failed");
+    int n = CPU_COUNT(&set);
+    if (want_pinned) {
+        TCHECK(n == 1, "thread runs on %d CPUs, expected 1", n);
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set))
+                TCHECK(atomic_fetch_add(&cpu_owner[c], 1) == 0, "CPU %d given to two threads", c);
+    } else {
+        TCHECK(n > 1 || allowed_cpus() == 1, "thread pinned to %d CPU(s), expected none", n);
+    }
+    return 0;
+}
+
+static void test_placement(void **state)
+{
+    (void)state;
+    int cpus = allowed_cpus(), yes = 1, no = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        atomic_store(&cpu_owner[c], 0);
+    TT_RUN(cpus, check_pinned, &yes);
+    TT_RUN(cpus + 1, check_pinned, &no);
+    setenv("TUPC_PLACEMENT", "none", 1);
+    TT_RUN(cpus, check_pinned, &no);
+    setenv("TUPC_PLACEMENT", "scatter", 1);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        atomic_store(&cpu_owner[c], 0);
+    TT_RUN(cpus, check_pinned, &yes);
+    setenv("TUPC_PLACEMENT", "diagonal", 1);
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "TUPC_PLACEMENT is \"diagonal\""));
+    unsetenv("TUPC_PLACEMENT");
+}
+
 static void test_bad_barrier_choice(void **state)
 {
     (void)state;
@@ -172,8 +222,7 @@ static int nested_then_error(void *arg)
 static void test_refused_nested_run_keeps_outer_run(void **state)
 {
     (void)state;
-    tt_expect_error(2, nested_then_error, NULL, "upc_all_alloc (thread", "overflows size_t",
-                    NULL);
+    tt_expect_error(2, nested_then_error, NULL, "upc_all_alloc (thread", "overflows size_t", NULL);
 }
 
 /* Two threads of the process start runs at the same time: one is refused. */
@@ -207,8 +256,7 @@ static void test_concurrent_runs_refused(void **state)
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
     pthread_barrier_destroy(&start_together);
-    assert_true((st[0] == 0 && st[1] == TUPC_RUN_ERROR) ||
-                (st[1] == 0 && st[0] == TUPC_RUN_ERROR));
+    assert_true((st[0] == 0 && st[1] == TUPC_RUN_ERROR) || (st[1] == 0 && st[0] == TUPC_RUN_ERROR));
 }
 
 int main(void)
@@ -220,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_bad_thread_counts),
         cmocka_unit_test(test_bad_heap_size),
         cmocka_unit_test(test_bad_barrier_choice),
+        cmocka_unit_test(test_placement),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
         cmocka_unit_test(test_refused_nested_run_keeps_outer_run),
