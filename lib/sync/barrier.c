@@ -185,8 +185,18 @@ static void notify(const char *func, int named, int id)
         tupc_word_set(&me->arrive, e); /* release: publishes id and prior writes */
 }
 
+/* Set while the barrier of an IN_ALLSYNC collective runs, whose id is the
+ * signature of the call: a mismatch then means another call or arguments. */
+static _Thread_local int in_collective;
+
 static void report_mismatch(const char *func, int id, int other_id, int other_thread)
 {
+    if (in_collective)
+        tupc_fail(func, "UPC 1.3 7.4 para 3 and 4",
+                  "thread %d is in another collective call, or passed other arguments or flags "
+                  "(call signatures %08x and %08x); expected every thread to make the same "
+                  "collective calls with the same single-valued arguments",
+                  other_thread, (unsigned)id, (unsigned)other_id);
     tupc_fail(func, "UPC 1.3 6.6.1 para 10",
               "barrier id %d differs from id %d that thread %d passed to upc_notify; "
               "expected every named id of a barrier phase to be equal",
@@ -254,6 +264,15 @@ void tupc_check_not_split(const char *func)
     if (notified)
         tupc_fail(func, "UPC 1.3 7.4 para 5",
                   "collective called between upc_notify and upc_wait; expected upc_wait first");
+}
+
+void tupc_barrier_all_sig(const char *func, uint32_t sig)
+{
+    tupc_check_not_split(func);
+    in_collective = 1;
+    notify(func, 1, (int32_t)sig);
+    wait_phase(func, 1, (int32_t)sig);
+    in_collective = 0;
 }
 
 void tupc_barrier_all(const char *func)

@@ -3,11 +3,18 @@
 #ifndef TUPC_SYNC_BARRIER_H
 #define TUPC_SYNC_BARRIER_H
 
+#include <stdint.h>
+
 int tupc_barrier_init(int threads);
 void tupc_barrier_fini(void);
 
 /* Anonymous full barrier; `func` names the caller in error messages. */
 void tupc_barrier_all(const char *func);
+
+/* Anonymous barrier for the start of an IN_ALLSYNC collective: `sig`
+ * (the call's signature) travels as the barrier id, so threads in different
+ * calls, or with different arguments, are found by the id check at no cost. */
+void tupc_barrier_all_sig(const char *func, uint32_t sig);
 
 /* Full barrier that also hands `value` from thread 0 to every thread. */
 void *tupc_barrier_bcast(const char *func, void *value);

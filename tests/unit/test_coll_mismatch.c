@@ -76,7 +76,7 @@ static void test_different_functions(void **state)
 {
     (void)state;
     for (int n = 2; n <= 8; n *= 2)
-        tt_expect_error(n, different_functions, NULL, "upc_all_", "called upc_all_", NULL);
+        tt_expect_error(n, different_functions, NULL, "upc_all_", "another collective call", NULL);
 }
 
 static void test_different_arguments(void **state)
