@@ -1,5 +1,7 @@
 #include "tt.h"
 
+#include <upc_collective.h>
+
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,3 +57,47 @@ void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...)
 
 const int tt_thread_counts[] = {1, 2, 3, 5, 8, 16};
 const int tt_nthread_counts = sizeof tt_thread_counts / sizeof tt_thread_counts[0];
+
+void tt_reloc_call(int fn, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
+                   upc_flag_t flags)
+{
+    switch (fn) {
+    case TT_BROADCAST:
+        upc_all_broadcast(dst, src, nbytes, flags);
+        break;
+    case TT_SCATTER:
+        upc_all_scatter(dst, src, nbytes, flags);
+        break;
+    case TT_GATHER:
+        upc_all_gather(dst, src, nbytes, flags);
+        break;
+    case TT_GATHER_ALL:
+        upc_all_gather_all(dst, src, nbytes, flags);
+        break;
+    case TT_EXCHANGE:
+        upc_all_exchange(dst, src, nbytes, flags);
+        break;
+    case TT_PERMUTE:
+        upc_all_permute(dst, src, perm, nbytes, flags);
+        break;
+    }
+}
+
+const upc_flag_t tt_sync_flags[TT_NSYNC] = {
+    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
+    UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
+    UPC_IN_NOSYNC | UPC_OUT_ALLSYNC,
+    UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
+    UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+    UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
+    UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,
+    UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
+    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
+    0,
+    UPC_IN_NOSYNC,
+    UPC_IN_MYSYNC,
+    UPC_IN_ALLSYNC,
+    UPC_OUT_NOSYNC,
+    UPC_OUT_MYSYNC,
+    UPC_OUT_ALLSYNC,
+};

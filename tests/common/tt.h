@@ -48,6 +48,23 @@ static inline uint64_t tt_rand(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* The six relocalization collectives by number, for tests that loop over them. */
+enum tt_reloc {
+    TT_BROADCAST,
+    TT_SCATTER,
+    TT_GATHER,
+    TT_GATHER_ALL,
+    TT_EXCHANGE,
+    TT_PERMUTE,
+    TT_NFN
+};
+void tt_reloc_call(int fn, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
+                   upc_flag_t flags);
+
+/* Every sync-mode value: the 9 IN x OUT pairs, 0, and each lone flag. */
+#define TT_NSYNC 16
+extern const upc_flag_t tt_sync_flags[TT_NSYNC];
+
 /* Thread counts for matrices: THREADS well above the 2 cores of CI too. */
 extern const int tt_thread_counts[];
 extern const int tt_nthread_counts;

@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum fn { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, PERMUTE, NFN };
-
 static int ncalls(void)
 {
     return getenv("TUPC_TEST_QUICK") ? 1000 : 10000;
@@ -75,13 +73,13 @@ static void fill(const struct areas *a, int fn, uint32_t k, size_t off, size_t n
 {
     int me = MYTHREAD, T = THREADS;
     int root = root_of(k, T);
-    size_t len = fn == SCATTER || fn == EXCHANGE ? nb * (size_t)T : nb;
-    if ((fn == BROADCAST || fn == SCATTER) && me != root)
+    size_t len = fn == TT_SCATTER || fn == TT_EXCHANGE ? nb * (size_t)T : nb;
+    if ((fn == TT_BROADCAST || fn == TT_SCATTER) && me != root)
         return;
     unsigned char *s = (unsigned char *)on(a, a->src, me, off).addr;
     for (size_t i = 0; i < len; i++)
         s[i] = val(k, me, i);
-    if (fn == PERMUTE)
+    if (fn == TT_PERMUTE)
         *(int *)on(a, a->perm, me, off).addr = perm_of(k, me, T);
 }
 
@@ -90,22 +88,22 @@ static void call(const struct areas *a, int fn, uint32_t k, size_t off, size_t n
     int T = THREADS, root = root_of(k, T);
     tupc_sptr_t s0 = on(a, a->src, 0, off), d0 = on(a, a->dst, 0, off);
     switch (fn) {
-    case BROADCAST:
+    case TT_BROADCAST:
         upc_all_broadcast(d0, on(a, a->src, root, off), nb, fl);
         break;
-    case SCATTER:
+    case TT_SCATTER:
         upc_all_scatter(d0, on(a, a->src, root, off), nb, fl);
         break;
-    case GATHER:
+    case TT_GATHER:
         upc_all_gather(on(a, a->dst, root, off), s0, nb, fl);
         break;
-    case GATHER_ALL:
+    case TT_GATHER_ALL:
         upc_all_gather_all(d0, s0, nb, fl);
         break;
-    case EXCHANGE:
+    case TT_EXCHANGE:
         upc_all_exchange(d0, s0, nb, fl);
         break;
-    case PERMUTE: {
+    case TT_PERMUTE: {
         /* perm: shared int[THREADS] at this offset, entry i on thread i. */
         tupc_sptr_t p = on(a, a->perm, 0, off);
         upc_all_permute(d0, s0, p, nb, fl);
@@ -120,25 +118,25 @@ static int check(const struct areas *a, int fn, uint32_t k, size_t off, size_t n
     int me = MYTHREAD, T = THREADS, root = root_of(k, T);
     const unsigned char *d = (const unsigned char *)on(a, a->dst, me, off).addr;
     int bad = 0;
-    for (int b = 0; b < (fn == BROADCAST || fn == SCATTER || fn == PERMUTE ? 1 : T); b++) {
+    for (int b = 0; b < (fn == TT_BROADCAST || fn == TT_SCATTER || fn == TT_PERMUTE ? 1 : T); b++) {
         int from;
         size_t pos;
         switch (fn) {
-        case BROADCAST:
+        case TT_BROADCAST:
             from = root, pos = 0;
             break;
-        case SCATTER:
+        case TT_SCATTER:
             from = root, pos = (size_t)me * nb;
             break;
-        case GATHER:
+        case TT_GATHER:
             if (me != root)
                 return 0;
             from = b, pos = 0;
             break;
-        case GATHER_ALL:
+        case TT_GATHER_ALL:
             from = b, pos = 0;
             break;
-        case EXCHANGE:
+        case TT_EXCHANGE:
             from = b, pos = (size_t)me * nb;
             break;
         default:
@@ -178,7 +176,7 @@ static int chain(void *arg)
     int n = ncalls(), bad = 0;
     /* No early exit on a failure: every thread must make every call. */
     for (uint32_t k = 1; k <= (uint32_t)n; k++) {
-        int fn = (int)(k % NFN);
+        int fn = (int)(k % TT_NFN);
         fill(&a, fn, k, 0, nb);
         call(&a, fn, k, 0, nb, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
         bad += check(&a, fn, k, 0, nb);
@@ -192,25 +190,6 @@ struct storm_arg {
     int mixed;
 };
 
-static const upc_flag_t all_flags[] = {
-    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-    0,
-    UPC_IN_NOSYNC,
-    UPC_IN_MYSYNC,
-    UPC_IN_ALLSYNC,
-    UPC_OUT_NOSYNC,
-    UPC_OUT_MYSYNC,
-    UPC_OUT_ALLSYNC,
-};
-
 static int storm(void *arg)
 {
     const struct storm_arg *sa = arg;
@@ -220,7 +199,7 @@ static int storm(void *arg)
     if (!setup(&a, nb, n))
         return 1;
     for (uint32_t k = 0; k < (uint32_t)n; k++) {
-        int fn = (int)(k % NFN);
+        int fn = (int)(k % TT_NFN);
         fill(&a, fn, k, k * a.stride, nb);
         /* Mark the destination so that a call that never wrote shows. */
         memset(on(&a, a.dst, MYTHREAD, k * a.stride).addr, 0xEE, nb * (size_t)THREADS);
@@ -230,13 +209,13 @@ static int storm(void *arg)
     for (uint32_t k = 0; k < (uint32_t)n; k++) {
         upc_flag_t fl = UPC_IN_NOSYNC | UPC_OUT_NOSYNC;
         if (sa->mixed)
-            fl = all_flags[tt_rand(&st) % (sizeof all_flags / sizeof all_flags[0])];
-        call(&a, (int)(k % NFN), k, k * a.stride, nb, fl);
+            fl = tt_sync_flags[tt_rand(&st) % TT_NSYNC];
+        call(&a, (int)(k % TT_NFN), k, k * a.stride, nb, fl);
     }
     upc_barrier();
     int bad = 0;
     for (uint32_t k = 0; k < (uint32_t)n && bad < 5; k++)
-        bad += check(&a, (int)(k % NFN), k, k * a.stride, nb);
+        bad += check(&a, (int)(k % TT_NFN), k, k * a.stride, nb);
     upc_barrier();
     return 0;
 }

@@ -9,33 +9,6 @@
 
 #define FLAGS (UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC)
 
-enum fn { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, PERMUTE };
-
-static void call(int fn, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nb,
-                 upc_flag_t fl)
-{
-    switch (fn) {
-    case BROADCAST:
-        upc_all_broadcast(dst, src, nb, fl);
-        break;
-    case SCATTER:
-        upc_all_scatter(dst, src, nb, fl);
-        break;
-    case GATHER:
-        upc_all_gather(dst, src, nb, fl);
-        break;
-    case GATHER_ALL:
-        upc_all_gather_all(dst, src, nb, fl);
-        break;
-    case EXCHANGE:
-        upc_all_exchange(dst, src, nb, fl);
-        break;
-    case PERMUTE:
-        upc_all_permute(dst, src, perm, nb, fl);
-        break;
-    }
-}
-
 /* What each case breaks. */
 enum what {
     NBYTES0,
@@ -127,7 +100,7 @@ static int body(void *arg)
             tupc_ref(perm, 2, 1, int) = 0;
         break;
     }
-    call(b->fn, dst, src, p, nb, fl);
+    tt_reloc_call(b->fn, dst, src, p, nb, fl);
     TCHECK(0, "bad input was accepted");
     return 0;
 }
@@ -154,22 +127,22 @@ static void test_affinity(void **state)
 {
     (void)state;
     const char *exp = "expected the target of";
-    EXPECT(BROADCAST, DST_THREAD1, "upc_all_broadcast", "dst has affinity to thread 1", exp,
+    EXPECT(TT_BROADCAST, DST_THREAD1, "upc_all_broadcast", "dst has affinity to thread 1", exp,
            "7.4.2.1 para 6");
-    EXPECT(SCATTER, DST_THREAD1, "upc_all_scatter", "dst has affinity to thread 1", exp,
+    EXPECT(TT_SCATTER, DST_THREAD1, "upc_all_scatter", "dst has affinity to thread 1", exp,
            "7.4.2.2 para 6");
-    EXPECT(GATHER, SRC_THREAD1, "upc_all_gather", "src has affinity to thread 1", exp,
+    EXPECT(TT_GATHER, SRC_THREAD1, "upc_all_gather", "src has affinity to thread 1", exp,
            "7.4.2.3 para 6");
-    EXPECT(GATHER_ALL, SRC_THREAD1, "upc_all_gather_all", "src has affinity to thread 1", exp,
+    EXPECT(TT_GATHER_ALL, SRC_THREAD1, "upc_all_gather_all", "src has affinity to thread 1", exp,
            "7.4.2.4 para 6");
-    EXPECT(GATHER_ALL, DST_THREAD1, "upc_all_gather_all", "dst has affinity to thread 1", exp);
-    EXPECT(EXCHANGE, SRC_THREAD1, "upc_all_exchange", "src has affinity to thread 1", exp,
+    EXPECT(TT_GATHER_ALL, DST_THREAD1, "upc_all_gather_all", "dst has affinity to thread 1", exp);
+    EXPECT(TT_EXCHANGE, SRC_THREAD1, "upc_all_exchange", "src has affinity to thread 1", exp,
            "7.4.2.5 para 5");
-    EXPECT(EXCHANGE, DST_THREAD1, "upc_all_exchange", "dst has affinity to thread 1", exp);
-    EXPECT(PERMUTE, SRC_THREAD1, "upc_all_permute", "src has affinity to thread 1", exp,
+    EXPECT(TT_EXCHANGE, DST_THREAD1, "upc_all_exchange", "dst has affinity to thread 1", exp);
+    EXPECT(TT_PERMUTE, SRC_THREAD1, "upc_all_permute", "src has affinity to thread 1", exp,
            "7.4.2.6 para 6");
-    EXPECT(PERMUTE, DST_THREAD1, "upc_all_permute", "dst has affinity to thread 1", exp);
-    EXPECT(PERMUTE, PERM_THREAD1, "upc_all_permute", "perm has affinity to thread 1", exp);
+    EXPECT(TT_PERMUTE, DST_THREAD1, "upc_all_permute", "dst has affinity to thread 1", exp);
+    EXPECT(TT_PERMUTE, PERM_THREAD1, "upc_all_permute", "perm has affinity to thread 1", exp);
 }
 
 /* The pointers that may be anywhere are accepted on another thread. */
@@ -223,24 +196,24 @@ static void test_sizes(void **state)
     (void)state;
     /* broadcast and permute never form nbytes * THREADS; their one block
      * does not fit the partition. */
-    EXPECT(BROADCAST, OVERFLOW, "upc_all_broadcast", "runs past the end");
-    EXPECT(PERMUTE, OVERFLOW, "upc_all_permute", "runs past the end");
-    for (int fn = SCATTER; fn <= EXCHANGE; fn++)
+    EXPECT(TT_BROADCAST, OVERFLOW, "upc_all_broadcast", "runs past the end");
+    EXPECT(TT_PERMUTE, OVERFLOW, "upc_all_permute", "runs past the end");
+    for (int fn = TT_SCATTER; fn <= TT_EXCHANGE; fn++)
         EXPECT(fn, OVERFLOW, names[fn], "nbytes * THREADS", "overflows size_t");
     /* Half a partition: one block fits, THREADS of them in one partition do not. */
-    EXPECT(SCATTER, PAST_END, "upc_all_scatter", "src +", "runs past the end");
-    EXPECT(GATHER, PAST_END, "upc_all_gather", "dst +", "runs past the end");
-    EXPECT(GATHER_ALL, PAST_END, "upc_all_gather_all", "dst +", "runs past the end");
-    EXPECT(EXCHANGE, PAST_END, "upc_all_exchange", "src +", "runs past the end");
+    EXPECT(TT_SCATTER, PAST_END, "upc_all_scatter", "src +", "runs past the end");
+    EXPECT(TT_GATHER, PAST_END, "upc_all_gather", "dst +", "runs past the end");
+    EXPECT(TT_GATHER_ALL, PAST_END, "upc_all_gather_all", "dst +", "runs past the end");
+    EXPECT(TT_EXCHANGE, PAST_END, "upc_all_exchange", "src +", "runs past the end");
 }
 
 static void test_perm(void **state)
 {
     (void)state;
-    EXPECT(PERMUTE, PERM_RANGE, "upc_all_permute", "perm[1] is 4",
+    EXPECT(TT_PERMUTE, PERM_RANGE, "upc_all_permute", "perm[1] is 4",
            "expected perm to hold the THREADS distinct values 0..3", "7.4.2.6 para 4");
-    EXPECT(PERMUTE, PERM_NEGATIVE, "upc_all_permute", "perm[2] is -1");
-    EXPECT(PERMUTE, PERM_DUP, "upc_all_permute", "are both 0",
+    EXPECT(TT_PERMUTE, PERM_NEGATIVE, "upc_all_permute", "perm[2] is -1");
+    EXPECT(TT_PERMUTE, PERM_DUP, "upc_all_permute", "are both 0",
            "expected perm to hold the THREADS distinct values 0..3", "7.4.2.6 para 4");
 }
 

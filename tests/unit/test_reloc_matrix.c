@@ -25,29 +25,10 @@
 #define SENTINEL 0xA5
 #define GAMMA 0x9e3779b97f4a7c15ull
 
-enum fn { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, PERMUTE, NFN };
-static const char *const fn_name[NFN] = {"broadcast",  "scatter",  "gather",
-                                         "gather_all", "exchange", "permute"};
+static const char *const fn_name[TT_NFN] = {"broadcast",  "scatter",  "gather",
+                                            "gather_all", "exchange", "permute"};
 
-static const upc_flag_t flag_list[] = {
-    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-    0,
-    UPC_IN_NOSYNC,
-    UPC_IN_MYSYNC,
-    UPC_IN_ALLSYNC,
-    UPC_OUT_NOSYNC,
-    UPC_OUT_MYSYNC,
-    UPC_OUT_ALLSYNC,
-};
-#define NFLAGS ((int)(sizeof flag_list / sizeof flag_list[0]))
+#define NFLAGS TT_NSYNC
 
 static size_t big_size(void)
 {
@@ -144,18 +125,19 @@ static void one(struct ctx *c, int fn, upc_flag_t fl, size_t nb, int pl, uint64_
 {
     int me = MYTHREAD, T = THREADS, last = T - 1;
     uint64_t seed = 0x1234567ull + iter * 0x9e3779b97f4a7c15ull;
-    int rooted = fn == BROADCAST || fn == SCATTER || fn == GATHER;
+    int rooted = fn == TT_BROADCAST || fn == TT_SCATTER || fn == TT_GATHER;
     /* Placement: 0 root 0 aligned; 1 root last aligned; 2 root T/2, odd offsets. */
     int root = !rooted ? 0 : pl == 0 ? 0 : pl == 1 ? last : T / 2;
     size_t soff = GUARD + (pl == 2 ? 5 : 0), doff = GUARD + (pl == 2 ? 3 : pl == 1 ? 64 : 0);
-    size_t area = (fn == BROADCAST || fn == SCATTER || fn == PERMUTE) ? nb : nb * (size_t)T;
-    size_t srclen = (fn == SCATTER || fn == EXCHANGE) ? nb * (size_t)T : nb;
-    int src_root_only = fn == BROADCAST || fn == SCATTER;
-    int dst_root_only = fn == GATHER;
+    size_t area =
+        (fn == TT_BROADCAST || fn == TT_SCATTER || fn == TT_PERMUTE) ? nb : nb * (size_t)T;
+    size_t srclen = (fn == TT_SCATTER || fn == TT_EXCHANGE) ? nb * (size_t)T : nb;
+    int src_root_only = fn == TT_BROADCAST || fn == TT_SCATTER;
+    int dst_root_only = fn == TT_GATHER;
     int in_no, out_no;
     flags_of(fl, &in_no, &out_no);
     int perm[TUPC_MAX_THREADS];
-    if (fn == PERMUTE)
+    if (fn == TT_PERMUTE)
         make_perm(perm, T, seed);
 
     /* Fill our own data only: src, dst area with guards, our perm entry. */
@@ -167,31 +149,12 @@ static void one(struct ctx *c, int fn, upc_flag_t fl, size_t nb, int pl, uint64_
     unsigned char *mydst = (unsigned char *)at(c, c->dstr, me, doff).addr;
     if (!dst_root_only || me == root)
         memset(mydst - GUARD, SENTINEL, area + 2 * GUARD);
-    if (fn == PERMUTE)
+    if (fn == TT_PERMUTE)
         tupc_ref(c->perm, me, 1, int) = perm[me];
     if (in_no)
         upc_barrier();
 
-    switch (fn) {
-    case BROADCAST:
-        upc_all_broadcast(dst, src, nb, fl);
-        break;
-    case SCATTER:
-        upc_all_scatter(dst, src, nb, fl);
-        break;
-    case GATHER:
-        upc_all_gather(dst, src, nb, fl);
-        break;
-    case GATHER_ALL:
-        upc_all_gather_all(dst, src, nb, fl);
-        break;
-    case EXCHANGE:
-        upc_all_exchange(dst, src, nb, fl);
-        break;
-    case PERMUTE:
-        upc_all_permute(dst, src, c->perm, nb, fl);
-        break;
-    }
+    tt_reloc_call(fn, dst, src, c->perm, nb, fl);
     if (out_no)
         upc_barrier();
 
@@ -200,20 +163,20 @@ static void one(struct ctx *c, int fn, upc_flag_t fl, size_t nb, int pl, uint64_
         int nblk = area / nb;
         for (int b = 0; b < nblk; b++) {
             switch (fn) {
-            case BROADCAST:
+            case TT_BROADCAST:
                 gen(c->want, nb, stream_of(seed, root), 0);
                 break;
-            case SCATTER:
+            case TT_SCATTER:
                 gen(c->want, nb, stream_of(seed, root), (size_t)me * nb);
                 break;
-            case GATHER:
-            case GATHER_ALL:
+            case TT_GATHER:
+            case TT_GATHER_ALL:
                 gen(c->want, nb, stream_of(seed, b), 0);
                 break;
-            case EXCHANGE:
+            case TT_EXCHANGE:
                 gen(c->want, nb, stream_of(seed, b), (size_t)me * nb);
                 break;
-            case PERMUTE: {
+            case TT_PERMUTE: {
                 int from = 0;
                 while (perm[from] != me)
                     from++;
@@ -257,14 +220,14 @@ static int matrix_body(void *arg)
     for (int f = 0; f < NFLAGS; f++)
         for (int s = 0; s < 6; s++)
             for (int pl = 0; pl < 3; pl++)
-                for (int fn = 0; fn < NFN; fn++)
+                for (int fn = 0; fn < TT_NFN; fn++)
                     if (c.only_fn < 0 || fn == c.only_fn)
-                        one(&c, fn, flag_list[f], sizes[s], pl, iter++);
+                        one(&c, fn, tt_sync_flags[f], sizes[s], pl, iter++);
     /* The large size: every sync mode, placements cycling. */
     for (int f = 0; f < NFLAGS; f++)
-        for (int fn = 0; fn < NFN; fn++)
+        for (int fn = 0; fn < TT_NFN; fn++)
             if (c.only_fn < 0 || fn == c.only_fn)
-                one(&c, fn, flag_list[f], big, f % 3, iter++);
+                one(&c, fn, tt_sync_flags[f], big, f % 3, iter++);
     upc_barrier();
     free(c.want);
     upc_all_free(c.srcr);
@@ -283,32 +246,32 @@ static void run_fn(int fn)
 static void test_broadcast(void **state)
 {
     (void)state;
-    run_fn(BROADCAST);
+    run_fn(TT_BROADCAST);
 }
 static void test_scatter(void **state)
 {
     (void)state;
-    run_fn(SCATTER);
+    run_fn(TT_SCATTER);
 }
 static void test_gather(void **state)
 {
     (void)state;
-    run_fn(GATHER);
+    run_fn(TT_GATHER);
 }
 static void test_gather_all(void **state)
 {
     (void)state;
-    run_fn(GATHER_ALL);
+    run_fn(TT_GATHER_ALL);
 }
 static void test_exchange(void **state)
 {
     (void)state;
-    run_fn(EXCHANGE);
+    run_fn(TT_EXCHANGE);
 }
 static void test_permute(void **state)
 {
     (void)state;
-    run_fn(PERMUTE);
+    run_fn(TT_PERMUTE);
 }
 
 /* All six interleaved in one run, so back-to-back calls of different
