@@ -269,7 +269,7 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
 
     if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
         goto fail;
-    if (tupc_barrier_init(threads) != 0 || tupc_lock_init() != 0 || tupc_coll_init(threads) != 0) {
+    if (tupc_barrier_init(threads) != 0 || tupc_coll_init(threads) != 0) {
         snprintf(err, sizeof err, "out of memory for the synchronization state of %d threads",
                  threads);
         goto fail;

@@ -121,11 +121,6 @@ void tupc_barrier_fini(void)
     leaf_of = NULL;
 }
 
-const char *tupc_barrier_algorithm(void)
-{
-    return use_tree ? "tree" : "flat";
-}
-
 /* Tree mode, last arriver at the root: check the ids and release everyone. */
 static void tree_release(uint32_t e)
 {

@@ -23,7 +23,4 @@ void *tupc_barrier_bcast(const char *func, void *value);
  * collective may be called (UPC 1.3 7.4 para 5). */
 void tupc_check_not_split(const char *func);
 
-/* The algorithm in use: "flat" or "tree" (see barrier.c). */
-const char *tupc_barrier_algorithm(void);
-
 #endif

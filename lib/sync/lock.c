@@ -38,11 +38,6 @@ static struct qnode *all_nodes;
 
 static _Thread_local struct qnode *free_nodes;
 
-int tupc_lock_init(void)
-{
-    return 0;
-}
-
 void tupc_lock_fini(void)
 {
     pthread_mutex_lock(&all_lock);

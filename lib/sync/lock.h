@@ -2,7 +2,6 @@
 #ifndef TUPC_SYNC_LOCK_H
 #define TUPC_SYNC_LOCK_H
 
-int tupc_lock_init(void);
 void tupc_lock_fini(void); /* frees the locks a run left allocated */
 
 #endif
