@@ -48,6 +48,7 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
         return;
     }
     tupc_coll_need(&c, root);
-    memcpy(tupc_reloc_on(dst, me), src.addr, nbytes);
+    tupc_copy(tupc_reloc_on(dst, me), src.addr, nbytes,
+              tupc_reloc_streams(nbytes, (size_t)THREADS + 1));
     tupc_reloc_leave_rooted(&c, root);
 }

@@ -29,10 +29,11 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     int me = MYTHREAD, T = THREADS;
     char *mine = tupc_reloc_on(dst, me);
     size_t from = (size_t)me * nbytes;
+    int stream = tupc_reloc_streams(total, 2 * (size_t)T); /* T src and T dst areas */
     for (int k = 1; k <= T; k++) {
         int j = me + k < T ? me + k : me + k - T;
         tupc_coll_need(&c, j);
-        memcpy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j) + from, nbytes);
+        tupc_copy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j) + from, nbytes, stream);
     }
     tupc_coll_leave(&c, NULL, 0, 1);
 }

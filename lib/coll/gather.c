@@ -31,6 +31,7 @@ void upc_all_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t 
     tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, root = (int)dst.thread;
     tupc_coll_need(&c, root);
-    memcpy(dst.addr + (size_t)me * nbytes, tupc_reloc_on(src, me), nbytes);
+    tupc_copy(dst.addr + (size_t)me * nbytes, tupc_reloc_on(src, me), nbytes,
+              tupc_reloc_streams(total, 2));
     tupc_reloc_leave_rooted(&c, root);
 }

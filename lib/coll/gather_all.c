@@ -29,10 +29,11 @@ void upc_all_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
     tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, T = THREADS;
     char *mine = tupc_reloc_on(dst, me);
+    int stream = tupc_reloc_streams(total, (size_t)T + 1); /* T dst areas and the src blocks */
     for (int k = 1; k <= T; k++) {
         int j = me + k < T ? me + k : me + k - T;
         tupc_coll_need(&c, j);
-        memcpy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j), nbytes);
+        tupc_copy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j), nbytes, stream);
     }
     tupc_coll_leave(&c, NULL, 0, 1);
 }

@@ -25,7 +25,7 @@
  * call while that call runs, however far apart NOSYNC lets the threads
  * drift: a duplicate is always found, and never falsely.
  *
- * Copy: one memcpy per thread. */
+ * Copy: one memcpy per thread (streaming for large calls, coll/copy.h). */
 #include "coll/reloc.h"
 
 #include "sync/wait.h"
@@ -72,7 +72,8 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                   me, (unsigned)(uint32_t)old, to, T - 1);
 
     tupc_coll_need(&c, to);
-    memcpy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes);
+    tupc_copy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes,
+              tupc_reloc_streams(nbytes, 2 * (size_t)T));
 
     if (out == TUPC_MYSYNC) {
         /* seq_cst store: a release of the copy above, and it wakes t. */

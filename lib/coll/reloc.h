@@ -9,6 +9,7 @@
 #define TUPC_COLL_RELOC_H
 
 #include "check/error.h"
+#include "coll/copy.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "sync/barrier.h"
@@ -70,6 +71,13 @@ static inline void tupc_reloc_check_thread0(const char *func, const char *sectio
 static inline char *tupc_reloc_on(tupc_sptr_t p, int i)
 {
     return p.addr + (size_t)i * tupc_partition_size_;
+}
+
+/* Whether a call that reads and writes `copies` blocks of nbytes each (all
+ * threads together) streams its copies; saturates instead of overflowing. */
+static inline int tupc_reloc_streams(size_t nbytes, size_t copies)
+{
+    return tupc_copy_streams(nbytes > SIZE_MAX / copies ? SIZE_MAX : nbytes * copies);
 }
 
 /* Signature of a relocalization call's single-valued arguments. */

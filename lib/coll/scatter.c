@@ -28,6 +28,7 @@ void upc_all_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t
     tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
     int me = MYTHREAD, root = (int)src.thread;
     tupc_coll_need(&c, root);
-    memcpy(tupc_reloc_on(dst, me), src.addr + (size_t)me * nbytes, nbytes);
+    tupc_copy(tupc_reloc_on(dst, me), src.addr + (size_t)me * nbytes, nbytes,
+              tupc_reloc_streams(total, 2));
     tupc_reloc_leave_rooted(&c, root);
 }

@@ -2,6 +2,7 @@
 #include "runtime/runtime.h"
 
 #include "check/error.h"
+#include "coll/copy.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "runtime/placement.h"
@@ -235,6 +236,11 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
         char detail[160];
         snprintf(detail, sizeof detail, "TUPC_BARRIER is \"%.64s\"; expected flat or tree", bar);
         return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
+    {
+        char detail[160];
+        if (tupc_copy_init(detail, sizeof detail) != 0)
+            return run_error(&o, "tupc: tupc_run: %s", detail);
     }
 
     int *cpu = calloc((size_t)threads, sizeof *cpu);

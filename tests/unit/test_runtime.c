@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -194,6 +195,24 @@ static void test_bad_barrier_choice(void **state)
     unsetenv("TUPC_BARRIER");
 }
 
+static void test_bad_stream_min(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    const char *bad[] = {"lots", "0", "-1M", "12Q"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("TUPC_STREAM_MIN", bad[i], 1);
+        assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+        char want[64];
+        snprintf(want, sizeof want, "TUPC_STREAM_MIN is \"%s\"", bad[i]);
+        if (!strstr(tupc_last_error(), want))
+            fail_msg("message \"%s\" lacks %s", tupc_last_error(), want);
+    }
+    setenv("TUPC_STREAM_MIN", "64K", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
+    unsetenv("TUPC_STREAM_MIN");
+}
+
 static int nested(void *arg)
 {
     (void)arg;
@@ -268,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_bad_thread_counts),
         cmocka_unit_test(test_bad_heap_size),
         cmocka_unit_test(test_bad_barrier_choice),
+        cmocka_unit_test(test_bad_stream_min),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),

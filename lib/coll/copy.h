@@ -1,0 +1,33 @@
+/* Bulk copies of the relocalization collectives: through the caches, or with
+ * streaming (non-temporal) stores once a call's data outgrows the last-level
+ * cache.
+ *
+ * A plain copy reads each destination line before writing it (the write
+ * allocates the line in the cache) and later evicts it: three memory
+ * transfers per line when nothing fits the cache. A streaming store writes
+ * the line straight to memory: two. glibc's memcpy streams only beyond
+ * 3/4 of the shared cache size *per copy*; a collective's threads copy at
+ * once, so the cache is full long before one copy reaches that size.
+ * Measured on the 2-core development VM (32 MiB L3, two threads each copying
+ * 16 MiB): memcpy 2.26 ms, streaming 1.47 ms; at 4 MiB each memcpy is 2x
+ * faster, as both copies fit the cache. */
+#ifndef TUPC_COLL_COPY_H
+#define TUPC_COLL_COPY_H
+
+#include <stddef.h>
+
+/* Reads TUPC_STREAM_MIN, or else the size of the last-level cache: the
+ * working set (bytes read plus bytes written by all threads) from which a
+ * call streams. Returns 0, or -1 with a message in err for a bad value. */
+int tupc_copy_init(char *err, size_t errlen);
+
+/* Whether a call whose threads read and write `working_set` bytes in all
+ * streams. The same answer on every thread (a single-valued input). */
+int tupc_copy_streams(size_t working_set);
+
+/* memcpy(dst, src, n), with streaming stores if `stream`. Returns after the
+ * streaming stores are ordered before the caller's later stores (sfence), so
+ * a release store that follows publishes the copied bytes. */
+void tupc_copy(void *dst, const void *src, size_t n, int stream);
+
+#endif
