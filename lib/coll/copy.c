@@ -73,7 +73,10 @@ int tupc_copy_init(char *err, size_t errlen)
         long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
         llc = v > 0 ? (size_t)v : DEFAULT_LLC;
     }
-    stream_min = llc;
+    /* 1.5x: at 1x the copies of a call still hit the cache in part and
+     * memcpy won (scatter of 8 MiB blocks, 32 MiB in all: 0.23 ms against
+     * 0.32 ms streamed); from 1.5x on streaming won in every case measured. */
+    stream_min = llc + llc / 2;
     return 0;
 }
 

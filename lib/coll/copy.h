@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-/* Reads TUPC_STREAM_MIN, or else the size of the last-level cache: the
+/* Reads TUPC_STREAM_MIN, or else 1.5x the size of the last-level cache: the
  * working set (bytes read plus bytes written by all threads) from which a
  * call streams. Returns 0, or -1 with a message in err for a bad value. */
 int tupc_copy_init(char *err, size_t errlen);
