@@ -37,9 +37,12 @@ echo "== relocalization beside Open MPI and MPICH (OSU method)"
 tests/bench/compare_reloc.sh -n "$P" -b build-release -o "$OUT" --min 8 --max 16M "${quick[@]}" |
     tee "$OUT/reloc.txt"
 echo
-echo "== relocalization against the memcpy floor (>= 1 MiB)"
-grep -E '^# probe|^memcpy|^(broadcast|scatter|gather|gather_all|exchange|permute) ' \
-    "$OUT/tupc.txt" | awk '$1 ~ /^#/ || $3 >= 1048576' | tee "$OUT/reloc_floor.txt"
+echo "== relocalization against the memcpy floor (>= 1 MiB), every round"
+for f in "$OUT"/reloc_tupc.*.txt; do
+    echo "# $f"
+    grep -E '^# probe|^memcpy|^(broadcast|scatter|gather|gather_all|exchange|permute) ' "$f" |
+        awk '$1 ~ /^#/ || $3 >= 1048576'
+done | tee "$OUT/reloc_floor.txt"
 
 echo
 echo "== reductions beside Open MPI and MPICH"
