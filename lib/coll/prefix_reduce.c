@@ -327,7 +327,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
-    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f);
+    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, -1);
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 1);

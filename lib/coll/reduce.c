@@ -182,6 +182,10 @@ void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p, size
     if (p.phase >= blk_size)
         tupc_fail(func, "UPC 1.3 7.4.3.1 para 8",
                   "%s has phase %u; expected less than blk_size %zu", arg, p.phase, blk_size);
+    if (p.phase + nelems <= blk_size) { /* within the first block: no division */
+        tupc_check_sptr(func, arg, p, nelems * esize);
+        return;
+    }
     tupc_check_sptr(func, arg, p, esize);
     /* The far ends: the last element, and the end of the block before it
      * (threads with a full block in the last course reach further). */
@@ -224,6 +228,88 @@ static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
 
 _Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits an eager line");
 
+/* memcpy of one element with a constant size in each branch: inlined, where
+ * a size known only at run time costs a library call. */
+static inline void tupc_red_store(void *d, const void *v, size_t size)
+{
+    switch (size) {
+    case 1:
+        memcpy(d, v, 1);
+        break;
+    case 2:
+        memcpy(d, v, 2);
+        break;
+    case 4:
+        memcpy(d, v, 4);
+        break;
+    case 8:
+        memcpy(d, v, 8);
+        break;
+    default:
+        memcpy(d, v, size);
+    }
+}
+
+/* Small calls: the root reads every element itself, in index order, through
+ * plain pointers into the other partitions. A few lines of src cost the root
+ * no more than as many partials would, and the other threads then touch no
+ * data at all: they wait for nobody on entry, and on exit at most for the
+ * root. With ALLSYNC|ALLSYNC and 2 threads that is one transfer each way per
+ * call (the non-root's entry to the root, the root's finish back) where the
+ * partials path needs three (the root's entry, the partial, the finish). */
+#define RED_DIRECT_MAX 256 /* bytes of src */
+
+static int reduce_is_direct(size_t nelems, size_t esize)
+{
+    return nelems * esize <= RED_DIRECT_MAX && THREADS <= TUPC_RED_SCAN_MAX;
+}
+
+/* Call c after tupc_red_enter(..., root): IN_ALLSYNC's scan is done on the
+ * root, so only IN_MYSYNC and OUT_* are left. */
+static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, tupc_sptr_t dst,
+                          tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                          tupc_red_fn f, enum tupc_sync in, enum tupc_sync out)
+{
+    const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
+    /* Exit waits are all done here, as OUT_MYSYNC waits on listed threads. */
+    const enum tupc_sync out_given = out;
+    c->out = TUPC_MYSYNC;
+    if (me != root) {
+        /* The root read my src (if I hold any) and wrote dst: OUT_MYSYNC
+         * waits for it only then, OUT_ALLSYNC always (the root finishes
+         * only after every thread has entered, see below). */
+        size_t lo;
+        int mine = tupc_red_piece(&L, tupc_red_key(&L, me), &lo) != 0;
+        int wait = out_given == TUPC_ALLSYNC || (out_given == TUPC_MYSYNC && mine);
+        tupc_coll_leave(c, &root, wait, 0);
+        return;
+    }
+    union tupc_red_val acc, run;
+    tupc_sptr_t p = L.src;
+    for (size_t left = nelems, first = 1; left; first = 0) {
+        size_t r = tupc_red_run(&L, p, left);
+        tupc_coll_need(c, (int)p.thread); /* IN_MYSYNC: the owner has entered */
+        ty->reduce(op, f, p.addr, r, first ? &acc : &run);
+        if (!first)
+            ty->combine(op, f, &acc, &run);
+        left -= r;
+        if (left)
+            p = tupc_ptr_add(p, (ptrdiff_t)r, L.B, L.es);
+    }
+    if (nelems) /* nelems == 0: dst is left as it was */
+        tupc_red_store(dst.addr, &acc, ty->size);
+    /* OUT_ALLSYNC: "all threads have completed" means all have entered
+     * (they have nothing else to do); IN_ALLSYNC already waited for that,
+     * IN_MYSYNC for the holders of src only. */
+    if (out_given == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
+        for (int j = 0; j < T; j++)
+            if (j != me)
+                tupc_coll_wait_entered(j, c->seq);
+    tupc_coll_leave(c, &root, 0, 0); /* my data was touched by me only */
+}
+
 static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                        tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                        upc_flag_t flags)
@@ -237,7 +323,12 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
 
     const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
     struct tupc_coll c;
-    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f);
+    if (reduce_is_direct(nelems, ty->size)) {
+        tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, root);
+        reduce_direct(ty, &c, dst, src, op, nelems, blk_size, f, in, out);
+        return;
+    }
+    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, -1);
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);

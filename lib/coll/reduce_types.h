@@ -147,7 +147,8 @@ static inline void tupc_red_lay_init(struct tupc_red_lay *L, tupc_sptr_t src, si
     L->es = es;
     L->T = THREADS;
     L->t0 = (int)src.thread;
-    L->nb = B ? (src.phase + n + B - 1) / B : 1;
+    size_t end = src.phase + n; /* without a division while it is one block */
+    L->nb = B == 0 ? 1 : end <= B ? end > 0 : (end + B - 1) / B;
     L->chunk = need_index_order && L->nb > (size_t)L->T;
     if (B == 0)
         L->src.phase = 0; /* an indefinite layout has no phase */
@@ -203,18 +204,25 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
 /* Enters a reduce or prefix_reduce call (c), folding the single-valued
  * arguments into its signature. With few threads IN_ALLSYNC is done by
  * reading every thread's entered counter: the same guarantee as the
- * barrier, and the same reads as its flat form, without its second pass. */
+ * barrier, and the same reads as its flat form, without its second pass.
+ * `scanner` is the one thread that touches data in this call, which alone
+ * then reads the counters, or -1 when every thread touches data. */
 static inline void tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
                                   enum tupc_sync in, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                  size_t nelems, size_t blk_size, tupc_red_fn f)
+                                  size_t nelems, size_t blk_size, tupc_red_fn f, int scanner)
 {
     const int T = THREADS, me = MYTHREAD;
     int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX;
     const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
-    uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)dst.addr), (uintptr_t)src.addr);
-    sig = tupc_sig(tupc_sig(tupc_sig(tupc_sig(sig, (uint64_t)op), nelems), blk_size), (uintptr_t)f);
+    /* Six independent products rather than a chain of six: the signature
+     * is on the path of every call. Odd multipliers keep any one differing
+     * argument from vanishing. */
+    uint64_t sig = ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
+                   ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
+                   ((uint64_t)op * 0x165667b19e3779f9ull) ^ (nelems * 0xd6e8feb86659fd93ull) ^
+                   (blk_size * 0xff51afd7ed558ccdull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
     tupc_coll_enter(c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags, sig);
-    if (scan_in)
+    if (scan_in && (scanner < 0 || scanner == me))
         for (int j = 0; j < T; j++)
             if (j != me)
                 tupc_coll_wait_entered(j, c->seq);

@@ -2,7 +2,8 @@
  *
  * - NOSYNC storm: 40 back-to-back upc_all_reduceL (UPC_IN_NOSYNC |
  *   UPC_OUT_NOSYNC, more calls than scratch slots) into 40 distinct dst
- *   cells on cycling threads, then one barrier and every result checked;
+ *   cells on cycling threads, then one barrier and every result checked,
+ *   over 1003 elements and over 2 * THREADS - 1 (the small-call path);
  *   the same with UPC_NONCOMM_FUNC over many blocks (index ranges).
  * - MYSYNC chain: each thread rewrites its own src elements before each
  *   call (IN_MYSYNC keeps others from reading them earlier) and checks the
@@ -33,11 +34,14 @@ static long last(long a, long b)
     return b;
 }
 
+/* arg: 0 for 1003 elements in blocks of 4, 1 for 2 * THREADS - 1 elements
+ * in blocks of 1 (at most 256 bytes: the path where the root reads every
+ * element itself). */
 static int storm(void *arg)
 {
-    (void)arg;
     const int T = THREADS, me = MYTHREAD;
-    const size_t n = 1003, B = 4;
+    const int small = *(const int *)arg;
+    const size_t n = small ? 2 * (size_t)T - 1 : 1003, B = small ? 1 : 4;
     tupc_sptr_t a = upc_all_alloc(n / B + 2, B * sizeof(long));
     tupc_sptr_t r = upc_all_alloc(STORM, sizeof(long)); /* cell k on thread k % T */
     long want = 0;
@@ -67,9 +71,10 @@ static int chain(void *arg)
 {
     (void)arg;
     const int T = THREADS, me = MYTHREAD;
-    const size_t Bs[] = {64, 1};
-    for (int ib = 0; ib < 2; ib++) {
-        size_t B = Bs[ib], n = B == 1 ? 997 : 64 * (size_t)T - 5;
+    /* The third case fits 256 bytes: the root reads every element itself. */
+    const size_t Bs[] = {64, 1, 1};
+    for (int ib = 0; ib < 3; ib++) {
+        size_t B = Bs[ib], n = ib == 0 ? 64 * (size_t)T - 5 : ib == 1 ? 997 : 2 * (size_t)T - 1;
         tupc_sptr_t a = upc_all_alloc(n / B + 2, B * sizeof(long));
         tupc_sptr_t p = upc_all_alloc(n / B + 2, B * sizeof(long));
         tupc_sptr_t r = upc_all_alloc((size_t)T, sizeof(long));
@@ -112,8 +117,9 @@ static void test_storm(void **state)
 {
     (void)state;
     const int threads[] = {2, 3, 5, 8, 16};
-    for (int i = 0; i < 5; i++)
-        TT_RUN(threads[i], storm, NULL);
+    for (int small = 0; small < 2; small++)
+        for (int i = 0; i < 5; i++)
+            TT_RUN(threads[i], storm, &small);
 }
 
 static void test_chain(void **state)
