@@ -93,6 +93,86 @@ static int body(void *arg)
     return 0;
 }
 
+/* ---- 8 bytes against the barrier, interleaved --------------------------------
+ * The VM's slow and fast phases come and go within seconds, so timing the
+ * barrier and a reduce in separate runs can compare one phase with another.
+ * Here one run alternates them: ROUNDS rounds of SMALL_ITERS barriers, then
+ * as many NO|NO reduces, then as many ALL|ALL reduces (8 bytes, long, ADD);
+ * each gets the slowest thread's mean per call, and the ratios are taken
+ * within a round, so both sides of a ratio share a phase. */
+enum { SMALL_ROUNDS = 11, SMALL_ITERS = 2000, SMALL_KINDS = 3 };
+static double small_ns[SMALL_ROUNDS][SMALL_KINDS];
+
+static int small_body(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 8), r = upc_all_alloc(1, 8);
+    *(long *)tupc_local(tupc_index(a, (size_t)MYTHREAD, 1, long)) = MYTHREAD + 1;
+    const upc_flag_t fl[SMALL_KINDS] = {0, UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
+                                        UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC};
+    for (int round = -1; round < SMALL_ROUNDS; round++) { /* round -1: warm-up */
+        for (int k = 0; k < SMALL_KINDS; k++) {
+            upc_barrier();
+            double t0 = now_ns();
+            for (int it = 0; it < SMALL_ITERS; it++) {
+                if (k == 0)
+                    upc_barrier();
+                else
+                    upc_all_reduceL(r, a, UPC_ADD, 1, 1, NULL, fl[k]);
+            }
+            t_thread[MYTHREAD] = (now_ns() - t0) / SMALL_ITERS;
+            upc_barrier();
+            if (MYTHREAD == 0 && round >= 0) {
+                double mx = 0;
+                for (int t = 0; t < THREADS; t++)
+                    mx = t_thread[t] > mx ? t_thread[t] : mx;
+                small_ns[round][k] = mx;
+            }
+            upc_barrier(); /* t_thread is rewritten next */
+        }
+    }
+    upc_all_free(r);
+    upc_all_free(a);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void run_small(int P)
+{
+    tupc_options o = {.threads = P};
+    tupc_run_opts(&o, small_body, NULL);
+    double col[SMALL_KINDS][SMALL_ROUNDS], rno[SMALL_ROUNDS], rall[SMALL_ROUNDS];
+    int below = 0;
+    for (int i = 0; i < SMALL_ROUNDS; i++) {
+        for (int k = 0; k < SMALL_KINDS; k++)
+            col[k][i] = small_ns[i][k];
+        rno[i] = small_ns[i][1] / small_ns[i][0];
+        rall[i] = small_ns[i][2] / small_ns[i][0];
+        below += rall[i] < 2;
+    }
+    printf("# 8-byte reduceL against upc_barrier, interleaved in one run (%d rounds of %d calls;\n"
+           "# medians; ratios within a round): barrier %.1f ns, NO|NO %.1f ns (%.2f barriers),\n"
+           "# ALL|ALL %.1f ns (%.2f barriers; under 2 barriers in %d of %d rounds)\n",
+           SMALL_ROUNDS, SMALL_ITERS, median(col[0], SMALL_ROUNDS), median(col[1], SMALL_ROUNDS),
+           median(rno, SMALL_ROUNDS), median(col[2], SMALL_ROUNDS), median(rall, SMALL_ROUNDS),
+           below, SMALL_ROUNDS);
+    if (csv)
+        for (int i = 0; i < SMALL_ROUNDS; i++)
+            fprintf(csv, "%d,small-round-%d,barrier|NO|ALL,8,%.1f,%.1f,%.1f,0\n", P, i,
+                    small_ns[i][0], small_ns[i][1], small_ns[i][2]);
+}
+
 static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *fl, double omp_ns)
 {
     struct job j = {k, bytes, flags};
@@ -192,6 +272,7 @@ int main(int argc, char **argv)
         fprintf(csv, "%d,readbw,-,268435456,0,0,%.3f,0\n", P, bw);
     printf("# %-6s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
            "min-thread", "max-thread", "GB/s", "omp ns", "ratio");
+    run_small(P);
     run(P, BARRIER, 8, 0, "-", 0);
     const struct {
         upc_flag_t f;
