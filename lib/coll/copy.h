@@ -15,6 +15,33 @@
 #define TUPC_COLL_COPY_H
 
 #include <stddef.h>
+#include <string.h>
+
+/* memcpy of one element: a constant size in each branch, so the copy is
+ * inlined where a size known only at run time costs a library call; the
+ * branch goes the same way throughout a call. */
+static inline void tupc_copy_elem(void *dst, const void *src, size_t size)
+{
+    switch (size) {
+    case 1:
+        memcpy(dst, src, 1);
+        break;
+    case 2:
+        memcpy(dst, src, 2);
+        break;
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    case 8:
+        memcpy(dst, src, 8);
+        break;
+    case 16:
+        memcpy(dst, src, 16);
+        break;
+    default:
+        memcpy(dst, src, size);
+    }
+}
 
 /* Reads TUPC_STREAM_MIN, or else 1.5x the size of the last-level cache: the
  * working set (bytes read plus bytes written by all threads) from which a

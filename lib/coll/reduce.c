@@ -15,6 +15,7 @@
 #include "coll/reduce_types.h"
 
 #include "check/error.h"
+#include "coll/copy.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 
@@ -228,28 +229,6 @@ static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
 
 _Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits an eager line");
 
-/* memcpy of one element with a constant size in each branch: inlined, where
- * a size known only at run time costs a library call. */
-static inline void tupc_red_store(void *d, const void *v, size_t size)
-{
-    switch (size) {
-    case 1:
-        memcpy(d, v, 1);
-        break;
-    case 2:
-        memcpy(d, v, 2);
-        break;
-    case 4:
-        memcpy(d, v, 4);
-        break;
-    case 8:
-        memcpy(d, v, 8);
-        break;
-    default:
-        memcpy(d, v, size);
-    }
-}
-
 /* Small calls: the root reads every element itself, in index order, through
  * plain pointers into the other partitions. A few lines of src cost the root
  * no more than as many partials would, and the other threads then touch no
@@ -299,7 +278,7 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, t
             p = tupc_ptr_add(p, (ptrdiff_t)r, L.B, L.es);
     }
     if (nelems) /* nelems == 0: dst is left as it was */
-        tupc_red_store(dst.addr, &acc, ty->size);
+        tupc_copy_elem(dst.addr, &acc, ty->size);
     /* OUT_ALLSYNC: "all threads have completed" means all have entered
      * (they have nothing else to do); IN_ALLSYNC already waited for that,
      * IN_MYSYNC for the holders of src only. */

@@ -25,6 +25,7 @@
  * have entered (a chunk may lie in any partition); OUT_MYSYNC waits for
  * every thread, since any thread may write any element of A. */
 #include "check/error.h"
+#include "coll/copy.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "sync/barrier.h"
@@ -47,25 +48,6 @@ struct sort_ctx {
 static inline int cmp_at(const struct sort_ctx *s, char *a, char *b)
 {
     return s->cmp((tupc_sptr_t){a, s->me, 0}, (tupc_sptr_t){b, s->me, 0});
-}
-
-/* Copies one element: fixed-size copies for the common sizes (inlined, no
- * call per element); the branch always goes the same way in a call. */
-static inline void mv(char *d, const char *s, size_t es)
-{
-    switch (es) {
-    case 4:
-        memcpy(d, s, 4);
-        break;
-    case 8:
-        memcpy(d, s, 8);
-        break;
-    case 16:
-        memcpy(d, s, 16);
-        break;
-    default:
-        memcpy(d, s, es);
-    }
 }
 
 /* Header of the temporary area: the last thread to leave frees it. */
@@ -115,11 +97,11 @@ static void merge(const struct sort_ctx *s, char *x, size_t nx, char *y, size_t 
     size_t es = s->es;
     while (nx && ny) {
         if (cmp_at(s, y, x) < 0) {
-            mv(out, y, es);
+            tupc_copy_elem(out, y, es);
             y += es;
             ny--;
         } else {
-            mv(out, x, es);
+            tupc_copy_elem(out, x, es);
             x += es;
             nx--;
         }
@@ -153,12 +135,12 @@ static void local_sort(const struct sort_ctx *s, char *a, char *tmp, size_t n)
         size_t end = r + RUN < n ? r + RUN : n;
         for (size_t i = r + 1; i < end; i++) {
             size_t j = i;
-            mv(save, a + i * es, es);
+            tupc_copy_elem(save, a + i * es, es);
             while (j > r && cmp_at(s, save, a + (j - 1) * es) < 0) {
-                mv(a + j * es, a + (j - 1) * es, es);
+                tupc_copy_elem(a + j * es, a + (j - 1) * es, es);
                 j--;
             }
-            mv(a + j * es, save, es);
+            tupc_copy_elem(a + j * es, save, es);
         }
     }
     if (save != one)
