@@ -17,9 +17,15 @@
  * --b2b times a loop of calls back to back instead (no barrier between;
  * loop time / iters per thread): what a chain of MYSYNC calls costs.
  *
+ * --rounds R repeats the whole measurement R times in the same run (barrier
+ * included) and ends with the medians over the rounds of each latency, of
+ * its ratio to the barrier and of its ratio to ALL|ALL of the same call and
+ * size, each ratio taken within a round: the VM's slow and fast phases come
+ * and go within seconds, and a ratio between two rounds compares phases.
+ *
  * Usage: bench_reloc [-n THREADS] [--min BYTES] [--max BYTES]
  *          [--funcs broadcast,scatter,...] [--modes no,my,all,no-my,...]
- *          [--iters N] [--quick] [--b2b] [--mem BYTES] [--csv FILE]
+ *          [--iters N] [--quick] [--b2b] [--rounds R] [--mem BYTES] [--csv FILE]
  * Sizes take K, M, G suffixes. A mode "X" is IN_X | OUT_X, "X-Y" IN_X | OUT_Y. */
 #include "probe.h"
 
@@ -47,15 +53,22 @@ static struct {
     int iters; /* 0: by size */
     int quick;
     int b2b; /* --b2b: calls back to back, no barrier between, loop time / iters */
+    int rounds;
     int use[NFN];
     struct mode modes[9];
     int nmodes;
     FILE *csv;
-} opt = {.min = 8, .max = 16u << 20, .mem = (size_t)1 << 30};
+} opt = {.min = 8, .max = 16u << 20, .mem = (size_t)1 << 30, .rounds = 1};
 
 struct stat {
     double max, avg, min, call_min, call_max;
 };
+
+/* Latencies per round (thread 0 writes them): [round][fn][mode][size], the
+ * barrier in [round][NFN][0][0]; sizes are powers of two from --min. */
+#define MAX_ROUNDS 31
+#define MAX_SIZES 40
+static double lat[MAX_ROUNDS][NFN + 1][9][MAX_SIZES];
 
 /* Per-thread results of the last measurement, read by thread 0 after a barrier. */
 static double th_mean[TUPC_MAX_THREADS], th_cmin[TUPC_MAX_THREADS], th_cmax[TUPC_MAX_THREADS];
@@ -201,6 +214,51 @@ static void row(const char *fn, const char *mode, size_t nb, struct stat s, doub
                 nb, s.max, s.avg, s.min, s.call_min, s.call_max, floor_us, floor_bytes, pct);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Medians over the rounds; ratios within a round. */
+static void summary(void)
+{
+    int all = -1, R = opt.rounds;
+    for (int m = 0; m < opt.nmodes; m++)
+        if (opt.modes[m].flags == (UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC))
+            all = m;
+    double v[MAX_ROUNDS], rb[MAX_ROUNDS], ra[MAX_ROUNDS];
+    for (int r = 0; r < R; r++)
+        v[r] = lat[r][NFN][0][0];
+    printf("\n# medians over %d rounds, ratios within a round; barrier %.3f us\n", R, median(v, R));
+    printf("%-10s %-7s %9s %10s %10s %10s\n", "function", "mode", "bytes", "lat us", "/barrier",
+           "/ALL|ALL");
+    for (int fn = 0; fn < NFN; fn++) {
+        if (!opt.use[fn])
+            continue;
+        int si = 0;
+        for (size_t nb = opt.min; nb <= opt.max && si < MAX_SIZES; nb *= 2, si++) {
+            if (lat[0][fn][0][si] == 0)
+                continue; /* skipped for --mem */
+            for (int m = 0; m < opt.nmodes; m++) {
+                for (int r = 0; r < R; r++) {
+                    v[r] = lat[r][fn][m][si];
+                    rb[r] = v[r] / lat[r][NFN][0][0];
+                    ra[r] = all >= 0 ? v[r] / lat[r][fn][all][si] : 0;
+                }
+                printf("%-10s %-7s %9zu %10.3f %10.3f %10.3f\n", fn_names[fn], opt.modes[m].name,
+                       nb, median(v, R), median(rb, R), median(ra, R));
+            }
+        }
+    }
+}
+
 static int body(void *arg)
 {
     (void)arg;
@@ -231,32 +289,41 @@ static int body(void *arg)
     if (me == 0)
         printf("\n%-10s %-7s %9s %10s %10s %10s %10s %10s %10s %7s\n", "function", "mode", "bytes",
                "lat us", "avg us", "min us", "call min", "call max", "floor us", "%floor");
-    struct stat b = measure(-1, 0, 0, 1000);
-    row("barrier", "-", 0, b, 0, 0);
-    for (size_t nb = opt.min; nb <= opt.max; nb *= 2) {
-        /* The floors this size needs, measured once. */
-        struct stat f1 = measure(NFN, nb, 0, iters_for(nb));
-        struct stat fT = f1;
-        if (T > 1 && (opt.use[GATHER_ALL] || opt.use[EXCHANGE]) &&
-            nb * (size_t)T * T * 2 <= opt.mem)
-            fT = measure(NFN, nb * (size_t)T, 0, iters_for(nb * (size_t)T));
-        row("memcpy", "-", nb, f1, 0, 0);
-        if (T > 1 && fT.max != f1.max)
-            row("memcpy*T", "-", nb * (size_t)T, fT, 0, 0);
-        for (int fn = 0; fn < NFN; fn++) {
-            if (!opt.use[fn])
-                continue;
-            size_t moved = moved_by(fn, nb);
-            /* Keep what gather_all and exchange touch within --mem. */
-            if (moved * (size_t)T * 2 > opt.mem)
-                continue;
-            const struct stat *fl = moved == nb ? &f1 : &fT;
-            for (int m = 0; m < opt.nmodes; m++) {
-                struct stat s = measure(fn, nb, opt.modes[m].flags, iters_for(moved));
-                row(fn_names[fn], opt.modes[m].name, nb, s, fl->max, moved);
+    for (int round = 0; round < opt.rounds; round++) {
+        if (me == 0 && opt.rounds > 1)
+            printf("# round %d\n", round + 1);
+        struct stat b = measure(-1, 0, 0, 1000);
+        row("barrier", "-", 0, b, 0, 0);
+        lat[round][NFN][0][0] = b.max;
+        int si = 0;
+        for (size_t nb = opt.min; nb <= opt.max && si < MAX_SIZES; nb *= 2, si++) {
+            /* The floors this size needs, measured once. */
+            struct stat f1 = measure(NFN, nb, 0, iters_for(nb));
+            struct stat fT = f1;
+            if (T > 1 && (opt.use[GATHER_ALL] || opt.use[EXCHANGE]) &&
+                nb * (size_t)T * T * 2 <= opt.mem)
+                fT = measure(NFN, nb * (size_t)T, 0, iters_for(nb * (size_t)T));
+            row("memcpy", "-", nb, f1, 0, 0);
+            if (T > 1 && fT.max != f1.max)
+                row("memcpy*T", "-", nb * (size_t)T, fT, 0, 0);
+            for (int fn = 0; fn < NFN; fn++) {
+                if (!opt.use[fn])
+                    continue;
+                size_t moved = moved_by(fn, nb);
+                /* Keep what gather_all and exchange touch within --mem. */
+                if (moved * (size_t)T * 2 > opt.mem)
+                    continue;
+                const struct stat *fl = moved == nb ? &f1 : &fT;
+                for (int m = 0; m < opt.nmodes; m++) {
+                    struct stat s = measure(fn, nb, opt.modes[m].flags, iters_for(moved));
+                    row(fn_names[fn], opt.modes[m].name, nb, s, fl->max, moved);
+                    lat[round][fn][m][si] = s.max;
+                }
             }
         }
     }
+    if (me == 0 && opt.rounds > 1)
+        summary();
     return 0;
 }
 
@@ -293,8 +360,8 @@ static void usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [-n THREADS] [--min BYTES] [--max BYTES] [--funcs f,f,...]\n"
-            "       [--modes no,my,all,no-my,...] [--iters N] [--quick] [--b2b] [--mem BYTES] "
-            "[--csv FILE]\n",
+            "       [--modes no,my,all,no-my,...] [--iters N] [--quick] [--b2b] [--rounds R]\n"
+            "       [--mem BYTES] [--csv FILE]\n",
             argv0);
     exit(2);
 }
@@ -323,6 +390,8 @@ int main(int argc, char **argv)
             opt.mem = parse_size(v);
         else if (strcmp(a, "--iters") == 0)
             opt.iters = atoi(v);
+        else if (strcmp(a, "--rounds") == 0)
+            opt.rounds = atoi(v);
         else if (strcmp(a, "--funcs") == 0)
             funcs = v;
         else if (strcmp(a, "--modes") == 0)
@@ -332,7 +401,7 @@ int main(int argc, char **argv)
         else
             usage(argv[0]);
     }
-    if (opt.min < 1 || opt.max < opt.min)
+    if (opt.min < 1 || opt.max < opt.min || opt.rounds < 1 || opt.rounds > MAX_ROUNDS)
         usage(argv[0]);
     for (int f = 0; f < NFN; f++)
         opt.use[f] = funcs == NULL;

@@ -26,11 +26,13 @@ echo "== barrier (THREADS 1, 2, cores, 2x, 8x, 16x cores)"
 "$B/bench_barrier" --csv "$OUT/barrier.csv" | tee "$OUT/barrier.txt"
 
 echo
-echo "== 8-byte broadcast, back to back (pipelined calls)"
-for i in 1 2 3; do
-    "$B/bench_reloc" -n "$P" --min 8 --max 8 --funcs broadcast --modes no,my,all --b2b |
-        grep -E '^# probe before|^barrier|^broadcast'
-done | tee "$OUT/broadcast8.txt"
+echo "== 8-byte broadcast, back to back (pipelined calls), 11 rounds beside the barrier"
+"$B/bench_reloc" -n "$P" --min 8 --max 8 --funcs broadcast --modes no,my,all --b2b --rounds 11 |
+    tee "$OUT/broadcast8.txt" | sed -n '/^# medians/,$p'
+
+echo
+echo "== 8-byte reduce beside the barrier, interleaved"
+"$B/bench_reduce" -n "$P" --max 8 | grep -E '^# (probe|8-byte|medians|ALL)' | tee "$OUT/reduce8.txt"
 
 echo
 echo "== relocalization beside Open MPI and MPICH (OSU method)"
