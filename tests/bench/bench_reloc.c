@@ -12,7 +12,9 @@
  *
  * Floor: every thread memcpys, in its own partition, as many bytes as it
  * moves in the collective (nbytes; nbytes * THREADS for gather_all and
- * exchange), timed the same way. "%floor" = floor / latency * 100.
+ * exchange), timed the same way: once per size for the memcpy rows, and
+ * again just before each measurement for its "%floor" (floor / latency *
+ * 100), so that the two share the VM's phase (--b2b: the row's floor).
  *
  * --b2b times a loop of calls back to back instead (no barrier between;
  * loop time / iters per thread): what a chain of MYSYNC calls costs.
@@ -151,45 +153,73 @@ static void one(int fn, size_t nb, upc_flag_t fl)
     }
 }
 
-static struct stat measure(int fn, size_t nb, upc_flag_t fl, int iters)
+/* One thread's timings of a measurement. */
+struct times {
+    double sum, cmin, cmax;
+};
+
+static void timed(struct times *t, int fn, size_t nb, upc_flag_t fl)
+{
+    double t0 = now_us();
+    one(fn, nb, fl);
+    double dt = now_us() - t0;
+    t->sum += dt;
+    t->cmin = dt < t->cmin ? dt : t->cmin;
+    t->cmax = dt > t->cmax ? dt : t->cmax;
+    upc_barrier();
+}
+
+/* Every thread's mean over `iters` calls, summed up over threads. */
+static struct stat collect(const struct times *t, int iters)
 {
     int me = MYTHREAD;
+    th_mean[me] = t->sum / iters;
+    th_cmin[me] = t->cmin;
+    th_cmax[me] = t->cmax;
+    upc_barrier();
+    struct stat s = {0, 0, DBL_MAX, DBL_MAX, 0};
+    for (int k = 0; k < THREADS; k++) {
+        s.max = th_mean[k] > s.max ? th_mean[k] : s.max;
+        s.min = th_mean[k] < s.min ? th_mean[k] : s.min;
+        s.avg += th_mean[k] / THREADS;
+        s.call_min = th_cmin[k] < s.call_min ? th_cmin[k] : s.call_min;
+        s.call_max = th_cmax[k] > s.call_max ? th_cmax[k] : s.call_max;
+    }
+    upc_barrier(); /* th_* are rewritten by the next measurement */
+    return s;
+}
+
+/* Times `iters` calls of fn (warm-up calls first). */
+static struct stat measure(int fn, size_t nb, upc_flag_t fl, int iters)
+{
     for (int i = 0; i < iters / 10 + 2; i++) {
         one(fn, nb, fl);
         upc_barrier();
     }
-    double sum = 0, cmin = DBL_MAX, cmax = 0;
+    struct times t = {0, DBL_MAX, 0};
     if (opt.b2b) {
         double t0 = now_us();
         for (int i = 0; i < iters; i++)
             one(fn, nb, fl);
-        sum = now_us() - t0;
-        cmin = cmax = sum / iters;
+        t.sum = now_us() - t0;
+        t.cmin = t.cmax = t.sum / iters;
         upc_barrier();
     }
-    for (int i = 0; i < iters && !opt.b2b; i++) {
-        double t0 = now_us();
-        one(fn, nb, fl);
-        double dt = now_us() - t0;
-        sum += dt;
-        cmin = dt < cmin ? dt : cmin;
-        cmax = dt > cmax ? dt : cmax;
-        upc_barrier();
-    }
-    th_mean[me] = sum / iters;
-    th_cmin[me] = cmin;
-    th_cmax[me] = cmax;
-    upc_barrier();
-    struct stat s = {0, 0, DBL_MAX, DBL_MAX, 0};
-    for (int t = 0; t < THREADS; t++) {
-        s.max = th_mean[t] > s.max ? th_mean[t] : s.max;
-        s.min = th_mean[t] < s.min ? th_mean[t] : s.min;
-        s.avg += th_mean[t] / THREADS;
-        s.call_min = th_cmin[t] < s.call_min ? th_cmin[t] : s.call_min;
-        s.call_max = th_cmax[t] > s.call_max ? th_cmax[t] : s.call_max;
-    }
-    upc_barrier(); /* th_* are rewritten by the next measurement */
-    return s;
+    for (int i = 0; i < iters && !opt.b2b; i++)
+        timed(&t, fn, nb, fl);
+    return collect(&t, iters);
+}
+
+/* As measure, with the memcpy floor of floor_nb bytes timed just before
+ * (into *floor), so that the two share the VM's phase, which can change
+ * between the start of a size and its last function; each is timed warm,
+ * on its own buffers, as the MPI benchmarks time theirs. */
+static struct stat measure_with(int fn, size_t nb, upc_flag_t fl, int iters, size_t floor_nb,
+                                struct stat *floor)
+{
+    if (floor)
+        *floor = measure(NFN, floor_nb, 0, iters);
+    return measure(fn, nb, fl, iters);
 }
 
 static size_t moved_by(int fn, size_t nb)
@@ -315,8 +345,10 @@ static int body(void *arg)
                     continue;
                 const struct stat *fl = moved == nb ? &f1 : &fT;
                 for (int m = 0; m < opt.nmodes; m++) {
-                    struct stat s = measure(fn, nb, opt.modes[m].flags, iters_for(moved));
-                    row(fn_names[fn], opt.modes[m].name, nb, s, fl->max, moved);
+                    struct stat pf = *fl; /* --b2b: the floor of this size */
+                    struct stat s = measure_with(fn, nb, opt.modes[m].flags, iters_for(moved),
+                                                 moved, opt.b2b ? NULL : &pf);
+                    row(fn_names[fn], opt.modes[m].name, nb, s, pf.max, moved);
                     lat[round][fn][m][si] = s.max;
                 }
             }
