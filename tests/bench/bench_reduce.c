@@ -6,6 +6,9 @@
  * an OpenMP `reduction(+)` loop over the same bytes, and the all-threads
  * memory read bandwidth (OpenMP, 8 independent sums per thread, 256 MiB).
  * The src layout is one block per thread (blk_size = ceil(nelems/THREADS)).
+ * copyNT, per size: each thread copies its block of src to dst with
+ * streaming stores, a barrier after each copy: what any prefix reduction
+ * must at least do (read src once, write dst once), the floor of prefix.
  *
  * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] [--csv FILE] */
 #include "probe.h"
@@ -15,10 +18,14 @@
 #include <upc_tick.h>
 
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static double now_ns(void)
 {
@@ -32,8 +39,9 @@ static int quick;
 static FILE *csv; /* --csv: one row per measurement */
 static double t_thread[TUPC_MAX_THREADS];
 
-enum kind { RED_L, RED_D, PRE_L, PRE_D, BARRIER };
-static const char *const kind_name[] = {"reduceL", "reduceD", "prefixL", "prefixD", "barrier"};
+enum kind { RED_L, RED_D, PRE_L, PRE_D, BARRIER, COPY_NT };
+static const char *const kind_name[] = {"reduceL", "reduceD", "prefixL",
+                                        "prefixD", "barrier", "copyNT"};
 
 struct job {
     enum kind k;
@@ -46,6 +54,29 @@ static int iters_for(size_t bytes)
     int it = bytes <= 4096 ? 20000 : (int)((size_t)200 << 20) / (int)(bytes / 64 + 1) / 64;
     it = it < 5 ? 5 : it;
     return quick ? it / 10 + 2 : it;
+}
+
+/* The floor of a prefix reduction: each thread copies its block of src to
+ * its block of dst with streaming stores (read once, written once, no read
+ * for ownership), as the tiled prefix path writes dst. */
+static void copy_nt(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+#if defined(__SSE2__)
+    for (; n >= 64 && ((uintptr_t)d & 15) == 0; n -= 64, d += 64, s += 64) {
+        __m128i x0 = _mm_loadu_si128((const __m128i *)s);
+        __m128i x1 = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i x2 = _mm_loadu_si128((const __m128i *)(s + 32));
+        __m128i x3 = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, x0);
+        _mm_stream_si128((__m128i *)(d + 16), x1);
+        _mm_stream_si128((__m128i *)(d + 32), x2);
+        _mm_stream_si128((__m128i *)(d + 48), x3);
+    }
+    _mm_sfence();
+#endif
+    memcpy(d, s, n);
 }
 
 static int body(void *arg)
@@ -82,6 +113,11 @@ static int body(void *arg)
             break;
         case BARRIER:
             upc_barrier();
+            break;
+        case COPY_NT:
+            copy_nt(tupc_local(tupc_index(p, (size_t)MYTHREAD * B, B, long)),
+                    tupc_local(tupc_index(a, (size_t)MYTHREAD * B, B, long)), B * 8);
+            upc_barrier(); /* as a collective with OUT_ALLSYNC would */
             break;
         }
     }
@@ -288,6 +324,7 @@ int main(int argc, char **argv)
         for (int m = 0; m < 2; m++)
             for (int k = RED_L; k <= PRE_D; k++)
                 run(P, (enum kind)k, bytes, modes[m].f, modes[m].name, k == RED_L ? omp : 0);
+        run(P, COPY_NT, bytes, 0, "-", 0);
         if (bytes * 8 > max_bytes && bytes < max_bytes)
             bytes = max_bytes / 8;
     }

@@ -50,7 +50,7 @@ echo
 echo "== reductions beside Open MPI and MPICH"
 tests/bench/compare_reduce.sh -n "$P" -b build-release -o "$OUT" "${quick[@]}" |
     tee "$OUT/reduce.txt"
-grep -E '^(reduce|prefix)[LD] ' "$OUT/tupc_reduce.txt" | awk '$3 == 67108864' |
+grep -E '^((reduce|prefix)[LD]|copyNT) ' "$OUT/tupc_reduce.txt" | awk '$3 == 67108864' |
     tee "$OUT/reduce64M.txt"
 
 echo
