@@ -309,6 +309,52 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
 #endif
 }
 
+/* Small calls (TUPC_RED_DIRECT_MAX bytes at most) that need no OUT_MYSYNC:
+ * each thread reads the elements before its last one in index order, from
+ * whichever partition holds them, and scans its own; no partial changes
+ * hands, so under NOSYNC nobody waits at all. (OUT_MYSYNC keeps the partials
+ * path: there nobody reads another thread's src, so nobody waits on exit.) */
+static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll *c,
+                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t B,
+                          tupc_red_fn f)
+{
+    const int me = MYTHREAD;
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, B, ty->size, 0);
+    size_t end = 0; /* just past my last element */
+    tupc_sptr_t p = L.src;
+    for (size_t i = 0; i < nelems;) {
+        size_t r = tupc_red_run(&L, p, nelems - i);
+        if ((int)p.thread == me)
+            end = i + r;
+        i += r;
+        if (i < nelems)
+            p = tupc_ptr_add(p, (ptrdiff_t)r, L.B, L.es);
+    }
+    union tupc_red_val acc, run;
+    int have = 0;
+    p = L.src;
+    tupc_sptr_t d = dst;
+    for (size_t i = 0; i < end;) {
+        size_t r = tupc_red_run(&L, p, end - i);
+        if ((int)p.thread == me) {
+            ty->scan(op, f, d.addr, p.addr, r, have ? &acc : NULL);
+            memcpy(&acc, d.addr + (r - 1) * L.es, L.es);
+        } else {
+            tupc_coll_need(c, (int)p.thread); /* IN_MYSYNC: the owner has entered */
+            ty->reduce(op, f, p.addr, r, have ? &run : &acc);
+            if (have)
+                ty->combine(op, f, &acc, &run);
+        }
+        have = 1;
+        i += r;
+        if (i < end) {
+            p = tupc_ptr_add(p, (ptrdiff_t)r, L.B, L.es);
+            d = tupc_ptr_add(d, (ptrdiff_t)r, L.B, L.es);
+        }
+    }
+}
+
 static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                               tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
                               tupc_red_fn f, upc_flag_t flags)
@@ -328,6 +374,11 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
     tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, -1);
+    if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC) {
+        prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f);
+        tupc_coll_leave(&c, NULL, 0, 1); /* ALLSYNC: a barrier; NOSYNC: nothing */
+        return;
+    }
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 1);

@@ -236,11 +236,9 @@ _Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits a
  * root. With ALLSYNC|ALLSYNC and 2 threads that is one transfer each way per
  * call (the non-root's entry to the root, the root's finish back) where the
  * partials path needs three (the root's entry, the partial, the finish). */
-#define RED_DIRECT_MAX 256 /* bytes of src */
-
 static int reduce_is_direct(size_t nelems, size_t esize)
 {
-    return nelems * esize <= RED_DIRECT_MAX && THREADS <= TUPC_RED_SCAN_MAX;
+    return nelems * esize <= TUPC_RED_DIRECT_MAX && THREADS <= TUPC_RED_SCAN_MAX;
 }
 
 /* Call c after tupc_red_enter(..., root): IN_ALLSYNC's scan is done on the

@@ -5,6 +5,9 @@
  *   cells on cycling threads, then one barrier and every result checked,
  *   over 1003 elements and over 2 * THREADS - 1 (the small-call path);
  *   the same with UPC_NONCOMM_FUNC over many blocks (index ranges).
+ * - the same for upc_all_prefix_reduceL over 2 * THREADS - 1 elements.
+ * - over 2 * THREADS - 1 elements, also a rewrite of src right before an
+ *   IN_MYSYNC | OUT_ALLSYNC prefix reduction.
  * - MYSYNC chain: each thread rewrites its own src elements before each
  *   call (IN_MYSYNC keeps others from reading them earlier) and checks the
  *   results with affinity to it right after return (OUT_MYSYNC), for reduce
@@ -14,6 +17,7 @@
 
 #include <upc_collective.h>
 
+#include <sched.h>
 #include <stdlib.h>
 
 #define STORM 40
@@ -67,6 +71,43 @@ static int storm(void *arg)
     return 0;
 }
 
+/* 40 back-to-back NOSYNC prefix reductions of 2 * THREADS - 1 elements (the
+ * path where each thread reads the elements before its own directly) into 40
+ * dst arrays, each call over other values (src is rewritten between rounds
+ * only, behind barriers); then every element checked. */
+static int prefix_storm(void *arg)
+{
+    (void)arg;
+    const int T = THREADS, me = MYTHREAD;
+    const size_t n = 2 * (size_t)T - 1, stride = 2 * (size_t)T; /* dst k starts on thread 0 */
+    tupc_sptr_t a = upc_all_alloc(n, sizeof(long));
+    tupc_sptr_t p = upc_all_alloc(STORM * stride, sizeof(long)); /* dst k: k * stride.. */
+    for (int rep = 0; rep < rounds() / 10; rep++) {
+        for (size_t i = (size_t)me; i < n; i += (size_t)T)
+            tupc_ref(a, i, 1, long) = val(i, rep);
+        upc_barrier();
+        for (int k = 0; k < STORM; k++)
+            upc_all_prefix_reduceL(tupc_index(p, (size_t)k * stride, 1, long), a,
+                                   k % 2 ? UPC_NONCOMM_FUNC : UPC_ADD, n, 1, k % 2 ? last : NULL,
+                                   UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+        upc_barrier();
+        for (int k = 0; k < STORM; k++) {
+            long acc = 0;
+            for (size_t i = 0; i < n; i++) {
+                acc = k % 2 ? val(i, rep) : acc + val(i, rep);
+                tupc_sptr_t e = tupc_index(p, (size_t)k * stride + i, 1, long);
+                if ((int)e.thread == me)
+                    TCHECK(*(long *)e.addr == acc, "rep %d call %d: prefix[%zu] %ld, expected %ld",
+                           rep, k, i, *(long *)e.addr, acc);
+            }
+        }
+        upc_barrier();
+    }
+    upc_all_free(p);
+    upc_all_free(a);
+    return 0;
+}
+
 static int chain(void *arg)
 {
     (void)arg;
@@ -104,6 +145,30 @@ static int chain(void *arg)
                     break;
                 }
             }
+            if (ib != 2)
+                continue;
+            /* Small: IN_MYSYNC with OUT_ALLSYNC takes the path where each
+             * thread reads the elements before its own itself; it must wait
+             * for their owners' rewrite (nobody read src in the MY|MY prefix
+             * above, so rewriting now is safe). Thread 0, whose elements
+             * every other thread reads, comes late. */
+            if (me == 0)
+                for (int y = 0; y < 2000; y++)
+                    sched_yield();
+            for (size_t i = 0; i < n; i++)
+                if ((int)tupc_index(a, i, B, long).thread == me)
+                    tupc_ref(a, i, B, long) = val(i, round + 5001);
+            upc_all_prefix_reduceL(p, a, UPC_ADD, n, B, NULL, UPC_IN_MYSYNC | UPC_OUT_ALLSYNC);
+            acc = 0;
+            for (size_t i = 0; i < n; i++) {
+                acc += val(i, round + 5001);
+                tupc_sptr_t e = tupc_index(p, i, B, long);
+                if ((int)e.thread == me && *(long *)e.addr != acc) {
+                    TCHECK(0, "round %d: IN_MYSYNC prefix[%zu] %ld, want %ld", round, i,
+                           *(long *)e.addr, acc);
+                    break;
+                }
+            }
         }
         upc_barrier();
         upc_all_free(r);
@@ -122,6 +187,14 @@ static void test_storm(void **state)
             TT_RUN(threads[i], storm, &small);
 }
 
+static void test_prefix_storm(void **state)
+{
+    (void)state;
+    const int threads[] = {2, 3, 5, 8, 16};
+    for (int i = 0; i < 5; i++)
+        TT_RUN(threads[i], prefix_storm, NULL);
+}
+
 static void test_chain(void **state)
 {
     (void)state;
@@ -134,6 +207,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_storm),
+        cmocka_unit_test(test_prefix_storm),
         cmocka_unit_test(test_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
