@@ -11,6 +11,7 @@
  * must at least do (read src once, write dst once), the floor of prefix.
  *
  * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] [--csv FILE] */
+#include "median.h"
 #include "probe.h"
 
 #include <upc.h>
@@ -172,18 +173,6 @@ static int small_body(void *arg)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void run_small(int P)
 {
     tupc_options o = {.threads = P};
@@ -200,9 +189,9 @@ static void run_small(int P)
     printf("# 8-byte reduceL against upc_barrier, interleaved in one run (%d rounds of %d calls;\n"
            "# medians; ratios within a round): barrier %.1f ns, NO|NO %.1f ns (%.2f barriers),\n"
            "# ALL|ALL %.1f ns (%.2f barriers; under 2 barriers in %d of %d rounds)\n",
-           SMALL_ROUNDS, SMALL_ITERS, median(col[0], SMALL_ROUNDS), median(col[1], SMALL_ROUNDS),
-           median(rno, SMALL_ROUNDS), median(col[2], SMALL_ROUNDS), median(rall, SMALL_ROUNDS),
-           below, SMALL_ROUNDS);
+           SMALL_ROUNDS, SMALL_ITERS, tb_median(col[0], SMALL_ROUNDS),
+           tb_median(col[1], SMALL_ROUNDS), tb_median(rno, SMALL_ROUNDS),
+           tb_median(col[2], SMALL_ROUNDS), tb_median(rall, SMALL_ROUNDS), below, SMALL_ROUNDS);
     if (csv)
         for (int i = 0; i < SMALL_ROUNDS; i++)
             fprintf(csv, "%d,small-round-%d,barrier|NO|ALL,8,%.1f,%.1f,%.1f,0\n", P, i,

@@ -29,6 +29,7 @@
  *          [--funcs broadcast,scatter,...] [--modes no,my,all,no-my,...]
  *          [--iters N] [--quick] [--b2b] [--rounds R] [--mem BYTES] [--csv FILE]
  * Sizes take K, M, G suffixes. A mode "X" is IN_X | OUT_X, "X-Y" IN_X | OUT_Y. */
+#include "median.h"
 #include "probe.h"
 
 #include <upc.h>
@@ -244,18 +245,6 @@ static void row(const char *fn, const char *mode, size_t nb, struct stat s, doub
                 nb, s.max, s.avg, s.min, s.call_min, s.call_max, floor_us, floor_bytes, pct);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Medians over the rounds; ratios within a round. */
 static void summary(void)
 {
@@ -266,7 +255,8 @@ static void summary(void)
     double v[MAX_ROUNDS], rb[MAX_ROUNDS], ra[MAX_ROUNDS];
     for (int r = 0; r < R; r++)
         v[r] = lat[r][NFN][0][0];
-    printf("\n# medians over %d rounds, ratios within a round; barrier %.3f us\n", R, median(v, R));
+    printf("\n# medians over %d rounds, ratios within a round; barrier %.3f us\n", R,
+           tb_median(v, R));
     printf("%-10s %-7s %9s %10s %10s %10s\n", "function", "mode", "bytes", "lat us", "/barrier",
            "/ALL|ALL");
     for (int fn = 0; fn < NFN; fn++) {
@@ -283,7 +273,7 @@ static void summary(void)
                     ra[r] = all >= 0 ? v[r] / lat[r][fn][all][si] : 0;
                 }
                 printf("%-10s %-7s %9zu %10.3f %10.3f %10.3f\n", fn_names[fn], opt.modes[m].name,
-                       nb, median(v, R), median(rb, R), median(ra, R));
+                       nb, tb_median(v, R), tb_median(rb, R), tb_median(ra, R));
             }
         }
     }
