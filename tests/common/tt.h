@@ -61,8 +61,10 @@ enum tt_reloc {
 void tt_reloc_call(int fn, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                    upc_flag_t flags);
 
-/* Every sync-mode value: the 9 IN x OUT pairs, 0, and each lone flag. */
+/* Every sync-mode value: the 9 IN x OUT pairs (first, IN-major), 0, and
+ * each lone flag. */
 #define TT_NSYNC 16
+#define TT_NPAIRS 9
 extern const upc_flag_t tt_sync_flags[TT_NSYNC];
 
 /* Thread counts for matrices: THREADS well above the 2 cores of CI too. */

@@ -15,15 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const upc_flag_t flag_list[] = {
-    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,   UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_ALLSYNC,  UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_MYSYNC,   UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,  UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-};
-#define NFLAGS 9
-
 static int quick(void)
 {
     return getenv("TUPC_TEST_QUICK") != NULL;
@@ -159,7 +150,7 @@ static int body(void *arg)
     for (size_t i = (size_t)me; i < n; i += (size_t)T)
         put(c->k, s, i, B);
     upc_barrier();
-    upc_flag_t fl = flag_list[c->flags];
+    upc_flag_t fl = tt_sync_flags[c->flags];
     call(c, d, s, fl);
     upc_barrier();
     if (me == 0)
@@ -191,7 +182,7 @@ static void test_tiled(void **state)
                 for (int lay = 0; lay < 2; lay++) {
                     size_t B = lay ? (n + (size_t)T - 1) / (size_t)T + 3 : 0;
                     struct cse c = {(enum kind)k, n, B, (size_t)(count % 3) * 3 + (count & 1),
-                                    count % NFLAGS};
+                                    count % TT_NPAIRS};
                     if (B && c.off >= B)
                         c.off = 1;
                     TT_RUN(T, body, &c);

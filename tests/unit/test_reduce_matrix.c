@@ -16,15 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const upc_flag_t flag_list[] = {
-    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,   UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_ALLSYNC,  UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_MYSYNC,   UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,  UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-};
-#define NFLAGS ((int)(sizeof flag_list / sizeof flag_list[0]))
-
 static int quick(void)
 {
     return getenv("TUPC_TEST_QUICK") != NULL;
@@ -178,8 +169,9 @@ struct cse {
         upc_barrier();                                                                             \
         TYPE(*fn)                                                                                  \
         (TYPE, TYPE) = k->op == UPC_FUNC ? add_##T : k->op == UPC_NONCOMM_FUNC ? right_##T : NULL; \
-        upc_all_reduce##T(rdst, src, k->op, n, B, fn, flag_list[k->flags]);                        \
-        upc_all_prefix_reduce##T(dst, src, k->op, n, B, fn, flag_list[(k->flags + 4) % NFLAGS]);   \
+        upc_all_reduce##T(rdst, src, k->op, n, B, fn, tt_sync_flags[k->flags]);                    \
+        upc_all_prefix_reduce##T(dst, src, k->op, n, B, fn,                                        \
+                                 tt_sync_flags[(k->flags + 4) % TT_NPAIRS]);                       \
         upc_barrier();                                                                             \
         if (me == (int)(k->seed % (size_t)nt)) {                                                   \
             TYPE acc = tupc_ref(src, 0, B, TYPE);                                                  \
@@ -239,7 +231,7 @@ static int matrix(void *arg)
                                         B,
                                         offs[n > 1000 ? noff - 1 : io],
                                         count % T,
-                                        count % NFLAGS,
+                                        count % TT_NPAIRS,
                                         seed + (uint64_t)count};
                         cases[ty](&k);
                         count++;

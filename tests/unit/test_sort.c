@@ -14,14 +14,6 @@ struct el {
     int key, idx, pad;
 };
 
-static const upc_flag_t flag_list[] = {
-    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,   UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_NOSYNC | UPC_OUT_ALLSYNC,  UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
-    UPC_IN_MYSYNC | UPC_OUT_MYSYNC,   UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,  UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
-    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-};
-
 static int quick(void)
 {
     return getenv("TUPC_TEST_QUICK") != NULL;
@@ -64,7 +56,7 @@ static int sweep(void *arg)
                     tupc_ref(A, i, B, struct el) = e;
                 }
                 upc_barrier();
-                upc_all_sort(A, es, n, B, by_key, flag_list[count % 9]);
+                upc_all_sort(A, es, n, B, by_key, tt_sync_flags[count % TT_NPAIRS]);
                 upc_barrier();
                 if (me == count % T) {
                     int bad = 0;
