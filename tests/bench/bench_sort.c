@@ -59,6 +59,19 @@ static double val(size_t i)
     return (double)(z >> 40);
 }
 
+/* A private array of the benchmark's n values (malloc'd; the caller frees). */
+static char *fresh_values(size_t n, int is_double)
+{
+    char *v = malloc(n * (is_double ? 8 : 4));
+    for (size_t i = 0; i < n; i++) {
+        if (is_double)
+            ((double *)v)[i] = val(i);
+        else
+            ((int *)v)[i] = (int)val(i);
+    }
+    return v;
+}
+
 static int body(void *arg)
 {
     struct job *j = arg;
@@ -107,13 +120,7 @@ int main(int argc, char **argv)
                 tupc_options o = {.threads = P, .heap_size = 2 * n * es / (size_t)P + (16 << 20)};
                 tupc_run_opts(&o, body, &j);
                 best = j.secs < best ? j.secs : best;
-                char *v = malloc(n * es);
-                for (size_t i = 0; i < n; i++) {
-                    if (d)
-                        ((double *)v)[i] = val(i);
-                    else
-                        ((int *)v)[i] = (int)val(i);
-                }
+                char *v = fresh_values(n, d);
                 double t0 = now_s();
                 qsort(v, n, es, d ? qcmp_d : qcmp_i);
                 double t = now_s() - t0;
@@ -123,13 +130,7 @@ int main(int argc, char **argv)
             printf("%10zu %-6s %10.3f %10.3f", n, d ? "double" : "int", best, bq);
 #ifdef TB_HAVE_CPP
             for (int k = 0; k < 3; k++) {
-                char *v = malloc(n * es);
-                for (size_t i = 0; i < n; i++) {
-                    if (d)
-                        ((double *)v)[i] = val(i);
-                    else
-                        ((int *)v)[i] = (int)val(i);
-                }
+                char *v = fresh_values(n, d);
                 printf(" %11.3f", tb_cpp_sort(k, v, n, d));
                 free(v);
             }
