@@ -54,22 +54,6 @@ static void scan_piece(const struct tupc_red_type *ty, const struct tupc_red_lay
     }
 }
 
-static void reduce_piece(const struct tupc_red_type *ty, const struct tupc_red_lay *L, size_t lo,
-                         size_t m, upc_op_t op, tupc_red_fn f, void *out)
-{
-    tupc_sptr_t p = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
-    union tupc_red_val run;
-    for (size_t left = m, first = 1; left; first = 0) {
-        size_t r = tupc_red_run(L, p, left);
-        ty->reduce(op, f, p.addr, r, first ? out : &run);
-        if (!first)
-            ty->combine(op, f, out, &run);
-        left -= r;
-        if (left)
-            p = tupc_ptr_add(p, (ptrdiff_t)r, L->B, L->es);
-    }
-}
-
 /* ---- Tiled path: large arrays, one contiguous run per thread or B == 0 ----
  *
  * The pieces (key order = index order) are cut into tiles of TILE_BYTES;
@@ -406,7 +390,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
         }
         if (later) {
             union tupc_red_val part;
-            reduce_piece(ty, &L, lo, m, op, f, &part);
+            tupc_red_range(ty, &L, lo, m, op, f, &part);
             memcpy(tupc_coll_scratch_claim(&c), &part, ty->size);
             tupc_coll_publish(&c);
         }

@@ -208,22 +208,12 @@ static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
     size_t lo, m = tupc_red_piece(L, key, &lo);
     if (m == 0)
         return 0;
-    tupc_sptr_t p = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
-    if (!L->chunk) {
-        ty->reduce(op, f, p.addr, m, out); /* one contiguous local run */
+    if (L->chunk) {
+        tupc_red_range(ty, L, lo, m, op, f, out);
         return 1;
     }
-    union tupc_red_val run;
-    for (size_t left = m, first = 1; left;) {
-        size_t r = tupc_red_run(L, p, left);
-        ty->reduce(op, f, p.addr, r, first ? out : &run);
-        if (!first)
-            ty->combine(op, f, out, &run);
-        first = 0;
-        left -= r;
-        if (left)
-            p = tupc_ptr_add(p, (ptrdiff_t)r, L->B, L->es);
-    }
+    /* One contiguous local run. */
+    ty->reduce(op, f, tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es).addr, m, out);
     return 1;
 }
 
@@ -263,20 +253,17 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, t
         tupc_coll_leave(c, &root, wait, 0);
         return;
     }
-    union tupc_red_val acc, run;
-    tupc_sptr_t p = L.src;
-    for (size_t left = nelems, first = 1; left; first = 0) {
-        size_t r = tupc_red_run(&L, p, left);
-        tupc_coll_need(c, (int)p.thread); /* IN_MYSYNC: the owner has entered */
-        ty->reduce(op, f, p.addr, r, first ? &acc : &run);
-        if (!first)
-            ty->combine(op, f, &acc, &run);
-        left -= r;
-        if (left)
-            p = tupc_ptr_add(p, (ptrdiff_t)r, L.B, L.es);
-    }
-    if (nelems) /* nelems == 0: dst is left as it was */
+    if (in == TUPC_MYSYNC) /* every holder of src has entered */
+        for (int k = 0; k < T; k++) {
+            size_t lo;
+            if (tupc_red_piece(&L, k, &lo))
+                tupc_coll_need(c, tupc_red_thread(&L, k));
+        }
+    if (nelems) { /* nelems == 0: dst is left as it was */
+        union tupc_red_val acc;
+        tupc_red_range(ty, &L, 0, nelems, op, f, &acc);
         tupc_copy_elem(dst.addr, &acc, ty->size);
+    }
     /* OUT_ALLSYNC: "all threads have completed" means all have entered
      * (they have nothing else to do); IN_ALLSYNC already waited for that,
      * IN_MYSYNC for the holders of src only. */

@@ -239,4 +239,22 @@ union tupc_red_val {
     unsigned char bytes[16];
 };
 
+/* Reduces elements lo .. lo + m - 1 (m > 0) in index order into *out, block
+ * run by block run, in whichever partitions they lie. */
+static inline void tupc_red_range(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
+                                  size_t lo, size_t m, upc_op_t op, tupc_red_fn f, void *out)
+{
+    tupc_sptr_t p = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
+    union tupc_red_val run;
+    for (size_t left = m, first = 1; left; first = 0) {
+        size_t r = tupc_red_run(L, p, left);
+        ty->reduce(op, f, p.addr, r, first ? out : &run);
+        if (!first)
+            ty->combine(op, f, out, &run);
+        left -= r;
+        if (left)
+            p = tupc_ptr_add(p, (ptrdiff_t)r, L->B, L->es);
+    }
+}
+
 #endif
