@@ -237,6 +237,13 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
         snprintf(detail, sizeof detail, "TUPC_BARRIER is \"%.64s\"; expected flat or tree", bar);
         return run_error(&o, "tupc: tupc_run: %s", detail);
     }
+    const char *fence = getenv("TUPC_FENCE");
+    if (fence && *fence && strcmp(fence, "asymmetric") != 0 && strcmp(fence, "symmetric") != 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "TUPC_FENCE is \"%.64s\"; expected asymmetric or symmetric",
+                 fence);
+        return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
     {
         char detail[160];
         if (tupc_copy_init(detail, sizeof detail) != 0)

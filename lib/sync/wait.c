@@ -6,13 +6,36 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 _Atomic int tupc_stopping_;
+_Atomic int tupc_wait_asym_;
+
+static long membarrier(int cmd)
+{
+    return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+/* Registers the process for expedited membarrier once; 0 if the kernel (or
+ * a seccomp filter) refuses, and then waits fence with seq_cst instead. */
+static int asym_fences(void)
+{
+    static int state; /* 0 unknown, 1 yes, -1 no; only the launching thread calls */
+    if (state == 0) {
+        long q = membarrier(MEMBARRIER_CMD_QUERY);
+        state = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0
+                    ? 1
+                    : -1;
+    }
+    return state > 0;
+}
 
 /* Relaxed: the limits are written before the UPC threads start
  * (pthread_create orders them) and only read while they run. */
@@ -39,6 +62,11 @@ void tupc_wait_tune(int threads, int cpus)
         yield = (unsigned)strtoul(e, NULL, 10);
     atomic_store_explicit(&spin_limit, spin, memory_order_relaxed);
     atomic_store_explicit(&yield_limit, yield, memory_order_relaxed);
+    /* TUPC_FENCE=symmetric: seq_cst on both sides (tupc_run has refused
+     * any value but asymmetric and symmetric). */
+    e = getenv("TUPC_FENCE");
+    int asym = !(e && strcmp(e, "symmetric") == 0) && asym_fences();
+    atomic_store_explicit(&tupc_wait_asym_, asym, memory_order_relaxed);
 }
 
 static inline void cpu_relax(void)
@@ -58,12 +86,19 @@ void tupc_backoff(unsigned step)
         sched_yield();
 }
 
-static void futex_wait(_Atomic uint32_t *addr, uint32_t expected)
+/* Sleeps that ran out their timeout although the value had reached the
+ * target: a wake-up that never came (or a waker stalled for 50 ms between
+ * its store and its wake). Relaxed: a statistic, read by tests only. */
+_Atomic unsigned long tupc_wait_lost_wakeups_;
+
+/* Returns 1 if the sleep ran out its timeout. */
+static int futex_wait(_Atomic uint32_t *addr, uint32_t expected)
 {
     /* The timeout bounds how long a sleeper takes to notice that the run
      * is stopping; a normal wake-up comes from tupc_word_wake_. */
     struct timespec ts = {0, 50 * 1000 * 1000};
-    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+    return syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0) != 0 &&
+           errno == ETIMEDOUT;
 }
 
 void tupc_word_wake_(tupc_word *w)
@@ -124,12 +159,18 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
         if (peer != TUPC_NO_PEER)
             check_gone(w, target, peer, func);
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
+        /* The setters' half of the fence (top of wait.h); it fails only
+         * if registration did, and then they use seq_cst. */
+        if (atomic_load_explicit(&tupc_wait_asym_, memory_order_relaxed))
+            membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
         v = atomic_load_explicit(&w->value, memory_order_seq_cst);
-        if (!tupc_reached(v, target))
-            futex_wait(&w->value, v);
+        int timed_out = !tupc_reached(v, target) && futex_wait(&w->value, v);
         atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
         v = atomic_load_explicit(&w->value, memory_order_acquire);
-        if (tupc_reached(v, target))
+        if (tupc_reached(v, target)) {
+            if (timed_out)
+                atomic_fetch_add_explicit(&tupc_wait_lost_wakeups_, 1, memory_order_relaxed);
             return v;
+        }
     }
 }

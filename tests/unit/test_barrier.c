@@ -280,12 +280,37 @@ static void test_after_error(void **state)
     TT_RUN(4, counter_body, NULL);
 }
 
+/* ---- No lost wake-ups --------------------------------------------------
+ * Meant for TUPC_SPIN=0 TUPC_YIELD=0 (meson: barrier_sleep*), where every
+ * wait sleeps on its futex at once: a setter that misses a sleeper (a
+ * broken fence in sync/wait.h) leaves it to its 50 ms timeout, which the
+ * library counts. Library-internal counter, declared here on purpose. */
+extern _Atomic unsigned long tupc_wait_lost_wakeups_;
+
+static void test_no_lost_wakeups(void **state)
+{
+    (void)state;
+    unsigned long before = atomic_load(&tupc_wait_lost_wakeups_);
+    for (int a = 0; a < 2; a++) {
+        use_algorithm(algorithms[a]);
+        for (int t = 2; t <= 4; t++) {
+            iterations = 1500;
+            TT_RUN(t, counter_body, NULL);
+        }
+    }
+    unsetenv("TUPC_BARRIER");
+    unsigned long lost = atomic_load(&tupc_wait_lost_wakeups_) - before;
+    if (lost)
+        fail_msg("%lu sleeps ran out their timeout with the value already set", lost);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_early_pass), cmocka_unit_test(test_split_phase_with_lock),
-        cmocka_unit_test(test_matching_ids),  cmocka_unit_test(test_mismatched_ids),
-        cmocka_unit_test(test_misuse),        cmocka_unit_test(test_after_error),
+        cmocka_unit_test(test_no_early_pass),   cmocka_unit_test(test_split_phase_with_lock),
+        cmocka_unit_test(test_matching_ids),    cmocka_unit_test(test_mismatched_ids),
+        cmocka_unit_test(test_misuse),          cmocka_unit_test(test_after_error),
+        cmocka_unit_test(test_no_lost_wakeups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,6 +213,21 @@ static void test_bad_stream_min(void **state)
     unsetenv("TUPC_STREAM_MIN");
 }
 
+static void test_bad_fence_choice(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    setenv("TUPC_FENCE", "seq_cst", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "TUPC_FENCE is \"seq_cst\""));
+    const char *good[] = {"asymmetric", "symmetric"};
+    for (int i = 0; i < 2; i++) {
+        setenv("TUPC_FENCE", good[i], 1);
+        assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
+    }
+    unsetenv("TUPC_FENCE");
+}
+
 static int nested(void *arg)
 {
     (void)arg;
@@ -288,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_bad_heap_size),
         cmocka_unit_test(test_bad_barrier_choice),
         cmocka_unit_test(test_bad_stream_min),
+        cmocka_unit_test(test_bad_fence_choice),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
