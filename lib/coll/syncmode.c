@@ -16,11 +16,13 @@ struct coll_thread {
         tupc_word entered;
         tupc_word finished;
         tupc_word published; /* partial result in the scratch slot of this call */
-        /* The call's function and argument signature, as a seqlock: sig_seq
-         * names the call they describe, 0 while they change. */
-        _Atomic uint32_t sig_seq;
-        _Atomic(const char *) sig_func;
-        _Atomic uint64_t sig_args;
+        /* The function and argument signature of call s, in sig[s % 2],
+         * written before entered = s. Read back only while entered == s:
+         * slot s % 2 is rewritten in call s + 2, after entered = s + 1. */
+        struct {
+            _Atomic(const char *) func;
+            _Atomic uint64_t args;
+        } sig[2];
     } __attribute__((aligned(TUPC_CACHELINE))) k;
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
     struct eager_line {
@@ -89,54 +91,61 @@ void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enu
                   (unsigned)flags);
 }
 
-/* Compares thread j's call with ours, if j's line still describes call seq
- * (a thread that ran ahead has overwritten it: nothing to compare then). */
+/* Compares thread j's call with ours, if j is still in it (a thread that
+ * ran ahead may be rewriting the slot: nothing to compare then). Called
+ * after an acquire wait saw j enter (or finish) call current_seq, so j's
+ * slot stores of that call are visible. */
 static void check_peer(int j)
 {
     struct coll_thread *t = &ct[j];
-    /* Seqlock reader: acquire on the first load pairs with the writer's
-     * release store of sig_seq; the acquire fence orders the field loads
-     * before the second look, so equal looks mean untorn fields. */
-    uint32_t s1 = atomic_load_explicit(&t->k.sig_seq, memory_order_acquire);
-    if (s1 != current_seq)
-        return;
-    const char *f = atomic_load_explicit(&t->k.sig_func, memory_order_relaxed);
-    uint64_t a = atomic_load_explicit(&t->k.sig_args, memory_order_relaxed);
+    const uint32_t s = current_seq;
+    const char *f = atomic_load_explicit(&t->k.sig[s % 2].func, memory_order_relaxed);
+    uint64_t a = atomic_load_explicit(&t->k.sig[s % 2].args, memory_order_relaxed);
+    /* Pairs with the writer's release fence before it rewrites the slot
+     * (tupc_coll_begin): had we read a value of call s + 2, its entry to
+     * s + 1 would be visible below, and we would not compare. */
     atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&t->k.sig_seq, memory_order_relaxed) != s1)
+    if (atomic_load_explicit(&t->k.entered.value, memory_order_relaxed) != s)
         return;
     if (f != current_func)
         tupc_fail(current_func, "Collectives 1.0 section 2 para 1",
                   "thread %d called %s as collective call %u, where this thread called %s; "
                   "expected every thread to make the same sequence of collective calls",
-                  j, f, (unsigned)s1, current_func);
+                  j, f, (unsigned)s, current_func);
     if (a != current_args)
         tupc_fail(current_func, "UPC 1.3 7.4 para 4",
                   "thread %d passed other arguments or flags to this call (collective call %u); "
                   "expected single-valued arguments, the same on every thread",
-                  j, (unsigned)s1);
+                  j, (unsigned)s);
 }
 
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args)
 {
     tupc_require_thread(func);
-    tupc_coll_flags(func, flags, &c->in, &c->out);
+    enum tupc_sync in, out;
+    tupc_coll_flags(func, flags, &in, &out);
+    tupc_coll_begin(c, func, flags, in, out, args);
+}
+
+void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, enum tupc_sync in,
+                     enum tupc_sync out, uint64_t args)
+{
     tupc_check_not_split(func);
+    c->in = in;
+    c->out = out;
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     c->seq = ++calls;
     current_func = func;
     current_seq = c->seq;
     current_args = c->args;
-    /* Seqlock writer: 0 first, the release fence keeps the field stores
-     * after it; the release store of the call number publishes them. */
     struct coll_thread *me = &ct[tupc_mythread_];
-    atomic_store_explicit(&me->k.sig_seq, 0, memory_order_relaxed);
+    /* Release fence: our entry to the previous call is stored before these,
+     * see check_peer. */
     atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&me->k.sig_func, func, memory_order_relaxed);
-    atomic_store_explicit(&me->k.sig_args, c->args, memory_order_relaxed);
-    atomic_store_explicit(&me->k.sig_seq, c->seq, memory_order_release);
-    /* seq_cst store (release): what this thread wrote before the call is
+    atomic_store_explicit(&me->k.sig[c->seq % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&me->k.sig[c->seq % 2].args, c->args, memory_order_relaxed);
+    /* Release: what this thread wrote before the call (and the slot) is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
     tupc_word_set(&me->k.entered, c->seq);
     if (c->in == TUPC_ALLSYNC) {

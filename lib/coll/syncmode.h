@@ -55,6 +55,11 @@ void tupc_coll_fini(void);
  * thread waits on another. */
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
 
+/* tupc_coll_enter for a caller that has checked its thread and parsed flags
+ * into in and out already (in may be stronger than the flags say). */
+void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, enum tupc_sync in,
+                     enum tupc_sync out, uint64_t args);
+
 /* Parses flags without entering: returns 0, or fails naming func. */
 void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enum tupc_sync *out);
 
