@@ -104,10 +104,15 @@ static inline tupc_sptr_t tupc_ptr_add(tupc_sptr_t p, ptrdiff_t i, size_t B, siz
     }
     int64_t T = tupc_threads_;
     int64_t pos = (int64_t)p.phase + i;
+    if (i >= 0 && pos < (int64_t)B) { /* within the block: no division */
+        p.addr += i * (ptrdiff_t)esize;
+        p.phase = (uint32_t)pos;
+        return p;
+    }
     int64_t q = tupc_floordiv_(pos, (int64_t)B);
     int64_t phase = pos - q * (int64_t)B;
     int64_t gb = (int64_t)p.thread + q;
-    int64_t course = tupc_floordiv_(gb, T);
+    int64_t course = gb >= 0 && gb < T ? 0 : tupc_floordiv_(gb, T);
     int64_t thread = gb - course * T;
     p.addr += (course * (int64_t)B + phase - (int64_t)p.phase) * (int64_t)esize +
               (thread - (int64_t)p.thread) * (int64_t)tupc_partition_size_;

@@ -109,7 +109,7 @@ void tupc_heap_fini(void)
     tupc_partition_size_ = 0;
 }
 
-void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n)
+void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size_t n)
 {
     if (!p.addr)
         tupc_fail(func, "UPC 1.3 6.4", "%s is a null pointer-to-shared; expected shared memory",
