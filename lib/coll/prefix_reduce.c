@@ -357,7 +357,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
-    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, -1);
+    tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
     if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC) {
         prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f);
         tupc_coll_leave(&c, NULL, 0, 1); /* ALLSYNC: a barrier; NOSYNC: nothing */

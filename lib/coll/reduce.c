@@ -7,7 +7,9 @@
  * layout) and writes its partial to its own scratch slot; the thread of dst
  * (the root) reads the partials, combines them in key order and writes dst.
  * For UPC_NONCOMM_FUNC over more blocks than threads (CHUNK layout) each
- * thread reads an index range of src, which lies in any partition.
+ * thread reads an index range of src, which lies in any partition. Small
+ * calls: one thread, the worker, reads all of src and writes dst (see
+ * reduce_direct).
  * Sync: no barrier except for IN_ALLSYNC with more than TUPC_RED_SCAN_MAX
  * threads. OUT_ALLSYNC (and OUT_MYSYNC for CHUNK) waits for the root's
  * finished counter only: the root finishes after every partial was
@@ -219,38 +221,46 @@ static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
 
 _Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits an eager line");
 
-/* Small calls: the root reads every element itself, in index order, through
- * plain pointers into the other partitions. A few lines of src cost the root
- * no more than as many partials would, and the other threads then touch no
- * data at all: they wait for nobody on entry, and on exit at most for the
- * root. With ALLSYNC|ALLSYNC and 2 threads that is one transfer each way per
- * call (the non-root's entry to the root, the root's finish back) where the
- * partials path needs three (the root's entry, the partial, the finish). */
+/* Small calls: one thread (the worker) reads every element itself, in
+ * index order, through plain pointers into the other partitions, and writes
+ * dst. A few lines of src cost it no more than as many partials would, and
+ * the other threads then touch no data at all: they wait for nobody on
+ * entry, and on exit at most for the worker.
+ *
+ * The worker is the root (the thread of dst), except with ALLSYNC|ALLSYNC,
+ * where it is thread (call number % THREADS). There every call is two hops
+ * in a row: all entries to the worker, then the worker's finish to all. With
+ * a fixed root and 2 threads both hops cost a cache-line transfer. With a
+ * rotating worker, the thread that learns of call s's finish is the worker
+ * of call s + 1, and s's worker stores its finish of s and its entry to
+ * s + 1 in one line, moments apart: one transfer often brings both, so back
+ * to back calls pay about one transfer each, as a barrier does. */
 static int reduce_is_direct(size_t nelems, size_t esize)
 {
     return nelems * esize <= TUPC_RED_DIRECT_MAX && THREADS <= TUPC_RED_SCAN_MAX;
 }
 
-/* Call c after tupc_red_enter(..., root): IN_ALLSYNC's scan is done on the
- * root, so only IN_MYSYNC and OUT_* are left. */
-static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, tupc_sptr_t dst,
-                          tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-                          tupc_red_fn f, enum tupc_sync in, enum tupc_sync out)
+/* Call c after tupc_red_enter(..., worker): IN_ALLSYNC's scan is done on
+ * the worker, so only IN_MYSYNC and OUT_* are left. */
+static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, int worker,
+                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                          size_t blk_size, tupc_red_fn f, enum tupc_sync in, enum tupc_sync out)
 {
-    const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
+    const int T = THREADS, me = MYTHREAD;
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
     /* Exit waits are all done here, as OUT_MYSYNC waits on listed threads. */
     const enum tupc_sync out_given = out;
     c->out = TUPC_MYSYNC;
-    if (me != root) {
-        /* The root read my src (if I hold any) and wrote dst: OUT_MYSYNC
-         * waits for it only then, OUT_ALLSYNC always (the root finishes
-         * only after every thread has entered, see below). */
+    if (me != worker) {
+        /* The worker read my src (if I hold any) and wrote dst (if it has
+         * my affinity): OUT_MYSYNC waits for it only then, OUT_ALLSYNC
+         * always (the worker finishes only after every thread has entered,
+         * see below). The worker is the root except under ALLSYNC|ALLSYNC. */
         size_t lo;
-        int mine = tupc_red_piece(&L, tupc_red_key(&L, me), &lo) != 0;
-        int wait = out_given == TUPC_ALLSYNC || (out_given == TUPC_MYSYNC && mine);
-        tupc_coll_leave(c, &root, wait, 0);
+        int wait = out_given == TUPC_ALLSYNC ||
+                   (out_given == TUPC_MYSYNC && tupc_red_piece(&L, tupc_red_key(&L, me), &lo));
+        tupc_coll_leave(c, &worker, wait, 0);
         return;
     }
     if (in == TUPC_MYSYNC) /* every holder of src has entered */
@@ -271,7 +281,7 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, t
         for (int j = 0; j < T; j++)
             if (j != me)
                 tupc_coll_wait_entered(j, c->seq);
-    tupc_coll_leave(c, &root, 0, 0); /* my data was touched by me only */
+    tupc_coll_leave(c, &worker, 0, 0); /* my data was touched by me only */
 }
 
 static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
@@ -288,11 +298,13 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
     const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
     struct tupc_coll c;
     if (reduce_is_direct(nelems, ty->size)) {
-        tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, root);
-        reduce_direct(ty, &c, dst, src, op, nelems, blk_size, f, in, out);
+        int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
+        int worker = tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                                    rotate ? TUPC_RED_ROTATE : root, dst.addr);
+        reduce_direct(ty, &c, worker, dst, src, op, nelems, blk_size, f, in, out);
         return;
     }
-    tupc_red_enter(&c, func, flags, in, dst, src, op, nelems, blk_size, f, -1);
+    tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);

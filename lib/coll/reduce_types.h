@@ -156,12 +156,14 @@ static inline void tupc_red_lay_init(struct tupc_red_lay *L, tupc_sptr_t src, si
 
 static inline int tupc_red_key(const struct tupc_red_lay *L, int thread)
 {
-    return L->chunk ? thread : (thread - L->t0 + L->T) % L->T;
+    int k = thread - L->t0; /* both in 0 .. T - 1: no division */
+    return L->chunk ? thread : k < 0 ? k + L->T : k;
 }
 
 static inline int tupc_red_thread(const struct tupc_red_lay *L, int key)
 {
-    return L->chunk ? key : (L->t0 + key) % L->T;
+    int t = L->t0 + key;
+    return L->chunk ? key : t >= L->T ? t - L->T : t;
 }
 
 /* Elements of piece `key`; *lo gets the index of its first element. */
@@ -179,7 +181,8 @@ static inline size_t tupc_red_piece(const struct tupc_red_lay *L, int key, size_
     if (B == 0)
         return n;
     *lo = q * B > ph ? q * B - ph : 0;
-    size_t last = q + (L->nb - 1 - q) / (size_t)L->T * (size_t)L->T; /* last block of mine */
+    size_t T = (size_t)L->T; /* last block of mine: */
+    size_t last = L->nb <= T ? q : q + (L->nb - 1 - q) / T * T;
     size_t hi = (last + 1) * B - ph < n ? (last + 1) * B - ph : n;
     if (last == q)
         return hi - *lo;
@@ -210,14 +213,19 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
  * reading every thread's entered counter: the same guarantee as the
  * barrier, and the same reads as its flat form, without its second pass.
  * `scanner` is the one thread that touches data in this call, which alone
- * then reads the counters, or -1 when every thread touches data. */
-static inline void tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
-                                  enum tupc_sync in, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                  size_t nelems, size_t blk_size, tupc_red_fn f, int scanner)
+ * then reads the counters, TUPC_RED_ALL when every thread touches data, or
+ * TUPC_RED_ROTATE for thread (call number % THREADS), returned: see
+ * reduce_direct. The scanner first starts taking `wline` (or NULL), which it
+ * will write, for writing, so that the transfer overlaps its wait. */
+#define TUPC_RED_ALL (-1)
+#define TUPC_RED_ROTATE (-2)
+static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
+                                 enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst,
+                                 tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                                 tupc_red_fn f, int scanner, const void *wline)
 {
     const int T = THREADS, me = MYTHREAD;
     int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX;
-    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
@@ -225,11 +233,16 @@ static inline void tupc_red_enter(struct tupc_coll *c, const char *func, upc_fla
                    ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
                    ((uint64_t)op * 0x165667b19e3779f9ull) ^ (nelems * 0xd6e8feb86659fd93ull) ^
                    (blk_size * 0xff51afd7ed558ccdull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
-    tupc_coll_enter(c, func, scan_in ? (flags & out_bits) | UPC_IN_MYSYNC : flags, sig);
-    if (scan_in && (scanner < 0 || scanner == me))
+    tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
+    if (scanner == TUPC_RED_ROTATE)
+        scanner = (int)(c->seq % (uint32_t)T);
+    if (wline && scanner == me)
+        __builtin_prefetch(wline, 1);
+    if (scan_in && (scanner == TUPC_RED_ALL || scanner == me))
         for (int j = 0; j < T; j++)
             if (j != me)
                 tupc_coll_wait_entered(j, c->seq);
+    return scanner;
 }
 
 /* Room for one partial result of any type in a scratch slot. */
