@@ -11,7 +11,8 @@
  * - MYSYNC chain: each thread rewrites its own src elements before each
  *   call (IN_MYSYNC keeps others from reading them earlier) and checks the
  *   results with affinity to it right after return (OUT_MYSYNC), for reduce
- *   and prefix_reduce, with no barrier at all.
+ *   and prefix_reduce, with no barrier at all; over 2 * THREADS - 1
+ *   elements also ALLSYNC|ALLSYNC reduces, whose result every thread reads.
  * THREADS {2, 3, 5, 8, 16}, rounds reduced under TUPC_TEST_QUICK. */
 #include "tt.h"
 
@@ -169,6 +170,25 @@ static int chain(void *arg)
                     break;
                 }
             }
+            /* Small, ALLSYNC|ALLSYNC: the thread that reads src and writes
+             * dst takes turns and is mostly not the root; every thread
+             * rewrites its src right before and reads dst right after. One
+             * thread comes late, thread 0 or the last by turns: as the
+             * worker, the others must wait for its write of dst; otherwise
+             * the worker must wait for its rewrite of src. */
+            if (me == (round % 2 ? T - 1 : 0))
+                for (int y = 0; y < 2000; y++)
+                    sched_yield();
+            for (size_t i = 0; i < n; i++)
+                if ((int)tupc_index(a, i, B, long).thread == me)
+                    tupc_ref(a, i, B, long) = val(i, round + 9003);
+            upc_all_reduceL(tupc_index(r, root, 1, long), a, UPC_ADD, n, B, NULL,
+                            UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+            long want = 0;
+            for (size_t i = 0; i < n; i++)
+                want += val(i, round + 9003);
+            TCHECK(tupc_ref(r, root, 1, long) == want, "round %d: ALL|ALL reduce %ld, want %ld",
+                   round, tupc_ref(r, root, 1, long), want);
         }
         upc_barrier();
         upc_all_free(r);
