@@ -10,6 +10,9 @@
  * streaming stores, a barrier after each copy: what any prefix reduction
  * must at least do (read src once, write dst once), the floor of prefix.
  *
+ * Before the table: 8-byte reduces against the barrier, and the largest
+ * size's reduceD, prefixD and copyNT, each in interleaved rounds.
+ *
  * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] [--csv FILE] */
 #include "median.h"
 #include "probe.h"
@@ -198,6 +201,88 @@ static void run_small(int P)
                     small_ns[i][0], small_ns[i][1], small_ns[i][2]);
 }
 
+/* ---- The largest size, interleaved -------------------------------------------
+ * The memory bandwidth of this VM has phases too, so reduce, prefix_reduce
+ * and the streaming-copy floor are timed in BIG_ROUNDS rounds of one run,
+ * each round all three (doubles, UPC_ADD, NO|NO), and each ratio is taken
+ * within a round. */
+enum { BIG_ROUNDS = 7, BIG_KINDS = 3 };
+static double big_ns[BIG_ROUNDS][BIG_KINDS];
+static size_t big_bytes;
+
+static int big_body(void *arg)
+{
+    (void)arg;
+    size_t n = big_bytes / 8, B = (n + (size_t)THREADS - 1) / (size_t)THREADS;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, B * 8),
+                p = upc_all_alloc((size_t)THREADS, B * 8), r = upc_all_alloc(1, 8);
+    double *la = tupc_local(tupc_index(a, (size_t)MYTHREAD * B, B, double));
+    double *lp = tupc_local(tupc_index(p, (size_t)MYTHREAD * B, B, double));
+    for (size_t i = 0; i < B; i++) { /* first touch by the owner */
+        la[i] = (double)(i & 1023);
+        lp[i] = 0;
+    }
+    const upc_flag_t nono = UPC_IN_NOSYNC | UPC_OUT_NOSYNC;
+    int iters = iters_for(big_bytes);
+    for (int round = -1; round < BIG_ROUNDS; round++) { /* round -1: warm-up */
+        for (int k = 0; k < BIG_KINDS; k++) {
+            upc_barrier();
+            double t0 = now_ns();
+            for (int it = 0; it < iters; it++) {
+                if (k == 0)
+                    upc_all_reduceD(r, a, UPC_ADD, n, B, NULL, nono);
+                else if (k == 1)
+                    upc_all_prefix_reduceD(p, a, UPC_ADD, n, B, NULL, nono);
+                else
+                    copy_nt(lp, la, B * 8);
+                upc_barrier(); /* NOSYNC calls: the timed span ends for all */
+            }
+            t_thread[MYTHREAD] = (now_ns() - t0) / iters;
+            upc_barrier();
+            if (MYTHREAD == 0 && round >= 0) {
+                double mx = 0;
+                for (int t = 0; t < THREADS; t++)
+                    mx = t_thread[t] > mx ? t_thread[t] : mx;
+                big_ns[round][k] = mx;
+            }
+            upc_barrier();
+        }
+    }
+    upc_all_free(r);
+    upc_all_free(p);
+    upc_all_free(a);
+    return 0;
+}
+
+static void run_big(int P, size_t bytes)
+{
+    big_bytes = bytes;
+    tupc_options o = {.threads = P, .heap_size = 2 * bytes / (size_t)P + (16 << 20)};
+    tupc_run_opts(&o, big_body, NULL);
+    double col[BIG_KINDS][BIG_ROUNDS], pr[BIG_ROUNDS], cr[BIG_ROUNDS], pc[BIG_ROUNDS];
+    int below = 0;
+    for (int i = 0; i < BIG_ROUNDS; i++) {
+        for (int k = 0; k < BIG_KINDS; k++)
+            col[k][i] = big_ns[i][k];
+        pr[i] = big_ns[i][1] / big_ns[i][0];
+        cr[i] = big_ns[i][2] / big_ns[i][0];
+        pc[i] = big_ns[i][1] / big_ns[i][2];
+        below += pr[i] <= 2;
+    }
+    printf("# %zu bytes of doubles, UPC_ADD, NO|NO, interleaved in one run (%d rounds; medians;\n"
+           "# ratios within a round): reduceD %.0f us, prefixD %.0f us, copyNT %.0f us;\n"
+           "# prefix / reduce %.2f (at most 2 in %d of %d rounds), copyNT / reduce %.2f,\n"
+           "# prefix / copyNT %.2f\n",
+           bytes, BIG_ROUNDS, tb_median(col[0], BIG_ROUNDS) / 1e3,
+           tb_median(col[1], BIG_ROUNDS) / 1e3, tb_median(col[2], BIG_ROUNDS) / 1e3,
+           tb_median(pr, BIG_ROUNDS), below, BIG_ROUNDS, tb_median(cr, BIG_ROUNDS),
+           tb_median(pc, BIG_ROUNDS));
+    if (csv)
+        for (int i = 0; i < BIG_ROUNDS; i++)
+            fprintf(csv, "%d,big-round-%d,reduceD|prefixD|copyNT,%zu,%.1f,%.1f,%.1f,0\n", P, i,
+                    bytes, big_ns[i][0], big_ns[i][1], big_ns[i][2]);
+}
+
 static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *fl, double omp_ns)
 {
     struct job j = {k, bytes, flags};
@@ -298,6 +383,8 @@ int main(int argc, char **argv)
     printf("# %-6s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
            "min-thread", "max-thread", "GB/s", "omp ns", "ratio");
     run_small(P);
+    if (max_bytes >= ((size_t)1 << 20))
+        run_big(P, max_bytes);
     run(P, BARRIER, 8, 0, "-", 0);
     const struct {
         upc_flag_t f;
