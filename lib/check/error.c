@@ -82,8 +82,7 @@ _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt,
     tupc_thread_leave();
 }
 
-void tupc_require_thread(const char *func)
+void tupc_require_thread_fail(const char *func)
 {
-    if (!tupc_run_.active || tupc_mythread_ < 0)
-        tupc_fail(func, NULL, "called outside a UPC thread; start one with tupc_run or tupc_main");
+    tupc_fail(func, NULL, "called outside a UPC thread; start one with tupc_run or tupc_main");
 }

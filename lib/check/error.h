@@ -2,6 +2,8 @@
 #ifndef TUPC_CHECK_ERROR_H
 #define TUPC_CHECK_ERROR_H
 
+#include "runtime/runtime.h"
+
 /* Reports `tupc: FUNC (thread T of N): MESSAGE (SECTION)` and stops the run:
  * the process exits with status 1, or, where the run was started with
  * return_on_error, the run returns TUPC_RUN_ERROR. The message names the
@@ -9,8 +11,14 @@
 _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Fails unless a run is in progress and the caller is one of its threads. */
-void tupc_require_thread(const char *func);
+/* Fails unless a run is in progress and the caller is one of its threads
+ * (inline: every library call starts with it). */
+_Noreturn void tupc_require_thread_fail(const char *func);
+static inline void tupc_require_thread(const char *func)
+{
+    if (__builtin_expect(!tupc_run_.active || tupc_mythread_ < 0, 0))
+        tupc_require_thread_fail(func);
+}
 
 /* Keeps `line` as the run's error unless one is kept already; returns 1 if kept. */
 int tupc_record_error_(const char *line);

@@ -149,7 +149,8 @@ static const char *const op_names[] = {"UPC_ADD", "UPC_MULT",   "UPC_AND",      
                                        "UPC_XOR", "UPC_LOGAND", "UPC_LOGOR",       "UPC_MIN",
                                        "UPC_MAX", "UPC_FUNC",   "UPC_NONCOMM_FUNC"};
 
-void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f)
+void tupc_red_check_op_full(const char *func, const struct tupc_red_type *ty, upc_op_t op,
+                            tupc_red_fn f)
 {
     if (op < UPC_ADD || op > UPC_NONCOMM_FUNC)
         tupc_fail(func, "UPC 1.3 7.4.3 para 1",
@@ -166,8 +167,8 @@ void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_
                   op_names[op]);
 }
 
-void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
-                          size_t blk_size, size_t esize)
+void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
+                               size_t blk_size, size_t esize)
 {
     if (blk_size > UPC_MAX_BLOCK_SIZE)
         tupc_fail(func, "UPC 1.3 6.5.1.1",
@@ -175,18 +176,19 @@ void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p, size
                   (size_t)UPC_MAX_BLOCK_SIZE);
     if (nelems == 0)
         return;
-    if (nelems > PTRDIFF_MAX / esize)
+    size_t bytes; /* no division: this runs on every call */
+    if (__builtin_mul_overflow(nelems, esize, &bytes) || bytes > PTRDIFF_MAX)
         tupc_fail(func, NULL, "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
                   (size_t)PTRDIFF_MAX / esize, esize);
     if (blk_size == 0) {
-        tupc_check_sptr(func, arg, p, nelems * esize);
+        tupc_check_sptr(func, arg, p, bytes);
         return;
     }
     if (p.phase >= blk_size)
         tupc_fail(func, "UPC 1.3 7.4.3.1 para 8",
                   "%s has phase %u; expected less than blk_size %zu", arg, p.phase, blk_size);
     if (p.phase + nelems <= blk_size) { /* within the first block: no division */
-        tupc_check_sptr(func, arg, p, nelems * esize);
+        tupc_check_sptr(func, arg, p, bytes);
         return;
     }
     tupc_check_sptr(func, arg, p, esize);
@@ -284,6 +286,10 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
     tupc_coll_leave(c, &worker, 0, 0); /* my data was touched by me only */
 }
 
+static void reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
+                            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                            tupc_red_fn f, upc_flag_t flags, enum tupc_sync in, enum tupc_sync out);
+
 static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                        tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                        upc_flag_t flags)
@@ -295,7 +301,7 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
     tupc_check_sptr(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
 
-    const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
+    const int root = (int)dst.thread;
     struct tupc_coll c;
     if (reduce_is_direct(nelems, ty->size)) {
         int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
@@ -304,6 +310,17 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
         reduce_direct(ty, &c, worker, dst, src, op, nelems, blk_size, f, in, out);
         return;
     }
+    reduce_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
+}
+
+/* Out of line, so that the small calls above do not pay for its frame. */
+static __attribute__((noinline)) void
+reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+                upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags,
+                enum tupc_sync in, enum tupc_sync out)
+{
+    const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
+    struct tupc_coll c;
     tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
 
     struct tupc_red_lay L;

@@ -13,6 +13,7 @@
 #define TUPC_COLL_REDUCE_TYPES_H
 
 #include "coll/syncmode.h"
+#include "heap/heap.h"
 
 #include <upc.h>
 #include <upc_collective.h>
@@ -110,13 +111,37 @@ struct tupc_red_type {
 TUPC_REDUCE_TYPES(TUPC_RED_DECLARE_)
 #undef TUPC_RED_DECLARE_
 
-/* Checks op and func for a type (1.3 7.4.3 paras 1 and 2); fails naming func. */
-void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op,
-                       tupc_red_fn f);
+/* Checks op and func for a type (1.3 7.4.3 paras 1 and 2); fails naming func.
+ * The inline test passes what is valid; the full check explains the rest. */
+void tupc_red_check_op_full(const char *func, const struct tupc_red_type *ty, upc_op_t op,
+                            tupc_red_fn f);
+static inline void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op,
+                                     tupc_red_fn f)
+{
+    int ok = (op >= UPC_ADD && op <= UPC_MAX && (!ty->is_float || op < UPC_AND || op > UPC_XOR)) ||
+             ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && f);
+    if (__builtin_expect(!ok, 0))
+        tupc_red_check_op_full(func, ty, op, f);
+}
 
-/* Checks src (and dst, for the prefix reduction) against nelems and blk_size. */
-void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
-                          size_t blk_size, size_t esize);
+/* Checks src (and dst, for the prefix reduction) against nelems and blk_size.
+ * Inline for arrays within one block (every small call): the full check
+ * covers every other case and explains a refusal. */
+void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
+                               size_t blk_size, size_t esize);
+static inline void tupc_red_check_array(const char *func, const char *arg, tupc_sptr_t p,
+                                        size_t nelems, size_t blk_size, size_t esize)
+{
+    size_t bytes;
+    if (__builtin_expect(
+            nelems && blk_size <= UPC_MAX_BLOCK_SIZE &&
+                !__builtin_mul_overflow(nelems, esize, &bytes) && bytes <= PTRDIFF_MAX &&
+                (blk_size == 0 || (p.phase < blk_size && p.phase + nelems <= blk_size)),
+            1))
+        tupc_check_sptr(func, arg, p, bytes);
+    else
+        tupc_red_check_array_full(func, arg, p, nelems, blk_size, esize);
+}
 
 /* Where each thread's share of the work lies. Pieces are numbered by key
  * 0..THREADS-1 and partial results are combined in key order, so results
@@ -229,10 +254,14 @@ static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
-    uint64_t sig = ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
-                   ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
-                   ((uint64_t)op * 0x165667b19e3779f9ull) ^ (nelems * 0xd6e8feb86659fd93ull) ^
-                   (blk_size * 0xff51afd7ed558ccdull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
+    /* NOSYNC|NOSYNC calls are never checked (nobody waits): no signature. */
+    uint64_t sig = in == TUPC_NOSYNC && out == TUPC_NOSYNC
+                       ? 0
+                       : ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
+                             ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
+                             ((uint64_t)op * 0x165667b19e3779f9ull) ^
+                             (nelems * 0xd6e8feb86659fd93ull) ^ (blk_size * 0xff51afd7ed558ccdull) ^
+                             ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
     tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = (int)(c->seq % (uint32_t)T);

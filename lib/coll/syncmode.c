@@ -63,32 +63,21 @@ void tupc_coll_fini(void)
     ct = NULL;
 }
 
-static enum tupc_sync mode_of(int bits, int no, int my, int all)
+void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
 {
-    return bits == no ? TUPC_NOSYNC : bits == my ? TUPC_MYSYNC : bits == all ? TUPC_ALLSYNC : -1;
-}
-
-void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enum tupc_sync *out)
-{
-    const int in_bits = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
-    const int out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    const upc_flag_t in_bits = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
+    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
     if (flags & ~(in_bits | out_bits))
         tupc_fail(func, "Collectives 1.0 section 3 para 5",
                   "flags is 0x%x, with bits 0x%x that are no sync mode; expected "
                   "UPC_IN_{NO,MY,ALL}SYNC | UPC_OUT_{NO,MY,ALL}SYNC",
                   (unsigned)flags, (unsigned)(flags & ~(in_bits | out_bits)));
-    int i = flags & in_bits, o = flags & out_bits;
-    /* A missing mode is ALLSYNC: 0 and a lone IN or OUT flag (section 3). */
-    *in = i ? mode_of(i, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC) : TUPC_ALLSYNC;
-    *out = o ? mode_of(o, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC) : TUPC_ALLSYNC;
-    if ((int)*in < 0)
+    if ((int)tupc_sync_of_(flags & in_bits, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC) < 0)
         tupc_fail(func, "Collectives 1.0 section 3 para 5",
                   "flags 0x%x names more than one UPC_IN_*SYNC mode; expected one",
                   (unsigned)flags);
-    if ((int)*out < 0)
-        tupc_fail(func, "Collectives 1.0 section 3 para 5",
-                  "flags 0x%x names more than one UPC_OUT_*SYNC mode; expected one",
-                  (unsigned)flags);
+    tupc_fail(func, "Collectives 1.0 section 3 para 5",
+              "flags 0x%x names more than one UPC_OUT_*SYNC mode; expected one", (unsigned)flags);
 }
 
 /* Compares thread j's call with ours, if j is still in it (a thread that
@@ -140,11 +129,13 @@ void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, en
     current_seq = c->seq;
     current_args = c->args;
     struct coll_thread *me = &ct[tupc_mythread_];
-    /* Release fence: our entry to the previous call is stored before these,
-     * see check_peer. */
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&me->k.sig[c->seq % 2].func, func, memory_order_relaxed);
-    atomic_store_explicit(&me->k.sig[c->seq % 2].args, c->args, memory_order_relaxed);
+    if (in != TUPC_NOSYNC || out != TUPC_NOSYNC) { /* else nobody compares */
+        /* Release fence: our entry to the previous call is stored before
+         * these, see check_peer. */
+        atomic_thread_fence(memory_order_release);
+        atomic_store_explicit(&me->k.sig[c->seq % 2].func, func, memory_order_relaxed);
+        atomic_store_explicit(&me->k.sig[c->seq % 2].args, c->args, memory_order_relaxed);
+    }
     /* Release: what this thread wrote before the call (and the slot) is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
     tupc_word_set(&me->k.entered, c->seq);

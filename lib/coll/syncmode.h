@@ -60,8 +60,28 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, enum tupc_sync in,
                      enum tupc_sync out, uint64_t args);
 
-/* Parses flags without entering: returns 0, or fails naming func. */
-void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in, enum tupc_sync *out);
+/* Parses flags without entering, or fails naming func. Inline, as every
+ * collective call parses its flags; the out-of-line half explains a refusal. */
+_Noreturn void tupc_coll_flags_fail(const char *func, upc_flag_t flags);
+static inline enum tupc_sync tupc_sync_of_(upc_flag_t bits, upc_flag_t no, upc_flag_t my,
+                                           upc_flag_t all)
+{
+    /* A missing mode is ALLSYNC: 0 and a lone IN or OUT flag (section 3). */
+    return bits == no             ? TUPC_NOSYNC
+           : bits == my           ? TUPC_MYSYNC
+           : bits == all || !bits ? TUPC_ALLSYNC
+                                  : -1;
+}
+static inline void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in,
+                                   enum tupc_sync *out)
+{
+    const upc_flag_t in_bits = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
+    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    *in = tupc_sync_of_(flags & in_bits, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC);
+    *out = tupc_sync_of_(flags & out_bits, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC);
+    if (__builtin_expect((flags & ~(in_bits | out_bits)) || (int)*in < 0 || (int)*out < 0, 0))
+        tupc_coll_flags_fail(func, flags);
+}
 
 /* IN_MYSYNC: waits until thread j has entered call c; no-op in other modes. */
 void tupc_coll_need(const struct tupc_coll *c, int j);

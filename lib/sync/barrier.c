@@ -66,7 +66,7 @@ static struct bar_ids ids_of[2];
 
 /* Per-thread split-phase state; new threads start with zeros. */
 static _Thread_local uint32_t episode;
-static _Thread_local int notified;
+_Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
 
 int tupc_barrier_init(int threads)
 {
@@ -165,11 +165,11 @@ static void tree_arrive(uint32_t e)
 
 static void notify(const char *func, int named, int id)
 {
-    if (notified)
+    if (tupc_notified_)
         tupc_fail(func, "UPC 1.3 6.6.1 para 7",
                   "upc_notify called twice without upc_wait between them; expected "
                   "upc_notify and upc_wait to alternate");
-    notified = 1;
+    tupc_notified_ = 1;
     uint32_t e = ++episode;
     struct bar_thread *me = &thr[tupc_mythread_];
     me->id[e % 2] = id;
@@ -200,11 +200,11 @@ static void report_mismatch(const char *func, int id, int other_id, int other_th
 
 static void wait_phase(const char *func, int named, int id)
 {
-    if (!notified)
+    if (!tupc_notified_)
         tupc_fail(func, "UPC 1.3 6.6.1 para 7",
                   "upc_wait called without a preceding upc_notify; expected "
                   "upc_notify and upc_wait to alternate");
-    notified = 0;
+    tupc_notified_ = 0;
     uint32_t e = episode;
     int me = tupc_mythread_;
     if (use_tree) {
@@ -247,18 +247,17 @@ void tupc_wait_(int named, int id)
 void tupc_barrier_(int named, int id)
 {
     tupc_require_thread("upc_barrier");
-    if (notified)
+    if (tupc_notified_)
         tupc_fail("upc_barrier", "UPC 1.3 6.6.1 para 7",
                   "called between upc_notify and upc_wait; expected upc_wait first");
     notify("upc_barrier", named, id);
     wait_phase("upc_barrier", named, id);
 }
 
-void tupc_check_not_split(const char *func)
+void tupc_check_not_split_fail(const char *func)
 {
-    if (notified)
-        tupc_fail(func, "UPC 1.3 7.4 para 5",
-                  "collective called between upc_notify and upc_wait; expected upc_wait first");
+    tupc_fail(func, "UPC 1.3 7.4 para 5",
+              "collective called between upc_notify and upc_wait; expected upc_wait first");
 }
 
 void tupc_barrier_all_sig(const char *func, uint32_t sig)

@@ -20,7 +20,14 @@ void tupc_barrier_all_sig(const char *func, uint32_t sig);
 void *tupc_barrier_bcast(const char *func, void *value);
 
 /* Fails when the caller is between upc_notify and upc_wait, where no
- * collective may be called (UPC 1.3 7.4 para 5). */
-void tupc_check_not_split(const char *func);
+ * collective may be called (UPC 1.3 7.4 para 5). Inline: every collective
+ * call checks it. */
+extern _Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
+_Noreturn void tupc_check_not_split_fail(const char *func);
+static inline void tupc_check_not_split(const char *func)
+{
+    if (__builtin_expect(tupc_notified_, 0))
+        tupc_check_not_split_fail(func);
+}
 
 #endif
