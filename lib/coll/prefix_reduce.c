@@ -145,9 +145,8 @@ enum fast { FAST_NONE, FAST_D, FAST_L };
         STORE(d + i, ADD(c, x0));                                                                  \
         STORE(d + i + 2, ADD(c, x1));                                                              \
         STORE(d + i + 4, ADD(c, x2));                                                              \
-        x3 = ADD(c, x3);                                                                           \
-        STORE(d + i + 6, x3);                                                                      \
-        c = HI2(x3);                                                                               \
+        STORE(d + i + 6, ADD(c, x3));                                                              \
+        c = ADD(c, HI2(x3)); /* the last value stored, with one add on the carry's path */         \
     } while (0)
 
 /* One group of 8 elements of the next tile into the 4 lane accumulators. */
