@@ -133,6 +133,21 @@ static int body(void *arg)
     return 0;
 }
 
+/* Each thread's mean per call in, the slowest thread's out (on thread 0;
+ * 0 elsewhere). Collective: two barriers, the second before t_thread is
+ * written again. */
+static double slowest(double mean_ns)
+{
+    t_thread[MYTHREAD] = mean_ns;
+    upc_barrier();
+    double mx = 0;
+    if (MYTHREAD == 0)
+        for (int t = 0; t < THREADS; t++)
+            mx = t_thread[t] > mx ? t_thread[t] : mx;
+    upc_barrier();
+    return mx;
+}
+
 /* ---- 8 bytes against the barrier, interleaved --------------------------------
  * The VM's slow and fast phases come and go within seconds, so timing the
  * barrier and a reduce in separate runs can compare one phase with another.
@@ -160,15 +175,9 @@ static int small_body(void *arg)
                 else
                     upc_all_reduceL(r, a, UPC_ADD, 1, 1, NULL, fl[k]);
             }
-            t_thread[MYTHREAD] = (now_ns() - t0) / SMALL_ITERS;
-            upc_barrier();
-            if (MYTHREAD == 0 && round >= 0) {
-                double mx = 0;
-                for (int t = 0; t < THREADS; t++)
-                    mx = t_thread[t] > mx ? t_thread[t] : mx;
+            double mx = slowest((now_ns() - t0) / SMALL_ITERS);
+            if (MYTHREAD == 0 && round >= 0)
                 small_ns[round][k] = mx;
-            }
-            upc_barrier(); /* t_thread is rewritten next */
         }
     }
     upc_all_free(r);
@@ -237,15 +246,9 @@ static int big_body(void *arg)
                     copy_nt(lp, la, B * 8);
                 upc_barrier(); /* NOSYNC calls: the timed span ends for all */
             }
-            t_thread[MYTHREAD] = (now_ns() - t0) / iters;
-            upc_barrier();
-            if (MYTHREAD == 0 && round >= 0) {
-                double mx = 0;
-                for (int t = 0; t < THREADS; t++)
-                    mx = t_thread[t] > mx ? t_thread[t] : mx;
+            double mx = slowest((now_ns() - t0) / iters);
+            if (MYTHREAD == 0 && round >= 0)
                 big_ns[round][k] = mx;
-            }
-            upc_barrier();
         }
     }
     upc_all_free(r);
