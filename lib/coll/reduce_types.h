@@ -227,7 +227,7 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
 
 /* Calls over at most this many bytes of src read the elements they need
  * from the other partitions directly instead of exchanging partials. */
-#define TUPC_RED_DIRECT_MAX 256
+#define TUPC_RED_DIRECT_MAX 1024
 
 /* Largest THREADS for which IN_ALLSYNC is done by looking at every thread's
  * entered counter rather than by a barrier (O(THREADS) each, no tree). */

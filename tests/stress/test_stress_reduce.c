@@ -40,7 +40,7 @@ static long last(long a, long b)
 }
 
 /* arg: 0 for 1003 elements in blocks of 4, 1 for 2 * THREADS - 1 elements
- * in blocks of 1 (at most 256 bytes: the path where the root reads every
+ * in blocks of 1 (at most 1024 bytes: the path where one thread reads every
  * element itself). */
 static int storm(void *arg)
 {
@@ -113,7 +113,7 @@ static int chain(void *arg)
 {
     (void)arg;
     const int T = THREADS, me = MYTHREAD;
-    /* The third case fits 256 bytes: the root reads every element itself. */
+    /* The third case fits 1024 bytes: one thread reads every element itself. */
     const size_t Bs[] = {64, 1, 1};
     for (int ib = 0; ib < 3; ib++) {
         size_t B = Bs[ib], n = ib == 0 ? 64 * (size_t)T - 5 : ib == 1 ? 997 : 2 * (size_t)T - 1;
