@@ -239,7 +239,7 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
  * barrier, and the same reads as its flat form, without its second pass.
  * `scanner` is the one thread that touches data in this call, which alone
  * then reads the counters, TUPC_RED_ALL when every thread touches data, or
- * TUPC_RED_ROTATE for thread (call number % THREADS), returned: see
+ * TUPC_RED_ROTATE for thread (call number % THREADS, c->turn), returned: see
  * reduce_direct. The scanner first starts taking `wline` (or NULL), which it
  * will write, for writing, so that the transfer overlaps its wait. */
 #define TUPC_RED_ALL (-1)
@@ -264,7 +264,7 @@ static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag
                              ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
     tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     if (scanner == TUPC_RED_ROTATE)
-        scanner = (int)(c->seq % (uint32_t)T);
+        scanner = c->turn;
     if (wline && scanner == me)
         __builtin_prefetch(wline, 1);
     if (scan_in && (scanner == TUPC_RED_ALL || scanner == me))

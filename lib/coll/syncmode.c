@@ -45,6 +45,7 @@ static _Thread_local uint64_t current_args;
 /* Per-thread: calls made, and the newest call that every thread is known to
  * have finished (saves rescanning in tupc_coll_scratch_claim). */
 static _Thread_local uint32_t calls;
+static _Thread_local int calls_mod; /* calls % nthreads */
 static _Thread_local uint32_t all_finished_known;
 
 int tupc_coll_init(int threads)
@@ -125,6 +126,8 @@ void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, en
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     c->seq = ++calls;
+    calls_mod = calls_mod + 1 == nthreads ? 0 : calls_mod + 1;
+    c->turn = calls_mod;
     current_func = func;
     current_seq = c->seq;
     current_args = c->args;

@@ -28,6 +28,7 @@ enum tupc_sync { TUPC_NOSYNC, TUPC_MYSYNC, TUPC_ALLSYNC };
 
 struct tupc_coll {
     uint32_t seq; /* this call's number, the same in every thread */
+    int turn;     /* seq % THREADS, kept without a division */
     enum tupc_sync in, out;
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
