@@ -26,15 +26,19 @@ static long membarrier(int cmd)
  * a seccomp filter) refuses, and then waits fence with seq_cst instead. */
 static int asym_fences(void)
 {
-    static int state; /* 0 unknown, 1 yes, -1 no; only the launching thread calls */
-    if (state == 0) {
+    /* 0 unknown, 1 yes, -1 no. Relaxed: runs may start from different
+     * threads, and two that raced would both register, which is harmless. */
+    static _Atomic int state;
+    int st = atomic_load_explicit(&state, memory_order_relaxed);
+    if (st == 0) {
         long q = membarrier(MEMBARRIER_CMD_QUERY);
-        state = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-                        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0
-                    ? 1
-                    : -1;
+        st = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                     membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0
+                 ? 1
+                 : -1;
+        atomic_store_explicit(&state, st, memory_order_relaxed);
     }
-    return state > 0;
+    return st > 0;
 }
 
 /* Relaxed: the limits are written before the UPC threads start
