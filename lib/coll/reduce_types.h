@@ -254,7 +254,9 @@ static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
-    /* NOSYNC|NOSYNC calls are never checked (nobody waits): no signature. */
+    /* A NOSYNC|NOSYNC call waits for nobody, so only threads that passed
+     * other flags compare it, and the flags alone tell those apart: no
+     * signature of the arguments. */
     uint64_t sig = in == TUPC_NOSYNC && out == TUPC_NOSYNC
                        ? 0
                        : ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^

@@ -132,13 +132,13 @@ void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, en
     current_seq = c->seq;
     current_args = c->args;
     struct coll_thread *me = &ct[tupc_mythread_];
-    if (in != TUPC_NOSYNC || out != TUPC_NOSYNC) { /* else nobody compares */
-        /* Release fence: our entry to the previous call is stored before
-         * these, see check_peer. */
-        atomic_thread_fence(memory_order_release);
-        atomic_store_explicit(&me->k.sig[c->seq % 2].func, func, memory_order_relaxed);
-        atomic_store_explicit(&me->k.sig[c->seq % 2].args, c->args, memory_order_relaxed);
-    }
+    /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
+     * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
+     * our entry to the previous call is stored before these, see
+     * check_peer. */
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&me->k.sig[c->seq % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&me->k.sig[c->seq % 2].args, c->args, memory_order_relaxed);
     /* Release: what this thread wrote before the call (and the slot) is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
     tupc_word_set(&me->k.entered, c->seq);

@@ -55,6 +55,24 @@ static int different_reduce_length(void *arg)
     return 0;
 }
 
+/* One thread passes NOSYNC where the others pass MYSYNC, after two alike
+ * calls: the root waits for that thread's entry and must compare this
+ * call's signature, not the one two calls back, which is the same but for
+ * the flags. */
+static int nosync_on_one_thread(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(2 * THREADS, sizeof(long));
+    tupc_sptr_t R = upc_all_alloc(1, sizeof(long));
+    const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+    upc_all_reduceL(R, A, UPC_ADD, 2 * THREADS, 1, NULL, my);
+    upc_all_reduceL(R, A, UPC_ADD, 2 * THREADS, 1, NULL, my);
+    upc_all_reduceL(R, A, UPC_ADD, 2 * THREADS, 1, NULL,
+                    MYTHREAD == 1 ? UPC_IN_NOSYNC | UPC_OUT_NOSYNC : my);
+    upc_barrier();
+    return 0;
+}
+
 /* The same collectives with equal arguments pass the check. */
 static int all_alike(void *arg)
 {
@@ -87,6 +105,8 @@ static void test_different_arguments(void **state)
                         "(UPC 1.3 7.4 para 4)", NULL);
         tt_expect_error(n, different_flags, NULL, "upc_all_gather_all", "other arguments", NULL);
         tt_expect_error(n, different_reduce_length, NULL, "upc_all_reduceL", "other arguments",
+                        NULL);
+        tt_expect_error(n, nosync_on_one_thread, NULL, "upc_all_reduceL", "other arguments",
                         NULL);
     }
 }
