@@ -286,13 +286,71 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
     tupc_coll_leave(c, &worker, 0, 0); /* my data was touched by me only */
 }
 
+/* A small call whose src lies in one block (or has no blocks), the most
+ * common small call, as reduce_direct does it with nothing left to lay out:
+ * one thread holds all of src, which the worker reads in one run. Inlined
+ * into each upc_all_reduceT, so the type's size is a constant.
+ *
+ * With ALLSYNC|ALLSYNC and a rotating worker, back-to-back calls cost one
+ * transfer each only if a thread's entry to call s + 1 reaches the worker
+ * of s + 1 in the same transfer as its finish of s, i.e. if it stores both
+ * within about half a transfer. So this path enters first and checks its
+ * arguments after: a bad argument stops the run all the same, before this
+ * thread touches data, and no peer has used ours (each reads and writes
+ * through its own checked arguments; the one that compares signatures
+ * stops the run too). Threads other than the worker touch no data: they
+ * store their finish with their entry, so their line is written once per
+ * call. They still compare the worker's call with theirs when they wait
+ * for it: threads that disagree on the flags may disagree on who the
+ * worker is, and then nobody else compares (test_coll_mismatch). */
+static inline __attribute__((always_inline)) void
+reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+                 upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+{
+    tupc_require_thread(func);
+    enum tupc_sync in, out;
+    tupc_coll_flags(func, flags, &in, &out);
+    const int me = MYTHREAD, holder = (int)src.thread;
+    const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
+    struct tupc_coll c;
+    int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                                rotate ? TUPC_RED_ROTATE : (int)dst.thread, dst.addr);
+    tupc_red_check_op(func, ty, op, f);
+    tupc_check_sptr(func, "dst", dst, ty->size);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    if (me != worker) {
+        tupc_coll_finish(&c);
+        if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && me == holder))
+            tupc_coll_wait_finished(worker, c.seq);
+        return;
+    }
+    tupc_red_wait_in(&c, in, worker);
+    if (in == TUPC_MYSYNC)
+        tupc_coll_need(&c, holder);
+    if (nelems == 1) { /* one element reduces to itself, whatever op is */
+        tupc_copy_elem(dst.addr, src.addr, ty->size);
+    } else {
+        union tupc_red_val acc;
+        ty->reduce(op, f, src.addr, nelems, &acc);
+        tupc_copy_elem(dst.addr, &acc, ty->size);
+    }
+    /* OUT_ALLSYNC: as in reduce_direct, every thread must have entered. */
+    if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
+        for (int j = 0; j < THREADS; j++)
+            if (j != me)
+                tupc_coll_wait_entered(j, c.seq);
+    tupc_coll_finish(&c);
+}
+
 static void reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                             tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
                             tupc_red_fn f, upc_flag_t flags, enum tupc_sync in, enum tupc_sync out);
 
-static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                       tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
-                       upc_flag_t flags)
+/* Every call that reduce_one_block does not take: checks, then the small
+ * calls (reduce_direct) or the partials. */
+static __attribute__((noinline)) void
+reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+               upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
     tupc_require_thread(func);
     enum tupc_sync in, out;
@@ -301,16 +359,29 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
     tupc_check_sptr(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
 
-    const int root = (int)dst.thread;
-    struct tupc_coll c;
     if (reduce_is_direct(nelems, ty->size)) {
-        int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
+        const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
+        struct tupc_coll c;
         int worker = tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
-                                    rotate ? TUPC_RED_ROTATE : root, dst.addr);
+                                    rotate ? TUPC_RED_ROTATE : (int)dst.thread, dst.addr);
         reduce_direct(ty, &c, worker, dst, src, op, nelems, blk_size, f, in, out);
         return;
     }
     reduce_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
+}
+
+static inline __attribute__((always_inline)) void
+reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+{
+    /* nelems in 1 .. the direct limit, all in one block: no overflow, and
+     * a phase below blk_size. */
+    if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
+        (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
+        THREADS <= TUPC_RED_SCAN_MAX)
+        reduce_one_block(ty, func, dst, src, op, nelems, blk_size, f, flags);
+    else
+        reduce_checked(ty, func, dst, src, op, nelems, blk_size, f, flags);
 }
 
 /* Out of line, so that the small calls above do not pay for its frame. */

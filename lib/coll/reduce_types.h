@@ -244,13 +244,15 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
  * will write, for writing, so that the transfer overlaps its wait. */
 #define TUPC_RED_ALL (-1)
 #define TUPC_RED_ROTATE (-2)
-static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
+/* tupc_red_enter is tupc_red_begin (the entry, no wait) and then
+ * tupc_red_wait_in (IN_ALLSYNC's scan), for callers with work between. */
+static inline int tupc_red_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
                                  enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst,
                                  tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
                                  tupc_red_fn f, int scanner, const void *wline)
 {
-    const int T = THREADS, me = MYTHREAD;
-    int scan_in = in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX;
+    const int me = MYTHREAD;
+    int scan_in = in == TUPC_ALLSYNC && THREADS <= TUPC_RED_SCAN_MAX;
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
@@ -269,10 +271,26 @@ static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag
         scanner = c->turn;
     if (wline && scanner == me)
         __builtin_prefetch(wline, 1);
-    if (scan_in && (scanner == TUPC_RED_ALL || scanner == me))
+    return scanner;
+}
+
+static inline void tupc_red_wait_in(const struct tupc_coll *c, enum tupc_sync in, int scanner)
+{
+    const int T = THREADS, me = MYTHREAD;
+    if (in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
         for (int j = 0; j < T; j++)
             if (j != me)
                 tupc_coll_wait_entered(j, c->seq);
+}
+
+static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
+                                 enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst,
+                                 tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                                 tupc_red_fn f, int scanner, const void *wline)
+{
+    scanner =
+        tupc_red_begin(c, func, flags, in, out, dst, src, op, nelems, blk_size, f, scanner, wline);
+    tupc_red_wait_in(c, in, scanner);
     return scanner;
 }
 

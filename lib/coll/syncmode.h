@@ -87,6 +87,13 @@ static inline void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc
 /* IN_MYSYNC: waits until thread j has entered call c; no-op in other modes. */
 void tupc_coll_need(const struct tupc_coll *c, int j);
 
+/* Stores that this thread is done with its reads and writes of call c, for
+ * a thread that then waits by itself (tupc_coll_leave stores it otherwise).
+ * A thread that touches no data stores it right after tupc_coll_begin: its
+ * line is then written once per call, and a peer that has just read its
+ * entry does not lose the line again to a second store. */
+void tupc_coll_finish(const struct tupc_coll *c);
+
 /* Ends call c. For OUT_MYSYNC, `touchers` lists the threads that read or
  * wrote data with affinity to the caller in this call (n of them); pass
  * touchers == NULL to mean every thread. When every thread of the call would

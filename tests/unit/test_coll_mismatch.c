@@ -73,6 +73,26 @@ static int nosync_on_one_thread(void *arg)
     return 0;
 }
 
+/* After *arg alike calls, thread 1 passes NOSYNC|NOSYNC to a one-element
+ * reduce where the others pass ALLSYNC|ALLSYNC. The two sides then disagree
+ * on which thread does the work (the root under NOSYNC, the call number %
+ * THREADS under ALLSYNC), so with each *arg up to THREADS - 1 every thread
+ * has the worker's role on the ALLSYNC side once: a thread that waits for a
+ * worker must compare its call too, as nobody else may. */
+static int nosync_small_by_turns(void *arg)
+{
+    int alike = *(int *)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, sizeof(long));
+    tupc_sptr_t R = upc_all_alloc(1, sizeof(long));
+    const upc_flag_t all = UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC;
+    for (int k = 0; k < alike; k++)
+        upc_all_reduceL(R, A, UPC_ADD, 1, 1, NULL, all);
+    upc_all_reduceL(R, A, UPC_ADD, 1, 1, NULL,
+                    MYTHREAD == 1 ? UPC_IN_NOSYNC | UPC_OUT_NOSYNC : all);
+    upc_barrier();
+    return 0;
+}
+
 /* The same collectives with equal arguments pass the check. */
 static int all_alike(void *arg)
 {
@@ -106,9 +126,12 @@ static void test_different_arguments(void **state)
         tt_expect_error(n, different_flags, NULL, "upc_all_gather_all", "other arguments", NULL);
         tt_expect_error(n, different_reduce_length, NULL, "upc_all_reduceL", "other arguments",
                         NULL);
-        tt_expect_error(n, nosync_on_one_thread, NULL, "upc_all_reduceL", "other arguments",
-                        NULL);
+        tt_expect_error(n, nosync_on_one_thread, NULL, "upc_all_reduceL", "other arguments", NULL);
     }
+    for (int n = 2; n <= 3; n++)
+        for (int alike = 0; alike < n; alike++)
+            tt_expect_error(n, nosync_small_by_turns, &alike, "upc_all_reduceL", "other arguments",
+                            NULL);
 }
 
 static void test_alike_passes(void **state)

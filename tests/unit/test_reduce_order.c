@@ -179,6 +179,20 @@ static int bad(void *arg)
     case 9:
         upc_all_reduceL(d, arr, UPC_ADD, (size_t)1 << 30, 0, NULL, 0);
         break;
+    /* Small calls over one block check their arguments after their entry
+     * (reduce.c): the same refusals. */
+    case 10:
+        upc_all_reduceL(d, TUPC_NULL, UPC_ADD, 1, 0, NULL, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        break;
+    case 11:
+        upc_all_reduceL(TUPC_NULL, arr, UPC_ADD, 1, 1, NULL, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+        break;
+    case 12:
+        upc_all_reduceL(d, arr, UPC_ADD, 2, (size_t)UPC_MAX_BLOCK_SIZE + 1, NULL, 0);
+        break;
+    case 13:
+        upc_all_reduceF(d, arr, UPC_OR, 1, 0, NULL, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        break;
     }
     return 0;
 }
@@ -186,7 +200,7 @@ static int bad(void *arg)
 static void test_bad_input(void **state)
 {
     (void)state;
-    int w[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    int w[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
     tt_expect_error(2, bad, &w[0], "upc_all_reduceD", "UPC_XOR", "bitwise", "double", NULL);
     tt_expect_error(2, bad, &w[1], "upc_all_reduceI", "func is NULL", NULL);
     tt_expect_error(2, bad, &w[2], "op is 42", NULL);
@@ -197,6 +211,10 @@ static void test_bad_input(void **state)
     tt_expect_error(2, bad, &w[7], "upc_all_sort", "func is NULL", NULL);
     tt_expect_error(2, bad, &w[8], "upc_all_prefix_reduceF", "bitwise", "float", NULL);
     tt_expect_error(2, bad, &w[9], "src", "runs past the end", NULL);
+    tt_expect_error(2, bad, &w[10], "upc_all_reduceL", "src is a null", NULL);
+    tt_expect_error(3, bad, &w[11], "upc_all_reduceL", "dst is a null", NULL);
+    tt_expect_error(2, bad, &w[12], "blk_size", "UPC_MAX_BLOCK_SIZE", NULL);
+    tt_expect_error(3, bad, &w[13], "upc_all_reduceF", "UPC_OR", "bitwise", "float", NULL);
 }
 
 int main(void)
