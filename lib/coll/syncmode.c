@@ -9,21 +9,7 @@
 #include <string.h>
 
 struct coll_thread {
-    /* One line for the three counters: only this thread writes them, and a
-     * thread that waits for one of them (a finished call) often waits next
-     * for another (the next call entered): one transfer brings both. */
-    struct {
-        tupc_word entered;
-        tupc_word finished;
-        tupc_word published; /* partial result in the scratch slot of this call */
-        /* The function and argument signature of call s, in sig[s % 2],
-         * written before entered = s. Read back only while entered == s:
-         * slot s % 2 is rewritten in call s + 2, after entered = s + 1. */
-        struct {
-            _Atomic(const char *) func;
-            _Atomic uint64_t args;
-        } sig[2];
-    } __attribute__((aligned(TUPC_CACHELINE))) k;
+    struct tupc_coll_line k;
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
     struct eager_line {
         tupc_word seq; /* the call whose payload this line holds */
@@ -37,16 +23,33 @@ _Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager 
 static int nthreads;
 static struct coll_thread *ct;
 
-/* The collective this thread is in, for the messages of its waits. */
-static _Thread_local const char *current_func;
-/* The call this thread is in, to check the threads it waits for. */
-static _Thread_local uint32_t current_seq;
-static _Thread_local uint64_t current_args;
-/* Per-thread: calls made, and the newest call that every thread is known to
- * have finished (saves rescanning in tupc_coll_scratch_claim). */
-static _Thread_local uint32_t calls;
-static _Thread_local int calls_mod; /* calls % nthreads */
-static _Thread_local uint32_t all_finished_known;
+_Thread_local struct tupc_coll_self tupc_coll_self_ __attribute__((tls_model("initial-exec")));
+/* Per-thread: the newest call that every thread is known to have finished
+ * (saves rescanning in tupc_coll_scratch_claim). */
+static _Thread_local uint32_t all_finished_known __attribute__((tls_model("initial-exec")));
+
+#define current_func (tupc_coll_self_.func)
+#define current_seq (tupc_coll_self_.seq)
+#define current_args (tupc_coll_self_.args)
+
+/* IN and OUT mode of each flags value below 64, in | out << 2; -1 where the
+ * value names two modes of one kind. A missing mode is ALLSYNC: 0 and a
+ * lone IN or OUT flag (section 3). test_errors checks every entry. */
+#define M_(b, no, my, all)                                                                         \
+    ((b) == 0       ? TUPC_ALLSYNC                                                                 \
+     : (b) == (no)  ? TUPC_NOSYNC                                                                  \
+     : (b) == (my)  ? TUPC_MYSYNC                                                                  \
+     : (b) == (all) ? TUPC_ALLSYNC                                                                 \
+                    : 3)
+#define IN_(f) M_((f)&7, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC)
+#define OUT_(f) M_((f)&0x38, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC)
+#define MODES_(f) (IN_(f) == 3 || OUT_(f) == 3 ? -1 : IN_(f) | OUT_(f) << 2)
+#define MODES4_(f) MODES_(f), MODES_((f) + 1), MODES_((f) + 2), MODES_((f) + 3)
+#define MODES16_(f) MODES4_(f), MODES4_((f) + 4), MODES4_((f) + 8), MODES4_((f) + 12)
+const signed char tupc_coll_modes_[64] = {MODES16_(0), MODES16_(16), MODES16_(32), MODES16_(48)};
+_Static_assert(UPC_IN_NOSYNC == 1 && UPC_IN_MYSYNC == 2 && UPC_IN_ALLSYNC == 4 &&
+                   UPC_OUT_NOSYNC == 8 && UPC_OUT_MYSYNC == 16 && UPC_OUT_ALLSYNC == 32,
+               "the table above is indexed by these bits");
 
 int tupc_coll_init(int threads)
 {
@@ -73,7 +76,7 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
                   "flags is 0x%x, with bits 0x%x that are no sync mode; expected "
                   "UPC_IN_{NO,MY,ALL}SYNC | UPC_OUT_{NO,MY,ALL}SYNC",
                   (unsigned)flags, (unsigned)(flags & ~(in_bits | out_bits)));
-    if ((int)tupc_sync_of_(flags & in_bits, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC) < 0)
+    if (IN_(flags) == 3)
         tupc_fail(func, "Collectives 1.0 section 3 para 5",
                   "flags 0x%x names more than one UPC_IN_*SYNC mode; expected one",
                   (unsigned)flags);
@@ -117,38 +120,19 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
     tupc_coll_begin(c, func, flags, in, out, args);
 }
 
-void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, enum tupc_sync in,
-                     enum tupc_sync out, uint64_t args)
+void tupc_coll_thread_start(void)
 {
-    tupc_check_not_split(func);
-    c->in = in;
-    c->out = out;
-    c->func = func;
-    c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    c->seq = ++calls;
-    calls_mod = calls_mod + 1 == nthreads ? 0 : calls_mod + 1;
-    c->turn = calls_mod;
-    current_func = func;
-    current_seq = c->seq;
-    current_args = c->args;
-    struct coll_thread *me = &ct[tupc_mythread_];
-    /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
-     * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
-     * our entry to the previous call is stored before these, see
-     * check_peer. */
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&me->k.sig[c->seq % 2].func, func, memory_order_relaxed);
-    atomic_store_explicit(&me->k.sig[c->seq % 2].args, c->args, memory_order_relaxed);
-    /* Release: what this thread wrote before the call (and the slot) is
-     * visible to a thread that sees entered >= seq (IN_MYSYNC). */
-    tupc_word_set(&me->k.entered, c->seq);
-    if (c->in == TUPC_ALLSYNC) {
-        /* The call's signature rides as the barrier's id: checked at no
-         * extra cost (the barrier compares the ids of the threads it
-         * hears from anyway). */
-        uint64_t sig = tupc_sig(c->args, (uintptr_t)func);
-        tupc_barrier_all_sig(func, (uint32_t)(sig ^ (sig >> 32)));
-    }
+    tupc_coll_self_ = (struct tupc_coll_self){.line = &ct[tupc_mythread_].k};
+    all_finished_known = 0;
+}
+
+void tupc_coll_begin_barrier_(const struct tupc_coll *c)
+{
+    /* The call's signature rides as the barrier's id: checked at no extra
+     * cost (the barrier compares the ids of the threads it hears from
+     * anyway). */
+    uint64_t sig = tupc_sig(c->args, (uintptr_t)c->func);
+    tupc_barrier_all_sig(c->func, (uint32_t)(sig ^ (sig >> 32)));
 }
 
 void tupc_coll_wait_entered(int j, uint32_t s)

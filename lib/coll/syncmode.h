@@ -18,8 +18,10 @@
 #ifndef TUPC_COLL_SYNCMODE_H
 #define TUPC_COLL_SYNCMODE_H
 
+#include <upc.h>
 #include <upc_types.h>
 
+#include "sync/barrier.h"
 #include "sync/wait.h"
 
 #include <stdint.h>
@@ -48,41 +50,95 @@ static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
 
 int tupc_coll_init(int threads);
 void tupc_coll_fini(void);
+/* Sets up the calling UPC thread's state (thread_main, before the entry). */
+void tupc_coll_thread_start(void);
 
-/* Checks `flags` (one IN and one OUT mode at most; 0 or a lone mode as the
- * spec says), checks that the caller is a UPC thread not between upc_notify
- * and upc_wait, and starts call c. IN_ALLSYNC waits here. Argument checks of
- * the collective come before this, so bad arguments stop the run before any
- * thread waits on another. */
-void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
+/* The line of counters of one thread: only it writes them, and a thread
+ * that waits for one of them (a finished call) often waits next for
+ * another (the next call entered): one transfer brings both. */
+struct tupc_coll_line {
+    tupc_word entered;
+    tupc_word finished;
+    tupc_word published; /* partial result in the scratch slot of this call */
+    /* The function and argument signature of call s, in sig[s % 2], written
+     * before entered = s. Read back only while entered == s: slot s % 2 is
+     * rewritten in call s + 2, after entered = s + 1. */
+    struct {
+        _Atomic(const char *) func;
+        _Atomic uint64_t args;
+    } sig[2];
+} __attribute__((aligned(TUPC_CACHELINE)));
 
-/* tupc_coll_enter for a caller that has checked its thread and parsed flags
- * into in and out already (in may be stronger than the flags say). */
-void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags, enum tupc_sync in,
-                     enum tupc_sync out, uint64_t args);
+/* Each UPC thread's own state, thread-local: its calls so far (and that
+ * count % THREADS), the call it is in (for the messages of its waits and
+ * to compare peers' calls with), and its line. Exposed for the inline
+ * entry below, which every collective call runs. */
+struct tupc_coll_self {
+    uint32_t calls;
+    int calls_mod;
+    uint32_t seq;
+    const char *func;
+    uint64_t args;
+    struct tupc_coll_line *line;
+};
+extern _Thread_local struct tupc_coll_self tupc_coll_self_
+    __attribute__((tls_model("initial-exec")));
 
 /* Parses flags without entering, or fails naming func. Inline, as every
- * collective call parses its flags; the out-of-line half explains a refusal. */
+ * collective call parses its flags: one look in a table of the 64 values
+ * the six bits can take; the out-of-line half explains a refusal. */
+extern const signed char tupc_coll_modes_[64];
 _Noreturn void tupc_coll_flags_fail(const char *func, upc_flag_t flags);
-static inline enum tupc_sync tupc_sync_of_(upc_flag_t bits, upc_flag_t no, upc_flag_t my,
-                                           upc_flag_t all)
-{
-    /* A missing mode is ALLSYNC: 0 and a lone IN or OUT flag (section 3). */
-    return bits == no             ? TUPC_NOSYNC
-           : bits == my           ? TUPC_MYSYNC
-           : bits == all || !bits ? TUPC_ALLSYNC
-                                  : -1;
-}
 static inline void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in,
                                    enum tupc_sync *out)
 {
-    const upc_flag_t in_bits = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
-    const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
-    *in = tupc_sync_of_(flags & in_bits, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC);
-    *out = tupc_sync_of_(flags & out_bits, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC);
-    if (__builtin_expect((flags & ~(in_bits | out_bits)) || (int)*in < 0 || (int)*out < 0, 0))
+    int m = flags < 64 ? tupc_coll_modes_[flags] : -1;
+    if (__builtin_expect(m < 0, 0))
         tupc_coll_flags_fail(func, flags);
+    *in = (enum tupc_sync)(m & 3);
+    *out = (enum tupc_sync)(m >> 2);
 }
+
+/* Checks that the caller is not between upc_notify and upc_wait and starts
+ * call c, whose flags the caller has checked and parsed into in and out
+ * already (in may be stronger than the flags say). IN_ALLSYNC waits here.
+ * Argument checks of the collective come before this, so bad arguments
+ * stop the run before any thread waits on another (reduce.c's small path
+ * has a reason to check after; it waits for nobody before it checks). */
+void tupc_coll_begin_barrier_(const struct tupc_coll *c);
+static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
+                                   enum tupc_sync in, enum tupc_sync out, uint64_t args)
+{
+    struct tupc_coll_self *self = &tupc_coll_self_;
+    tupc_check_not_split(func);
+    c->in = in;
+    c->out = out;
+    c->func = func;
+    c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
+    c->seq = ++self->calls;
+    self->calls_mod = self->calls_mod + 1 == THREADS ? 0 : self->calls_mod + 1;
+    c->turn = self->calls_mod;
+    self->func = func;
+    self->seq = c->seq;
+    self->args = c->args;
+    struct tupc_coll_line *l = self->line;
+    /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
+     * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
+     * our entry to the previous call is stored before these, see
+     * check_peer in syncmode.c. */
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&l->sig[c->seq % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&l->sig[c->seq % 2].args, c->args, memory_order_relaxed);
+    /* Release: what this thread wrote before the call (and the slot) is
+     * visible to a thread that sees entered >= seq (IN_MYSYNC). */
+    tupc_word_set(&l->entered, c->seq);
+    if (in == TUPC_ALLSYNC)
+        tupc_coll_begin_barrier_(c);
+}
+
+/* Checks the caller's thread and flags and starts call c (the three steps
+ * above, for collectives with no reason to split them). */
+void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
 
 /* IN_MYSYNC: waits until thread j has entered call c; no-op in other modes. */
 void tupc_coll_need(const struct tupc_coll *c, int j);

@@ -107,6 +107,7 @@ _Atomic int tupc_gone_count_;
 static void *thread_main(void *p)
 {
     tupc_mythread_ = (int)(intptr_t)p;
+    tupc_coll_thread_start();
     run_status[tupc_mythread_] = run_entry(run_arg);
     /* Release: whoever sees the mark sees every counter this thread set. */
     atomic_store_explicit(&tupc_gone_[tupc_mythread_], 1, memory_order_release);

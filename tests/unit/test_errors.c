@@ -329,6 +329,32 @@ static void test_early_return_detected(void **state)
     unsetenv("TUPC_BARRIER");
 }
 
+/* The table that every collective parses its flags with (coll/syncmode.c),
+ * against Collectives 1.0 section 3 read directly: at most one mode of each
+ * kind, and a missing one is ALLSYNC. Entries: in | out << 2 with NOSYNC 0,
+ * MYSYNC 1, ALLSYNC 2; -1 refused. */
+extern const signed char tupc_coll_modes_[64];
+
+static int spec_mode(unsigned bits, unsigned no, unsigned my, unsigned all)
+{
+    int n = (bits & no ? 1 : 0) + (bits & my ? 1 : 0) + (bits & all ? 1 : 0);
+    if (n > 1)
+        return -1;
+    return bits & no ? 0 : bits & my ? 1 : 2;
+}
+
+static void test_flag_table(void **state)
+{
+    (void)state;
+    for (unsigned f = 0; f < 64; f++) {
+        int in = spec_mode(f, UPC_IN_NOSYNC, UPC_IN_MYSYNC, UPC_IN_ALLSYNC);
+        int out = spec_mode(f, UPC_OUT_NOSYNC, UPC_OUT_MYSYNC, UPC_OUT_ALLSYNC);
+        int want = in < 0 || out < 0 ? -1 : in | out << 2;
+        if (tupc_coll_modes_[f] != want)
+            fail_msg("flags 0x%02x: table says %d, expected %d", f, tupc_coll_modes_[f], want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_many_runs),
         cmocka_unit_test(test_early_return_detected),
+        cmocka_unit_test(test_flag_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
