@@ -22,6 +22,7 @@
 #include "coll/reduce_types.h"
 
 #include "check/error.h"
+#include "coll/scan_lines.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "sync/wait.h"
@@ -179,16 +180,6 @@ enum fast { FAST_NONE, FAST_D, FAST_L };
 #define ST_D(p, v) _mm_store_pd(p, v)
 #define NT_D(p, v) _mm_stream_pd(p, v)
 
-/* Lanes in a fixed order, then the elements past the last group. */
-static double lanes_d(__m128d a0, __m128d a1, __m128d a2, __m128d a3, const double *rest, size_t n)
-{
-    __m128d t = _mm_add_pd(_mm_add_pd(a0, a1), _mm_add_pd(a2, a3));
-    double r = _mm_cvtsd_f64(_mm_add_sd(t, _mm_unpackhi_pd(t, t)));
-    for (size_t i = 0; i < n; i++)
-        r += rest[i];
-    return r;
-}
-
 /* As SCAN_FUSED for doubles; *sum gets the sum of the nn elements of ns
  * (none of them if ns is NULL). */
 static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, int nt,
@@ -203,7 +194,7 @@ static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, i
         SCAN_FUSED(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, ST_D);
     _mm_storel_pd(carry, c);
     if (ns)
-        *sum = lanes_d(a0, a1, a2, a3, ns + ng * 8, nn - ng * 8);
+        *sum = tupc_lanes_d(a0, a1, a2, a3, ns + ng * 8, nn - ng * 8);
 }
 
 #define LD_L(p) _mm_loadu_si128((const __m128i *)(p))
@@ -211,16 +202,6 @@ static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, i
 #define HI2_L(x) _mm_unpackhi_epi64(x, x)
 #define ST_L(p, v) _mm_store_si128((__m128i *)(p), v)
 #define NT_L(p, v) _mm_stream_si128((__m128i *)(p), v)
-
-static uint64_t lanes_l(__m128i a0, __m128i a1, __m128i a2, __m128i a3, const uint64_t *rest,
-                        size_t n)
-{
-    __m128i t = _mm_add_epi64(_mm_add_epi64(a0, a1), _mm_add_epi64(a2, a3));
-    uint64_t r = (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(t, _mm_unpackhi_epi64(t, t)));
-    for (size_t i = 0; i < n; i++)
-        r += rest[i];
-    return r;
-}
 
 /* As scan_lines_d, for 64-bit integers (wrapping: signed long adds as unsigned). */
 static void scan_lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt,
@@ -235,7 +216,32 @@ static void scan_lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *ca
         SCAN_FUSED(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, ST_L);
     _mm_storel_epi64((__m128i *)carry, c);
     if (ns)
-        *sum = lanes_l(a0, a1, a2, a3, ns + ng * 8, nn - ng * 8);
+        *sum = tupc_lanes_l(a0, a1, a2, a3, ns + ng * 8, nn - ng * 8);
+}
+
+/* The SSE2 or the AVX2 form (scan_avx2.c), which give the same results. */
+static void lines_d(double *d, const double *s, size_t nl, double *carry, int nt, const double *ns,
+                    size_t nn, double *sum)
+{
+#if TUPC_HAVE_AVX2
+    if (tupc_scan_avx2_) {
+        tupc_scan_lines_d_avx2(d, s, nl, carry, nt, ns, nn, sum);
+        return;
+    }
+#endif
+    scan_lines_d(d, s, nl, carry, nt, ns, nn, sum);
+}
+
+static void lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt,
+                    const uint64_t *ns, size_t nn, uint64_t *sum)
+{
+#if TUPC_HAVE_AVX2
+    if (tupc_scan_avx2_) {
+        tupc_scan_lines_l_avx2(d, s, nl, carry, nt, ns, nn, sum);
+        return;
+    }
+#endif
+    scan_lines_l(d, s, nl, carry, nt, ns, nn, sum);
 }
 #endif
 
@@ -247,12 +253,12 @@ static void tile_reduce(const struct tupc_red_type *ty, enum fast fk, upc_op_t o
 #if defined(__SSE2__)
     if (fk == FAST_D) {
         double c = 0;
-        scan_lines_d(NULL, NULL, 0, &c, 0, (const double *)s, m, (double *)part);
+        lines_d(NULL, NULL, 0, &c, 0, (const double *)s, m, (double *)part);
         return;
     }
     if (fk == FAST_L) {
         uint64_t c = 0;
-        scan_lines_l(NULL, NULL, 0, &c, 0, (const uint64_t *)s, m, (uint64_t *)part);
+        lines_l(NULL, NULL, 0, &c, 0, (const uint64_t *)s, m, (uint64_t *)part);
         return;
     }
 #else
@@ -282,12 +288,11 @@ static void tile_scan(const struct tupc_red_type *ty, enum fast fk, upc_op_t op,
         }
         size_t nl = (m - h) / 8;
         if (fk == FAST_D)
-            scan_lines_d((double *)(d + h * 8), (const double *)(s + h * 8), nl, (double *)&cur, nt,
-                         nm ? (const double *)ns : NULL, nm, (double *)npart);
+            lines_d((double *)(d + h * 8), (const double *)(s + h * 8), nl, (double *)&cur, nt,
+                    nm ? (const double *)ns : NULL, nm, (double *)npart);
         else
-            scan_lines_l((uint64_t *)(d + h * 8), (const uint64_t *)(s + h * 8), nl,
-                         (uint64_t *)&cur, nt, nm ? (const uint64_t *)ns : NULL, nm,
-                         (uint64_t *)npart);
+            lines_l((uint64_t *)(d + h * 8), (const uint64_t *)(s + h * 8), nl, (uint64_t *)&cur,
+                    nt, nm ? (const uint64_t *)ns : NULL, nm, (uint64_t *)npart);
         size_t done = h + nl * 8;
         if (done < m)
             ty->scan(op, f, d + done * 8, s + done * 8, m - done, &cur);

@@ -3,6 +3,7 @@
 
 #include "check/error.h"
 #include "coll/copy.h"
+#include "coll/scan_lines.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "runtime/placement.h"
@@ -247,7 +248,8 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     }
     {
         char detail[160];
-        if (tupc_copy_init(detail, sizeof detail) != 0)
+        if (tupc_copy_init(detail, sizeof detail) != 0 ||
+            tupc_scan_init(detail, sizeof detail) != 0)
             return run_error(&o, "tupc: tupc_run: %s", detail);
     }
 

@@ -215,11 +215,69 @@ static void test_streaming(void **state)
     }
 }
 
+/* The AVX2 and SSE2 kernels (TUPC_SIMD) must give the same doubles bit for
+ * bit: data with full mantissas, where any other grouping rounds apart. */
+struct ident {
+    size_t n, off;
+    int nt;      /* dst large enough for streaming stores */
+    double *out; /* dst of the call, copied out by thread 0 */
+};
+
+static int ident_body(void *arg)
+{
+    struct ident *id = arg;
+    const int T = THREADS;
+    size_t n = id->n, B = (n + id->off + (size_t)T - 1) / (size_t)T;
+    tupc_sptr_t sb = upc_all_alloc((size_t)T, B * 8), db = upc_all_alloc((size_t)T, B * 8);
+    tupc_sptr_t s = tupc_ptr_add(sb, (ptrdiff_t)id->off, B, 8);
+    tupc_sptr_t d = tupc_ptr_add(db, (ptrdiff_t)id->off, B, 8);
+    for (size_t i = (size_t)MYTHREAD; i < n; i += (size_t)T)
+        tupc_ref(s, i, B, double) = (double)(int64_t)h(i) / 3e18 + 1e-3 * (double)(i % 7);
+    upc_all_prefix_reduceD(d, s, UPC_ADD, n, B, NULL, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    if (MYTHREAD == 0)
+        for (size_t i = 0; i < n; i++)
+            id->out[i] = tupc_ref(d, i, B, double);
+    upc_barrier();
+    upc_all_free(db);
+    upc_all_free(sb);
+    return 0;
+}
+
+static void test_kernels_agree(void **state)
+{
+    (void)state;
+    setenv("UPC_SHARED_HEAP_SIZE", "128M", 1);
+    const size_t sizes[][2] = {{655361, 3}, {((size_t)16 << 20) / 8 + 4099, 1}};
+    for (int k = 0; k < 2; k++) {
+        if (k == 1 && quick())
+            continue;
+        size_t n = sizes[k][0];
+        double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        assert_non_null(a);
+        assert_non_null(b);
+        for (int T = 2; T <= 3; T++) {
+            struct ident x = {n, sizes[k][1], k, a}, y = {n, sizes[k][1], k, b};
+            setenv("TUPC_SIMD", "sse2", 1);
+            TT_RUN(T, ident_body, &x);
+            setenv("TUPC_SIMD", "auto", 1);
+            TT_RUN(T, ident_body, &y);
+            for (size_t i = 0; i < n; i++)
+                if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
+                    fail_msg("T %d n %zu: dst[%zu] is %a with TUPC_SIMD=sse2, %a with auto", T, n,
+                             i, a[i], b[i]);
+        }
+        free(a);
+        free(b);
+    }
+    unsetenv("TUPC_SIMD");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiled),
         cmocka_unit_test(test_streaming),
+        cmocka_unit_test(test_kernels_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

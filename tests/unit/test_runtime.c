@@ -228,6 +228,21 @@ static void test_bad_fence_choice(void **state)
     unsetenv("TUPC_FENCE");
 }
 
+static void test_bad_simd_choice(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    setenv("TUPC_SIMD", "avx512", 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    assert_non_null(strstr(tupc_last_error(), "TUPC_SIMD is \"avx512\"; expected auto or sse2"));
+    const char *good[] = {"auto", "sse2", ""};
+    for (int i = 0; i < 3; i++) {
+        setenv("TUPC_SIMD", good[i], 1);
+        assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
+    }
+    unsetenv("TUPC_SIMD");
+}
+
 static int nested(void *arg)
 {
     (void)arg;
@@ -304,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_bad_barrier_choice),
         cmocka_unit_test(test_bad_stream_min),
         cmocka_unit_test(test_bad_fence_choice),
+        cmocka_unit_test(test_bad_simd_choice),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
