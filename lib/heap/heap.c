@@ -209,7 +209,7 @@ struct all_alloc {
     char error[200];
 };
 static struct all_alloc all_alloc_slot[2];
-static _Thread_local unsigned all_alloc_calls;
+static _Thread_local unsigned all_alloc_calls __attribute__((tls_model("initial-exec")));
 
 tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
 {

@@ -65,7 +65,7 @@ static tupc_pword release;
 static struct bar_ids ids_of[2];
 
 /* Per-thread split-phase state; new threads start with zeros. */
-static _Thread_local uint32_t episode;
+static _Thread_local uint32_t episode __attribute__((tls_model("initial-exec")));
 _Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
 
 int tupc_barrier_init(int threads)
@@ -182,7 +182,7 @@ static void notify(const char *func, int named, int id)
 
 /* Set while the barrier of an IN_ALLSYNC collective runs, whose id is the
  * signature of the call: a mismatch then means another call or arguments. */
-static _Thread_local int in_collective;
+static _Thread_local int in_collective __attribute__((tls_model("initial-exec")));
 
 static void report_mismatch(const char *func, int id, int other_id, int other_thread)
 {

@@ -36,7 +36,7 @@ static struct tupc_lock *all_locks;
 static pthread_mutex_t nodes_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct qnode *all_nodes;
 
-static _Thread_local struct qnode *free_nodes;
+static _Thread_local struct qnode *free_nodes __attribute__((tls_model("initial-exec")));
 
 void tupc_lock_fini(void)
 {
