@@ -315,11 +315,12 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
     struct tupc_coll c;
     int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
                                 rotate ? TUPC_RED_ROTATE : (int)dst.thread, dst.addr);
+    if (me != worker)
+        tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
     tupc_red_check_op(func, ty, op, f);
     tupc_check_sptr(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
     if (me != worker) {
-        tupc_coll_finish(&c);
         if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && me == holder))
             tupc_coll_wait_finished(worker, c.seq);
         return;

@@ -149,13 +149,6 @@ void tupc_coll_wait_finished(int j, uint32_t s)
         check_peer(j);
 }
 
-void tupc_coll_finish(const struct tupc_coll *c)
-{
-    /* Release: our reads and writes of call seq happen before any thread
-     * that sees finished >= seq goes on. */
-    tupc_word_set(&ct[tupc_mythread_].k.finished, c->seq);
-}
-
 void tupc_coll_publish(const struct tupc_coll *c)
 {
     /* seq_cst store (release): the scratch slot written before is visible

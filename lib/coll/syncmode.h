@@ -148,7 +148,12 @@ void tupc_coll_need(const struct tupc_coll *c, int j);
  * A thread that touches no data stores it right after tupc_coll_begin: its
  * line is then written once per call, and a peer that has just read its
  * entry does not lose the line again to a second store. */
-void tupc_coll_finish(const struct tupc_coll *c);
+static inline void tupc_coll_finish(const struct tupc_coll *c)
+{
+    /* Release: our reads and writes of call seq happen before any thread
+     * that sees finished >= seq goes on. */
+    tupc_word_set(&tupc_coll_self_.line->finished, c->seq);
+}
 
 /* Ends call c. For OUT_MYSYNC, `touchers` lists the threads that read or
  * wrote data with affinity to the caller in this call (n of them); pass
