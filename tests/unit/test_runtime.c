@@ -213,34 +213,37 @@ static void test_bad_stream_min(void **state)
     unsetenv("TUPC_STREAM_MIN");
 }
 
+/* A run with environment variable `name` set to `bad` is refused with a
+ * message that contains `says`; each of the n values in `good` runs. */
+static void expect_env_choice(const char *name, const char *bad, const char *says,
+                              const char *const *good, int n)
+{
+    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    setenv(name, bad, 1);
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
+    if (!strstr(tupc_last_error(), says))
+        fail_msg("%s=%s: the error is \"%s\", expected it to contain \"%s\"", name, bad,
+                 tupc_last_error(), says);
+    for (int i = 0; i < n; i++) {
+        setenv(name, good[i], 1);
+        assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
+    }
+    unsetenv(name);
+}
+
 static void test_bad_fence_choice(void **state)
 {
     (void)state;
-    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
-    setenv("TUPC_FENCE", "seq_cst", 1);
-    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
-    assert_non_null(strstr(tupc_last_error(), "TUPC_FENCE is \"seq_cst\""));
-    const char *good[] = {"asymmetric", "symmetric"};
-    for (int i = 0; i < 2; i++) {
-        setenv("TUPC_FENCE", good[i], 1);
-        assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
-    }
-    unsetenv("TUPC_FENCE");
+    const char *const good[] = {"asymmetric", "symmetric"};
+    expect_env_choice("TUPC_FENCE", "seq_cst", "TUPC_FENCE is \"seq_cst\"", good, 2);
 }
 
 static void test_bad_simd_choice(void **state)
 {
     (void)state;
-    tupc_options o = {.threads = 2, .return_on_error = 1, .quiet = 1};
-    setenv("TUPC_SIMD", "avx512", 1);
-    assert_int_equal(tupc_run_opts(&o, nothing, NULL), TUPC_RUN_ERROR);
-    assert_non_null(strstr(tupc_last_error(), "TUPC_SIMD is \"avx512\"; expected auto or sse2"));
-    const char *good[] = {"auto", "sse2", ""};
-    for (int i = 0; i < 3; i++) {
-        setenv("TUPC_SIMD", good[i], 1);
-        assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
-    }
-    unsetenv("TUPC_SIMD");
+    const char *const good[] = {"auto", "sse2", ""};
+    expect_env_choice("TUPC_SIMD", "avx512", "TUPC_SIMD is \"avx512\"; expected auto or sse2", good,
+                      3);
 }
 
 static int nested(void *arg)
