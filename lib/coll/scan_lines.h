@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__) && defined(__SSE2__)
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__SSE2__)
 #define TUPC_HAVE_AVX2 1
 #else
 #define TUPC_HAVE_AVX2 0

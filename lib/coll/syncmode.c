@@ -28,10 +28,6 @@ _Thread_local struct tupc_coll_self tupc_coll_self_ __attribute__((tls_model("in
  * (saves rescanning in tupc_coll_scratch_claim). */
 static _Thread_local uint32_t all_finished_known __attribute__((tls_model("initial-exec")));
 
-#define current_func (tupc_coll_self_.func)
-#define current_seq (tupc_coll_self_.seq)
-#define current_args (tupc_coll_self_.args)
-
 /* IN and OUT mode of each flags value below 64, in | out << 2; -1 where the
  * value names two modes of one kind. A missing mode is ALLSYNC: 0 and a
  * lone IN or OUT flag (section 3). test_errors checks every entry. */
@@ -86,12 +82,12 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
 
 /* Compares thread j's call with ours, if j is still in it (a thread that
  * ran ahead may be rewriting the slot: nothing to compare then). Called
- * after an acquire wait saw j enter (or finish) call current_seq, so j's
+ * after an acquire wait saw j enter (or finish) call tupc_coll_self_.calls, so j's
  * slot stores of that call are visible. */
 static void check_peer(int j)
 {
     struct coll_thread *t = &ct[j];
-    const uint32_t s = current_seq;
+    const uint32_t s = tupc_coll_self_.calls;
     const char *f = atomic_load_explicit(&t->k.sig[s % 2].func, memory_order_relaxed);
     uint64_t a = atomic_load_explicit(&t->k.sig[s % 2].args, memory_order_relaxed);
     /* Pairs with the writer's release fence before it rewrites the slot
@@ -100,13 +96,13 @@ static void check_peer(int j)
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&t->k.entered.value, memory_order_relaxed) != s)
         return;
-    if (f != current_func)
-        tupc_fail(current_func, "Collectives 1.0 section 2 para 1",
+    if (f != tupc_coll_self_.func)
+        tupc_fail(tupc_coll_self_.func, "Collectives 1.0 section 2 para 1",
                   "thread %d called %s as collective call %u, where this thread called %s; "
                   "expected every thread to make the same sequence of collective calls",
-                  j, f, (unsigned)s, current_func);
-    if (a != current_args)
-        tupc_fail(current_func, "UPC 1.3 7.4 para 4",
+                  j, f, (unsigned)s, tupc_coll_self_.func);
+    if (a != tupc_coll_self_.args)
+        tupc_fail(tupc_coll_self_.func, "UPC 1.3 7.4 para 4",
                   "thread %d passed other arguments or flags to this call (collective call %u); "
                   "expected single-valued arguments, the same on every thread",
                   j, (unsigned)s);
@@ -137,15 +133,17 @@ void tupc_coll_begin_barrier_(const struct tupc_coll *c)
 
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].k.entered, s, j, current_func); /* acquire: j's writes before entering */
-    if (s == current_seq)
+    tupc_wait_peer(&ct[j].k.entered, s, j,
+                   tupc_coll_self_.func); /* acquire: j's writes before entering */
+    if (s == tupc_coll_self_.calls)
         check_peer(j);
 }
 
 void tupc_coll_wait_finished(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].k.finished, s, j, current_func); /* acquire: j's accesses in call s */
-    if (s == current_seq)
+    tupc_wait_peer(&ct[j].k.finished, s, j,
+                   tupc_coll_self_.func); /* acquire: j's accesses in call s */
+    if (s == tupc_coll_self_.calls)
         check_peer(j);
 }
 
@@ -158,7 +156,8 @@ void tupc_coll_publish(const struct tupc_coll *c)
 
 void tupc_coll_wait_published(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].k.published, s, j, current_func); /* acquire: j's slot of call s */
+    tupc_wait_peer(&ct[j].k.published, s, j,
+                   tupc_coll_self_.func); /* acquire: j's slot of call s */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)
@@ -170,9 +169,7 @@ void tupc_coll_need(const struct tupc_coll *c, int j)
 void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int all_symmetric)
 {
     int me = tupc_mythread_;
-    /* Release: our reads and writes of call seq happen before any thread
-     * that sees finished >= seq goes on. */
-    tupc_word_set(&ct[me].k.finished, c->seq);
+    tupc_coll_finish(c);
     if (c->out == TUPC_ALLSYNC) {
         tupc_barrier_all(c->func);
     } else if (c->out == TUPC_MYSYNC) {

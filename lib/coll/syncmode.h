@@ -69,14 +69,14 @@ struct tupc_coll_line {
     } sig[2];
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-/* Each UPC thread's own state, thread-local: its calls so far (and that
- * count % THREADS), the call it is in (for the messages of its waits and
- * to compare peers' calls with), and its line. Exposed for the inline
- * entry below, which every collective call runs. */
+/* Each UPC thread's own state, thread-local: its calls so far, which is
+ * also the number of the call it is in (and that count % THREADS), that
+ * call's function and signature (for the messages of its waits and to
+ * compare peers' calls with), and its line. Exposed for the inline entry
+ * below, which every collective call runs. */
 struct tupc_coll_self {
     uint32_t calls;
     int calls_mod;
-    uint32_t seq;
     const char *func;
     uint64_t args;
     struct tupc_coll_line *line;
@@ -119,7 +119,6 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     self->calls_mod = self->calls_mod + 1 == THREADS ? 0 : self->calls_mod + 1;
     c->turn = self->calls_mod;
     self->func = func;
-    self->seq = c->seq;
     self->args = c->args;
     struct tupc_coll_line *l = self->line;
     /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
