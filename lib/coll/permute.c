@@ -3,8 +3,8 @@
  *
  * Checks: nbytes > 0; src, dst and perm in the heap with affinity to thread
  * 0, the blocks fitting the partition; perm[MYTHREAD] in 0..THREADS-1 (each
- * thread checks its own entry, the only one it may read before anyone
- * waits); no value twice: each thread claims its destination thread in a
+ * thread checks its own entry, once the entry synchronization lets it read
+ * it); no value twice: each thread claims its destination thread in a
  * per-run table with one atomic exchange, and the second claimer of a thread
  * sees the first one's claim. With every entry in range, "no value twice"
  * is "a permutation". O(1) per thread.
@@ -46,16 +46,18 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
     int me = MYTHREAD, T = THREADS;
-    /* perm is shared int * (block size 1): perm[me] is on this thread. */
+
+    struct tupc_coll c;
+    tupc_coll_enter(&c, FUNC, flags,
+                    tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr));
+    /* perm is shared int * (block size 1): perm[me] is on this thread. Read
+     * only now: under IN_ALLSYNC any thread may write it up to its own entry
+     * (Collectives 1.0 section 3), under IN_MYSYNC this thread up to ours. */
     int to = *(const int *)tupc_reloc_on(perm, me);
     if (to < 0 || to >= T)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] is %d; expected perm to hold the THREADS distinct values 0..%d", me, to,
                   T - 1);
-
-    struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags,
-                    tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr));
     /* Slot seq % SLOTS was last used by call seq - SLOTS, which every thread
      * has finished once this returns (usually without waiting). */
     (void)tupc_coll_scratch_claim(&c);

@@ -82,30 +82,24 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
 
 /* Compares thread j's call with ours, if j is still in it (a thread that
  * ran ahead may be rewriting the slot: nothing to compare then). Called
- * after an acquire wait saw j enter (or finish) call tupc_coll_self_.calls, so j's
- * slot stores of that call are visible. */
+ * after an acquire wait saw j enter (or finish) call tupc_calls_self_.n, so
+ * j's slot stores of that call are visible. The running signatures cover
+ * every call before this one too: a NOSYNC call that went wrong is found
+ * here, and check/calls.c says which. */
 static void check_peer(int j)
 {
     struct coll_thread *t = &ct[j];
-    const uint32_t s = tupc_coll_self_.calls;
+    const uint32_t s = tupc_calls_self_.n;
     const char *f = atomic_load_explicit(&t->k.sig[s % 2].func, memory_order_relaxed);
-    uint64_t a = atomic_load_explicit(&t->k.sig[s % 2].args, memory_order_relaxed);
+    uint64_t a = atomic_load_explicit(&t->k.sig[s % 2].sig, memory_order_relaxed);
     /* Pairs with the writer's release fence before it rewrites the slot
      * (tupc_coll_begin): had we read a value of call s + 2, its entry to
      * s + 1 would be visible below, and we would not compare. */
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&t->k.entered.value, memory_order_relaxed) != s)
         return;
-    if (f != tupc_coll_self_.func)
-        tupc_fail(tupc_coll_self_.func, "Collectives 1.0 section 2 para 1",
-                  "thread %d called %s as collective call %u, where this thread called %s; "
-                  "expected every thread to make the same sequence of collective calls",
-                  j, f, (unsigned)s, tupc_coll_self_.func);
-    if (a != tupc_coll_self_.args)
-        tupc_fail(tupc_coll_self_.func, "UPC 1.3 7.4 para 4",
-                  "thread %d passed other arguments or flags to this call (collective call %u); "
-                  "expected single-valued arguments, the same on every thread",
-                  j, (unsigned)s);
+    if (f != tupc_coll_self_.func || a != tupc_coll_self_.sig)
+        tupc_calls_differ(tupc_coll_self_.func, j);
 }
 
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args)
@@ -124,18 +118,16 @@ void tupc_coll_thread_start(void)
 
 void tupc_coll_begin_barrier_(const struct tupc_coll *c)
 {
-    /* The call's signature rides as the barrier's id: checked at no extra
-     * cost (the barrier compares the ids of the threads it hears from
-     * anyway). */
-    uint64_t sig = tupc_sig(c->args, (uintptr_t)c->func);
-    tupc_barrier_all_sig(c->func, (uint32_t)(sig ^ (sig >> 32)));
+    /* The barrier compares the running signatures of the threads it hears
+     * from, this call's included: no other check is needed here. */
+    tupc_barrier_all(c->func);
 }
 
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
     tupc_wait_peer(&ct[j].k.entered, s, j,
                    tupc_coll_self_.func); /* acquire: j's writes before entering */
-    if (s == tupc_coll_self_.calls)
+    if (s == tupc_calls_self_.n)
         check_peer(j);
 }
 
@@ -143,7 +135,7 @@ void tupc_coll_wait_finished(int j, uint32_t s)
 {
     tupc_wait_peer(&ct[j].k.finished, s, j,
                    tupc_coll_self_.func); /* acquire: j's accesses in call s */
-    if (s == tupc_coll_self_.calls)
+    if (s == tupc_calls_self_.n)
         check_peer(j);
 }
 

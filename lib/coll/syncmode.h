@@ -21,6 +21,7 @@
 #include <upc.h>
 #include <upc_types.h>
 
+#include "check/calls.h"
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
@@ -37,16 +38,13 @@ struct tupc_coll {
 };
 
 /* Every thread must make the same collective calls with the same
- * (single-valued) arguments. Each thread publishes its call's function and a
- * signature of its arguments beside its counters; a thread that waits for
- * another in the same call (IN_MYSYNC, OUT_MYSYNC, after the IN_ALLSYNC
- * barrier) compares them with its own, so a program that breaks the rule
- * stops with a message instead of corrupting memory. NOSYNC calls, which
- * wait for nobody, are not checked. Callers fold each argument in with: */
-static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
-{
-    return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-}
+ * (single-valued) arguments. Each call is recorded in check/calls.h, which
+ * folds its signature into the thread's running signature; that value,
+ * stored beside the counters, is compared by every thread that waits for
+ * another in the same call (IN_MYSYNC, OUT_MYSYNC), and the barriers
+ * compare it too, so calls under NOSYNC, which wait for nobody, are checked
+ * at the next point where the threads meet. Callers fold each argument into
+ * the call's signature with tupc_sig. */
 
 int tupc_coll_init(int threads);
 void tupc_coll_fini(void);
@@ -60,25 +58,25 @@ struct tupc_coll_line {
     tupc_word entered;
     tupc_word finished;
     tupc_word published; /* partial result in the scratch slot of this call */
-    /* The function and argument signature of call s, in sig[s % 2], written
-     * before entered = s. Read back only while entered == s: slot s % 2 is
-     * rewritten in call s + 2, after entered = s + 1. */
+    /* The function of call s and the running signature of calls 1..s, in
+     * sig[s % 2], written before entered = s. Read back only while
+     * entered == s: slot s % 2 is rewritten in call s + 2, after
+     * entered = s + 1. */
     struct {
         _Atomic(const char *) func;
-        _Atomic uint64_t args;
+        _Atomic uint64_t sig;
     } sig[2];
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-/* Each UPC thread's own state, thread-local: its calls so far, which is
- * also the number of the call it is in (and that count % THREADS), that
- * call's function and signature (for the messages of its waits and to
- * compare peers' calls with), and its line. Exposed for the inline entry
- * below, which every collective call runs. */
+/* Each UPC thread's own state, thread-local: its count of calls % THREADS
+ * (the count itself, which is also the number of the call it is in, is
+ * tupc_calls_self_.n), that call's function and running signature (for the
+ * messages of its waits and to compare peers' calls with), and its line.
+ * Exposed for the inline entry below, which every collective call runs. */
 struct tupc_coll_self {
-    uint32_t calls;
     int calls_mod;
     const char *func;
-    uint64_t args;
+    uint64_t sig;
     struct tupc_coll_line *line;
 };
 extern _Thread_local struct tupc_coll_self tupc_coll_self_
@@ -92,7 +90,9 @@ _Noreturn void tupc_coll_flags_fail(const char *func, upc_flag_t flags);
 static inline void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc_sync *in,
                                    enum tupc_sync *out)
 {
-    int m = flags < 64 ? tupc_coll_modes_[flags] : -1;
+    /* Unsigned: upc_flag_t is an int, and a negative value must fail the
+     * range test, not index the table from below. */
+    int m = (unsigned)flags < 64u ? tupc_coll_modes_[(unsigned)flags] : -1;
     if (__builtin_expect(m < 0, 0))
         tupc_coll_flags_fail(func, flags);
     *in = (enum tupc_sync)(m & 3);
@@ -115,11 +115,12 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     c->out = out;
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    c->seq = ++self->calls;
+    uint64_t sig = tupc_calls_note(func, c->args);
+    c->seq = tupc_calls_self_.n;
     self->calls_mod = self->calls_mod + 1 == THREADS ? 0 : self->calls_mod + 1;
     c->turn = self->calls_mod;
     self->func = func;
-    self->args = c->args;
+    self->sig = sig;
     struct tupc_coll_line *l = self->line;
     /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
      * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
@@ -127,7 +128,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
      * check_peer in syncmode.c. */
     atomic_thread_fence(memory_order_release);
     atomic_store_explicit(&l->sig[c->seq % 2].func, func, memory_order_relaxed);
-    atomic_store_explicit(&l->sig[c->seq % 2].args, c->args, memory_order_relaxed);
+    atomic_store_explicit(&l->sig[c->seq % 2].sig, sig, memory_order_relaxed);
     /* Release: what this thread wrote before the call (and the slot) is
      * visible to a thread that sees entered >= seq (IN_MYSYNC). */
     tupc_word_set(&l->entered, c->seq);

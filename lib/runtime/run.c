@@ -1,6 +1,7 @@
 /* Starting and stopping THREADS: the run function. */
 #include "runtime/runtime.h"
 
+#include "check/calls.h"
 #include "check/error.h"
 #include "coll/copy.h"
 #include "coll/scan_lines.h"
@@ -108,6 +109,7 @@ _Atomic int tupc_gone_count_;
 static void *thread_main(void *p)
 {
     tupc_mythread_ = (int)(intptr_t)p;
+    tupc_calls_thread_start(tupc_mythread_);
     tupc_coll_thread_start();
     run_status[tupc_mythread_] = run_entry(run_arg);
     /* Release: whoever sees the mark sees every counter this thread set. */
@@ -134,6 +136,30 @@ static int run_error(const tupc_options *o, const char *fmt, const char *detail)
     exit(1);
 }
 
+/* How many polls (TUPC_SPIN) and yields (TUPC_YIELD) a wait makes before
+ * it sleeps. Bounded so that a typo cannot turn a reported error into a
+ * hang: a million pauses is some 10-40 ms per wait. */
+#define TUPC_SPIN_MAX 1000000L
+#define TUPC_YIELD_MAX 100000L
+
+/* Reads a count from the environment into *v (left alone when unset);
+ * -1 when malformed or above max, with *v set to -2. */
+static int env_count(const char *name, long max, long *v)
+{
+    const char *env = getenv(name);
+    if (!env || !*env)
+        return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(env, &end, 10);
+    if (errno || end == env || *end != '\0' || n < 0 || n > max) {
+        *v = -2;
+        return -1;
+    }
+    *v = n;
+    return 0;
+}
+
 static int resolve_threads(const tupc_options *o, int *threads)
 {
     if (o->threads != 0) {
@@ -158,6 +184,7 @@ static int resolve_threads(const tupc_options *o, int *threads)
 static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomic int *gone)
 {
     tupc_coll_fini();
+    tupc_calls_fini();
     tupc_lock_fini();
     tupc_barrier_fini();
     tupc_heap_fini();
@@ -246,6 +273,15 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
                  fence);
         return run_error(&o, "tupc: tupc_run: %s", detail);
     }
+    long spin = -1, yield = -1;
+    if (env_count("TUPC_SPIN", TUPC_SPIN_MAX, &spin) != 0 ||
+        env_count("TUPC_YIELD", TUPC_YIELD_MAX, &yield) != 0) {
+        char detail[160];
+        const char *name = spin == -2 ? "TUPC_SPIN" : "TUPC_YIELD";
+        snprintf(detail, sizeof detail, "%s is \"%.64s\"; expected a count from 0 to %ld", name,
+                 getenv(name), spin == -2 ? TUPC_SPIN_MAX : TUPC_YIELD_MAX);
+        return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
     {
         char detail[160];
         if (tupc_copy_init(detail, sizeof detail) != 0 ||
@@ -281,11 +317,12 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     tupc_gone_ = gone;
     atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
     atomic_store_explicit(&stop_status, 0, memory_order_relaxed);
-    tupc_wait_tune(threads, tupc_run_.cpus);
+    tupc_wait_tune(threads, tupc_run_.cpus, spin, yield);
 
     if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
         goto fail;
-    if (tupc_barrier_init(threads) != 0 || tupc_coll_init(threads) != 0) {
+    if (tupc_calls_init(threads) != 0 || tupc_barrier_init(threads) != 0 ||
+        tupc_coll_init(threads) != 0) {
         snprintf(err, sizeof err, "out of memory for the synchronization state of %d threads",
                  threads);
         goto fail;

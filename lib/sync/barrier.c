@@ -21,9 +21,18 @@
  * given to upc_notify in that phase; a missing id matches anything. Each
  * thread leaves its notify id in its own line, in a slot chosen by episode
  * parity: a thread cannot reach episode e+2 before all threads have left
- * upc_wait of episode e, so slot e%2 is stable while episode e is read. */
+ * upc_wait of episode e, so slot e%2 is stable while episode e is read.
+ *
+ * Who arrives: beside its id, each thread leaves which function notified
+ * (a user's upc_notify or upc_barrier, or a library call such as a
+ * collective's entry or exit) and its running signature of collective calls
+ * (check/calls.h). Threads that read each other's arrival compare them, so a
+ * user barrier never completes a collective's synchronization, and
+ * collective calls that differ are found at the next barrier whatever their
+ * sync modes. */
 #include "sync/barrier.h"
 
+#include "check/calls.h"
 #include "check/error.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
@@ -36,12 +45,19 @@
 #define FLAT_MAX 6
 #define FANIN 4
 
+#define NAMED 1 /* the notify gave an id */
+#define USER 2  /* upc_notify or upc_barrier, not a library call */
+
 struct bar_thread {
-    tupc_word arrive; /* last episode this thread notified */
-    int32_t id[2];    /* notify id of episode e, in slot e % 2 */
-    int32_t named[2]; /* whether that id was given */
-    void *bcast[2];   /* thread 0: value handed out by tupc_barrier_bcast */
+    tupc_word arrive;    /* last episode this thread notified (flat mode) */
+    int32_t id[2];       /* notify id of episode e, in slot e % 2 */
+    int32_t how[2];      /* NAMED | USER */
+    void *bcast[2];      /* thread 0: value handed out by tupc_barrier_bcast */
+    const char *func[2]; /* the function that notified */
+    uint32_t sig[2];     /* the running signature of its collective calls */
 } __attribute__((aligned(TUPC_CACHELINE)));
+
+_Static_assert(sizeof(struct bar_thread) == TUPC_CACHELINE, "one line per thread");
 
 struct bar_node {
     _Atomic uint32_t arrived; /* arrivals in the current episode */
@@ -54,6 +70,7 @@ struct bar_node {
 struct bar_ids {
     int32_t first_id, first_thread; /* first named notify id, -1 thread if none */
     int32_t other_id, other_thread; /* a named notify id that differs, -1 if none */
+    int32_t odd_thread;             /* an arrival unlike thread 0's, -1 if none */
 };
 
 static int nthreads;
@@ -122,11 +139,42 @@ void tupc_barrier_fini(void)
 }
 
 /* Tree mode, last arriver at the root: check the ids and release everyone. */
+/* How the arrivals of threads a and b at the episode of slot k differ: 0
+ * alike, 1 one is a user barrier and the other a library call or two
+ * different library calls, 2 other collective calls before it. */
+static int arrivals_differ(int a, int b, int k)
+{
+    const struct bar_thread *x = &thr[a], *y = &thr[b];
+    int ux = x->how[k] & USER, uy = y->how[k] & USER;
+    if (ux != uy || (!ux && x->func[k] != y->func[k] && strcmp(x->func[k], y->func[k]) != 0))
+        return 1;
+    return x->sig[k] != y->sig[k] ? 2 : 0;
+}
+
+/* Fails if this thread's arrival at episode e differs from thread j's. */
+static void check_arrival(const char *func, int j, uint32_t e)
+{
+    if (j == tupc_mythread_)
+        return;
+    int k = e % 2, d = arrivals_differ(tupc_mythread_, j, k);
+    if (d == 2)
+        tupc_calls_differ(func, j);
+    if (d == 1) {
+        const char *fj = thr[j].func[k];
+        tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",
+                  "thread %d %s %s while this thread is in %s; expected every thread to reach "
+                  "the same barriers and collective calls",
+                  j, strcmp(fj, "upc_notify") == 0 ? "has called" : "is in", fj, func);
+    }
+}
+
 static void tree_release(uint32_t e)
 {
-    struct bar_ids r = {0, -1, 0, -1};
+    struct bar_ids r = {0, -1, 0, -1, -1};
     for (int t = 0; t < nthreads; t++) {
-        if (!thr[t].named[e % 2])
+        if (r.odd_thread < 0 && t > 0 && arrivals_differ(0, t, e % 2))
+            r.odd_thread = t;
+        if (!(thr[t].how[e % 2] & NAMED))
             continue;
         int32_t id = thr[t].id[e % 2];
         if (r.first_thread < 0) {
@@ -163,7 +211,7 @@ static void tree_arrive(uint32_t e)
     }
 }
 
-static void notify(const char *func, int named, int id)
+static void notify(const char *func, int how, int id)
 {
     if (tupc_notified_)
         tupc_fail(func, "UPC 1.3 6.6.1 para 7",
@@ -173,25 +221,18 @@ static void notify(const char *func, int named, int id)
     uint32_t e = ++episode;
     struct bar_thread *me = &thr[tupc_mythread_];
     me->id[e % 2] = id;
-    me->named[e % 2] = named;
+    me->how[e % 2] = how;
+    me->func[e % 2] = func;
+    me->sig[e % 2] = tupc_calls_sig32();
+    tupc_calls_note_barrier(func);
     if (use_tree)
         tree_arrive(e);
     else
         tupc_word_set(&me->arrive, e); /* release: publishes id and prior writes */
 }
 
-/* Set while the barrier of an IN_ALLSYNC collective runs, whose id is the
- * signature of the call: a mismatch then means another call or arguments. */
-static _Thread_local int in_collective __attribute__((tls_model("initial-exec")));
-
 static void report_mismatch(const char *func, int id, int other_id, int other_thread)
 {
-    if (in_collective)
-        tupc_fail(func, "UPC 1.3 7.4 para 3 and 4",
-                  "thread %d is in another collective call, or passed other arguments or flags "
-                  "(call signatures %08x and %08x); expected every thread to make the same "
-                  "collective calls with the same single-valued arguments",
-                  other_thread, (unsigned)id, (unsigned)other_id);
     tupc_fail(func, "UPC 1.3 6.6.1 para 10",
               "barrier id %d differs from id %d that thread %d passed to upc_notify; "
               "expected every named id of a barrier phase to be equal",
@@ -209,6 +250,11 @@ static void wait_phase(const char *func, int named, int id)
     int me = tupc_mythread_;
     if (use_tree) {
         tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
+        int odd = ids_of[e % 2].odd_thread;
+        if (odd >= 0) { /* we differ from thread 0, or from odd, which differs from it */
+            check_arrival(func, odd, e);
+            check_arrival(func, 0, e);
+        }
         if (named) {
             struct bar_ids r = ids_of[e % 2];
             if (r.first_thread >= 0 && r.first_id != id)
@@ -221,10 +267,11 @@ static void wait_phase(const char *func, int named, int id)
         for (int k = 1; k < nthreads; k++) {
             int j = me + k < nthreads ? me + k : me + k - nthreads;
             tupc_wait_peer(&thr[j].arrive, e, j, func); /* acquire: j's writes before notify */
-            if (named && thr[j].named[e % 2] && thr[j].id[e % 2] != id)
+            check_arrival(func, j, e);
+            if (named && (thr[j].how[e % 2] & NAMED) && thr[j].id[e % 2] != id)
                 report_mismatch(func, id, thr[j].id[e % 2], j);
         }
-        if (named && thr[me].named[e % 2] && thr[me].id[e % 2] != id)
+        if (named && (thr[me].how[e % 2] & NAMED) && thr[me].id[e % 2] != id)
             report_mismatch(func, id, thr[me].id[e % 2], me);
     }
     /* Relaxed: the flag only says that the run is ending; see tupc_stop_run. */
@@ -235,7 +282,7 @@ static void wait_phase(const char *func, int named, int id)
 void tupc_notify_(int named, int id)
 {
     tupc_require_thread("upc_notify");
-    notify("upc_notify", named, id);
+    notify("upc_notify", USER | (named ? NAMED : 0), id);
 }
 
 void tupc_wait_(int named, int id)
@@ -250,7 +297,7 @@ void tupc_barrier_(int named, int id)
     if (tupc_notified_)
         tupc_fail("upc_barrier", "UPC 1.3 6.6.1 para 7",
                   "called between upc_notify and upc_wait; expected upc_wait first");
-    notify("upc_barrier", named, id);
+    notify("upc_barrier", USER | (named ? NAMED : 0), id);
     wait_phase("upc_barrier", named, id);
 }
 
@@ -258,15 +305,6 @@ void tupc_check_not_split_fail(const char *func)
 {
     tupc_fail(func, "UPC 1.3 7.4 para 5",
               "collective called between upc_notify and upc_wait; expected upc_wait first");
-}
-
-void tupc_barrier_all_sig(const char *func, uint32_t sig)
-{
-    tupc_check_not_split(func);
-    in_collective = 1;
-    notify(func, 1, (int32_t)sig);
-    wait_phase(func, 1, (int32_t)sig);
-    in_collective = 0;
 }
 
 void tupc_barrier_all(const char *func)

@@ -8,13 +8,11 @@
 int tupc_barrier_init(int threads);
 void tupc_barrier_fini(void);
 
-/* Anonymous full barrier; `func` names the caller in error messages. */
+/* Anonymous full barrier of a library call (a collective, upc_all_alloc):
+ * only threads in the same function meet in it (not a user's upc_barrier),
+ * and their collective calls so far must agree (check/calls.h). `func`
+ * names the caller in error messages. */
 void tupc_barrier_all(const char *func);
-
-/* Anonymous barrier for the start of an IN_ALLSYNC collective: `sig`
- * (the call's signature) travels as the barrier id, so threads in different
- * calls, or with different arguments, are found by the id check at no cost. */
-void tupc_barrier_all_sig(const char *func, uint32_t sig);
 
 /* Full barrier that also hands `value` from thread 0 to every thread. */
 void *tupc_barrier_bcast(const char *func, void *value);

@@ -1,5 +1,6 @@
 #include "sync/wait.h"
 
+#include "check/calls.h"
 #include "check/error.h"
 #include "runtime/runtime.h"
 
@@ -46,7 +47,7 @@ static int asym_fences(void)
 static _Atomic unsigned spin_limit = 4096;
 static _Atomic unsigned yield_limit = 64;
 
-void tupc_wait_tune(int threads, int cpus)
+void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env)
 {
     /* With more threads than CPUs the thread we wait for may need our CPU:
      * spinning then only delays it, so give the CPU up almost at once, but
@@ -57,18 +58,17 @@ void tupc_wait_tune(int threads, int cpus)
      * going from 4 yields to 1000-2000 before sleeping. */
     int over = threads > cpus;
     unsigned spin = over ? 16u : 20000u, yield = over ? 1000u : 200u;
-    /* Tuning knobs, mainly for measuring (README, environment table). */
-    const char *e = getenv("TUPC_SPIN");
-    if (e && *e)
-        spin = (unsigned)strtoul(e, NULL, 10);
-    e = getenv("TUPC_YIELD");
-    if (e && *e)
-        yield = (unsigned)strtoul(e, NULL, 10);
+    /* Tuning knobs, mainly for measuring (README, environment table),
+     * validated by tupc_run. */
+    if (spin_env >= 0)
+        spin = (unsigned)spin_env;
+    if (yield_env >= 0)
+        yield = (unsigned)yield_env;
     atomic_store_explicit(&spin_limit, spin, memory_order_relaxed);
     atomic_store_explicit(&yield_limit, yield, memory_order_relaxed);
     /* TUPC_FENCE=symmetric: seq_cst on both sides (tupc_run has refused
      * any value but asymmetric and symmetric). */
-    e = getenv("TUPC_FENCE");
+    const char *e = getenv("TUPC_FENCE");
     int asym = !(e && strcmp(e, "symmetric") == 0) && asym_fences();
     atomic_store_explicit(&tupc_wait_asym_, asym, memory_order_relaxed);
 }
@@ -162,6 +162,11 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
         check_stopping();
         if (peer != TUPC_NO_PEER)
             check_gone(w, target, peer, func);
+        /* Acquire in peer_ahead: the peer stores its counters before it
+         * notifies, so one more look at ours is final. */
+        if (peer >= 0 && tupc_calls_peer_ahead(peer) &&
+            !tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
+            tupc_calls_fail_ahead(peer, func);
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
         /* The setters' half of the fence (top of wait.h); it fails only
          * if registration did, and then they use seq_cst. */

@@ -45,8 +45,9 @@ static inline int tupc_reached(uint32_t v, uint32_t t)
 }
 
 /* How long a waiter spins and yields before it sleeps; set per run from the
- * ratio of THREADS to the CPUs the run may use. */
-void tupc_wait_tune(int threads, int cpus);
+ * ratio of THREADS to the CPUs the run may use, or from TUPC_SPIN and
+ * TUPC_YIELD (spin, yield; -1 where unset). */
+void tupc_wait_tune(int threads, int cpus, long spin, long yield);
 
 /* Who a wait depends on, for tupc_wait_peer. */
 #define TUPC_NO_PEER (-2)  /* nobody in particular: no check */

@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static _Atomic int failures;
@@ -45,6 +46,8 @@ void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...)
     tupc_options o = {.threads = threads, .return_on_error = 1, .quiet = 1};
     int st = tupc_run_opts(&o, fn, arg);
     const char *msg = tupc_last_error();
+    if (getenv("TT_VERBOSE")) /* to read the messages a test checks */
+        fprintf(stderr, "[%d threads] %s\n", threads, msg);
     if (st != TUPC_RUN_ERROR)
         fail_msg("expected the run to stop with an error, status %d", st);
     va_list ap;

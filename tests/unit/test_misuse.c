@@ -1,0 +1,176 @@
+/* Programs that break a rule of the specs, as a new user writes them: each
+ * must end with one line naming the function, the thread and what was
+ * expected, never with a crash or a silent wrong answer. Each runs at
+ * THREADS 2, 4 and 32 with return_on_error (tt_expect_error). */
+#include "tt.h"
+
+#include <upc_collective.h>
+
+#include <limits.h>
+#include <stdlib.h>
+
+static const int counts[] = {2, 4, 32};
+#define NCOUNTS (int)(sizeof counts / sizeof counts[0])
+
+/* ---- negative and out-of-range flags ----------------------------------- */
+
+static int bad_flags_broadcast(void *arg)
+{
+    upc_flag_t flags = *(upc_flag_t *)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4);
+    upc_all_broadcast(B, A, 4, flags);
+    TCHECK(0, "upc_all_broadcast accepted flags 0x%x", (unsigned)flags);
+    return 0;
+}
+
+static int bad_flags_reduce(void *arg)
+{
+    upc_flag_t flags = *(upc_flag_t *)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, sizeof(long));
+    tupc_sptr_t R = upc_all_alloc(1, sizeof(long));
+    upc_all_reduceL(R, A, UPC_ADD, 1, 1, NULL, flags);
+    TCHECK(0, "upc_all_reduceL accepted flags 0x%x", (unsigned)flags);
+    return 0;
+}
+
+static void test_negative_flags(void **state)
+{
+    (void)state;
+    static const upc_flag_t bad[] = {
+        -1, -2, -3, -8, -64, -100, -1000, INT_MIN, (int)0x80000040u, 64, 0x7fffffff};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (int c = 0; c < NCOUNTS; c++) {
+            upc_flag_t f = bad[i];
+            tt_expect_error(counts[c], bad_flags_broadcast, &f, "upc_all_broadcast", "flags",
+                            "no sync mode", "Collectives 1.0 section 3", NULL);
+            tt_expect_error(counts[c], bad_flags_reduce, &f, "upc_all_reduceL", "flags",
+                            "no sync mode", NULL);
+        }
+}
+
+/* ---- rule breaks under NOSYNC, between barriers -------------------------- */
+
+enum nosync_case { HALF_NBYTES, OTHER_SRC, BCAST_VS_GATHER, SCATTER_VS_BCAST, SKIP_CALL };
+
+static int nosync_program(void *arg)
+{
+    enum nosync_case k = *(enum nosync_case *)arg;
+    const upc_flag_t nn = UPC_IN_NOSYNC | UPC_OUT_NOSYNC;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 8 * THREADS);
+    tupc_sptr_t A2 = upc_all_alloc(THREADS, 8 * THREADS);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 8 * THREADS);
+    upc_barrier();
+    switch (k) {
+    case HALF_NBYTES:
+        upc_all_broadcast(B, A, MYTHREAD == 1 ? 4 : 8, nn);
+        break;
+    case OTHER_SRC:
+        upc_all_broadcast(B, MYTHREAD == 1 ? A2 : A, 8, nn);
+        break;
+    case BCAST_VS_GATHER:
+        if (MYTHREAD == 0)
+            upc_all_broadcast(B, A, 8, nn);
+        else
+            upc_all_gather(B, A, 8, nn);
+        break;
+    case SCATTER_VS_BCAST:
+        if (MYTHREAD == 0)
+            upc_all_scatter(B, A, 8, nn);
+        else
+            upc_all_broadcast(B, A, 8, nn);
+        break;
+    case SKIP_CALL:
+        if (MYTHREAD != 1)
+            upc_all_broadcast(B, A, 8, nn);
+        break;
+    }
+    upc_barrier();
+    TCHECK(0, "the barrier after mismatched NOSYNC calls returned");
+    return 0;
+}
+
+static void expect_nosync(enum nosync_case k, const char *a, const char *b, const char *c)
+{
+    for (int i = 0; i < NCOUNTS; i++)
+        tt_expect_error(counts[i], nosync_program, &k, "upc_barrier", a, b, c, NULL);
+}
+
+static void test_nosync_rule_breaks(void **state)
+{
+    (void)state;
+    expect_nosync(HALF_NBYTES, "passed other arguments or flags to upc_all_broadcast",
+                  "collective call 1", "UPC 1.3 7.4 para 4");
+    expect_nosync(OTHER_SRC, "passed other arguments or flags to upc_all_broadcast",
+                  "collective call 1", "UPC 1.3 7.4 para 4");
+    expect_nosync(BCAST_VS_GATHER, "upc_all_broadcast", "upc_all_gather", "collective call 1");
+    expect_nosync(SCATTER_VS_BCAST, "upc_all_broadcast", "upc_all_scatter", "collective call 1");
+    expect_nosync(SKIP_CALL, "upc_all_broadcast", "collective call 1", "UPC 1.3 7.4 para 3");
+}
+
+/* ---- a user barrier against a collective's synchronization --------------- */
+
+static int barrier_vs_broadcast(void *arg)
+{
+    upc_flag_t flags = *(upc_flag_t *)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 8);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 8);
+    upc_barrier();
+    if (MYTHREAD == 1)
+        upc_barrier();
+    else
+        upc_all_broadcast(B, A, 8, flags);
+    upc_barrier();
+    TCHECK(0, "a barrier matched to upc_all_broadcast (flags 0x%x) returned", (unsigned)flags);
+    return 0;
+}
+
+static void test_barrier_vs_collective(void **state)
+{
+    (void)state;
+    static const upc_flag_t flags[] = {0x21, 0x14, 0x0c, 0x22, 0x24, 0x09, 0x12, 0x11, 0x0a, 0x00};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        for (int c = 0; c < NCOUNTS; c++) {
+            upc_flag_t f = flags[i];
+            tt_expect_error(counts[c], barrier_vs_broadcast, &f, "thread 1", "upc_all_broadcast",
+                            "expected every thread", NULL);
+        }
+}
+
+/* ---- TUPC_SPIN and TUPC_YIELD ------------------------------------------- */
+
+static int trivial(void *arg)
+{
+    (void)arg;
+    upc_barrier();
+    return 0;
+}
+
+static void test_spin_yield_values(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"TUPC_SPIN", "TUPC_YIELD"};
+    static const char *const bad[] = {"abc", "-1", "4294967295", "1e3", "12x", "99999999999"};
+    for (int n = 0; n < 2; n++) {
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            setenv(names[n], bad[i], 1);
+            tt_expect_error(2, trivial, NULL, names[n], bad[i], "expected a count from 0 to", NULL);
+        }
+        setenv(names[n], "0", 1);
+        TT_RUN(4, trivial, NULL);
+        setenv(names[n], "1000", 1);
+        TT_RUN(4, trivial, NULL);
+        unsetenv(names[n]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_negative_flags),
+        cmocka_unit_test(test_nosync_rule_breaks),
+        cmocka_unit_test(test_barrier_vs_collective),
+        cmocka_unit_test(test_spin_yield_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
