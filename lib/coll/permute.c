@@ -35,6 +35,34 @@
 #define FUNC "upc_all_permute"
 #define SEC "UPC 1.3 7.4.2.6"
 
+/* A sleeping OUT_MYSYNC wait for our writer: the wait of tupc_wait_peer on
+ * the writer once it has claimed our mailbox; before that the writer is
+ * not known, and the wait can only be found endless if some thread
+ * returned from its entry function without making this call. */
+struct writer_wait {
+    const struct tupc_coll *c;
+    const struct tupc_mailbox *mine;
+};
+
+static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
+{
+    const struct writer_wait *ww = arg;
+    /* Relaxed: a stale claim only sends us to the scan below. */
+    uint64_t claim = atomic_load_explicit(&ww->mine->claim, memory_order_relaxed);
+    if ((uint32_t)(claim >> 32) == ww->c->seq) {
+        tupc_wait_check_peer(w, target, (int)(uint32_t)claim, FUNC);
+        return;
+    }
+    for (int t = 0; t < THREADS; t++)
+        /* Acquire: the gone mark follows the thread's last entry. */
+        if (atomic_load_explicit(&tupc_gone_[t], memory_order_acquire) &&
+            !tupc_reached(tupc_coll_entered(t), ww->c->seq))
+            tupc_fail(FUNC, "UPC 1.3 6.6.1, 7.4 para 3",
+                      "thread %d returned from its entry function without making collective call "
+                      "%u; expected every thread to make the same collective calls",
+                      t, (unsigned)ww->c->seq);
+}
+
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                      upc_flag_t flags)
 {
@@ -83,8 +111,9 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
         /* Our writer's copy into our dst block, the only access to our data
          * by another thread. The slot's done only grows past seq once we
          * have finished seq, so reaching seq means "is seq". Acquire
-         * (tupc_wait_reach): the writer's copy is complete and visible. */
-        tupc_wait_reach(&mine->done, c.seq);
+         * (tupc_wait_checked): the writer's copy is complete and visible. */
+        struct writer_wait ww = {&c, mine};
+        tupc_wait_checked(&mine->done, c.seq, writer_lost, &ww);
     }
     /* Every OUT_MYSYNC wait this call needs was the one above. */
     static const int nobody[1];

@@ -123,6 +123,11 @@ void tupc_coll_begin_barrier_(const struct tupc_coll *c)
     tupc_barrier_all(c->func);
 }
 
+uint32_t tupc_coll_entered(int j)
+{
+    return atomic_load_explicit(&ct[j].k.entered.value, memory_order_acquire);
+}
+
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
     tupc_wait_peer(&ct[j].k.entered, s, j,

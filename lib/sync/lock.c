@@ -21,6 +21,7 @@ struct qnode {
     tupc_word granted;       /* 0 while waiting, 1 once the lock is ours */
     struct qnode *free_next; /* this thread's free list */
     struct qnode *all_next;  /* every node of the run, to free at its end */
+    int owner;               /* the thread whose free list it is on */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 struct tupc_lock {
@@ -67,6 +68,7 @@ static struct qnode *get_node(void)
     if (!q)
         tupc_fail("upc_lock", NULL, "out of memory for a lock queue node");
     memset(q, 0, sizeof *q);
+    q->owner = tupc_mythread_;
     /* Kept on a run-wide list so that tupc_lock_fini frees them all, also
      * those of threads that left the run early. */
     pthread_mutex_lock(&nodes_lock);
@@ -158,6 +160,23 @@ static void became_holder(upc_lock_t *l, struct qnode *q)
     atomic_store_explicit(&l->holder, tupc_mythread_, memory_order_relaxed);
 }
 
+/* A sleeping waiter's check: the predecessor in the queue grants us the
+ * lock once it has held it. Gone without granting, it returned from its
+ * entry function holding the lock, and nobody can ever release it. */
+static void pred_gone(const void *arg, tupc_word *w, uint32_t target)
+{
+    int t = ((const struct qnode *)arg)->owner;
+    /* Acquire: a thread marks itself gone after its last store, so one more
+     * look at granted after seeing the mark is final. */
+    if (!atomic_load_explicit(&tupc_gone_[t], memory_order_acquire) ||
+        tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
+        return;
+    tupc_fail("upc_lock", "UPC 1.3 7.2.4.3",
+              "thread %d returned from its entry function holding the lock this thread waits "
+              "for; expected every thread to upc_unlock the locks it holds",
+              t);
+}
+
 void upc_lock(upc_lock_t *l)
 {
     tupc_require_thread("upc_lock");
@@ -175,7 +194,7 @@ void upc_lock(upc_lock_t *l)
         atomic_store_explicit(&pred->next, q, memory_order_release);
         /* acquire (inside): the previous holder's critical section happens
          * before ours. */
-        tupc_wait_reach(&q->granted, 1);
+        tupc_wait_checked(&q->granted, 1, pred_gone, pred);
     }
     became_holder(l, q);
 }

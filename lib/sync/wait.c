@@ -141,7 +141,18 @@ static void check_gone(tupc_word *w, uint32_t target, int peer, const char *func
               gone);
 }
 
-uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func)
+void tupc_wait_check_peer(tupc_word *w, uint32_t target, int peer, const char *func)
+{
+    check_gone(w, target, peer, func);
+    /* Acquire in peer_ahead: the peer stores its counters before it
+     * notifies, so one more look at ours is final. */
+    if (peer >= 0 && tupc_calls_peer_ahead(peer) &&
+        !tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
+        tupc_calls_fail_ahead(peer, func);
+}
+
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
+                        tupc_wait_check check, const void *arg)
 {
     uint32_t v;
     unsigned spins = atomic_load_explicit(&spin_limit, memory_order_relaxed);
@@ -161,12 +172,9 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
     for (;;) {
         check_stopping();
         if (peer != TUPC_NO_PEER)
-            check_gone(w, target, peer, func);
-        /* Acquire in peer_ahead: the peer stores its counters before it
-         * notifies, so one more look at ours is final. */
-        if (peer >= 0 && tupc_calls_peer_ahead(peer) &&
-            !tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
-            tupc_calls_fail_ahead(peer, func);
+            tupc_wait_check_peer(w, target, peer, func);
+        if (check)
+            check(arg, w, target);
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
         /* The setters' half of the fence (top of wait.h); it fails only
          * if registration did, and then they use seq_cst. */

@@ -53,8 +53,13 @@ void tupc_wait_tune(int threads, int cpus, long spin, long yield);
 #define TUPC_NO_PEER (-2)  /* nobody in particular: no check */
 #define TUPC_ANY_PEER (-1) /* every thread of the run */
 
-/* Slow path of tupc_wait_reach and tupc_wait_peer. */
-uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func);
+/* A check that a sleeping waiter runs before each sleep, to find that its
+ * wait can never end (and fail the run, saying why). */
+typedef void (*tupc_wait_check)(const void *arg, tupc_word *w, uint32_t target);
+
+/* Slow path of the waits below. */
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
+                        tupc_wait_check check, const void *arg);
 
 /* Waits until w->value has reached target; returns the value seen. The load is
  * acquire: what the setter wrote before tupc_word_set is visible after return. */
@@ -63,21 +68,36 @@ static inline uint32_t tupc_wait_reach(tupc_word *w, uint32_t target)
     uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
     if (tupc_reached(v, target))
         return v;
-    return tupc_wait_slow(w, target, TUPC_NO_PEER, NULL);
+    return tupc_wait_slow(w, target, TUPC_NO_PEER, NULL, NULL, NULL);
+}
+
+/* As tupc_wait_reach, running check(arg, w, target) before each sleep. */
+static inline uint32_t tupc_wait_checked(tupc_word *w, uint32_t target, tupc_wait_check check,
+                                         const void *arg)
+{
+    uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
+    if (tupc_reached(v, target))
+        return v;
+    return tupc_wait_slow(w, target, TUPC_NO_PEER, NULL, check, arg);
 }
 
 /* As tupc_wait_reach, for a counter that thread `peer` (or, with
  * TUPC_ANY_PEER, any thread) must advance in a barrier or collective call.
- * Should that thread return from its entry function first, the wait could
- * never end: it fails instead, naming `func`. Checked only once the waiter
- * sleeps, so it costs the fast path nothing. */
+ * Should that thread return from its entry function first, or wait in a
+ * barrier that this thread has not reached, the wait could never end: it
+ * fails instead, naming `func`. Checked only once the waiter sleeps, so it
+ * costs the fast path nothing. */
 static inline uint32_t tupc_wait_peer(tupc_word *w, uint32_t target, int peer, const char *func)
 {
     uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
     if (tupc_reached(v, target))
         return v;
-    return tupc_wait_slow(w, target, peer, func);
+    return tupc_wait_slow(w, target, peer, func, NULL, NULL);
 }
+
+/* The checks of tupc_wait_peer's sleeps, for a tupc_wait_check that finds
+ * out which thread it waits for only while it waits. */
+void tupc_wait_check_peer(tupc_word *w, uint32_t target, int peer, const char *func);
 
 /* Whether sleepers fence with membarrier (see the top of this file). Set
  * before the UPC threads start (pthread_create orders it), so relaxed. */

@@ -137,6 +137,53 @@ static void test_barrier_vs_collective(void **state)
         }
 }
 
+/* ---- a thread that returns while others wait for it ------------------------ */
+
+static int return_holding_lock(void *arg)
+{
+    (void)arg;
+    upc_lock_t *L = upc_all_lock_alloc();
+    if (MYTHREAD == 0)
+        upc_lock(L);
+    upc_barrier();
+    if (MYTHREAD == 0)
+        return 0; /* still holding L */
+    upc_lock(L);
+    TCHECK(0, "upc_lock took a lock that its returned holder never released");
+    upc_unlock(L);
+    return 0;
+}
+
+/* Thread 1 returns without calling upc_all_permute; under OUT_MYSYNC the
+ * thread whose block it should write waits for it. */
+static int permute_writer_returns(void *arg)
+{
+    upc_flag_t flags = *(upc_flag_t *)arg;
+    tupc_sptr_t src = upc_all_alloc(THREADS, 16);
+    tupc_sptr_t dst = upc_all_alloc(THREADS, 16);
+    tupc_sptr_t perm = upc_all_alloc(THREADS, sizeof(int));
+    tupc_ref(perm, MYTHREAD, 1, int) = (MYTHREAD + 1) % THREADS;
+    upc_barrier();
+    if (MYTHREAD == 1)
+        return 0;
+    upc_all_permute(dst, src, perm, 16, flags); /* then return: only permute waits */
+    return 0;
+}
+
+static void test_returned_threads(void **state)
+{
+    (void)state;
+    for (int c = 0; c < NCOUNTS; c++) {
+        tt_expect_error(counts[c], return_holding_lock, NULL, "upc_lock", "thread 0 returned",
+                        "holding the lock", "UPC 1.3 7.2.4.3", NULL);
+        static const upc_flag_t flags[] = {UPC_IN_NOSYNC | UPC_OUT_MYSYNC,
+                                           UPC_IN_MYSYNC | UPC_OUT_MYSYNC};
+        for (int f = 0; f < 2; f++)
+            tt_expect_error(counts[c], permute_writer_returns, (void *)&flags[f], "upc_all_permute",
+                            "thread 1 returned from its entry function", NULL);
+    }
+}
+
 /* ---- TUPC_SPIN and TUPC_YIELD ------------------------------------------- */
 
 static int trivial(void *arg)
@@ -167,9 +214,8 @@ static void test_spin_yield_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_negative_flags),
-        cmocka_unit_test(test_nosync_rule_breaks),
-        cmocka_unit_test(test_barrier_vs_collective),
+        cmocka_unit_test(test_negative_flags),        cmocka_unit_test(test_nosync_rule_breaks),
+        cmocka_unit_test(test_barrier_vs_collective), cmocka_unit_test(test_returned_threads),
         cmocka_unit_test(test_spin_yield_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
