@@ -191,16 +191,18 @@ void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p,
         tupc_check_sptr(func, arg, p, bytes);
         return;
     }
-    tupc_check_sptr(func, arg, p, esize);
+    (void)tupc_check_in_partition(func, arg, p, esize);
     /* The far ends: the last element, and the end of the block before it
      * (threads with a full block in the last course reach further). */
     size_t nb = (p.phase + nelems + blk_size - 1) / blk_size;
-    tupc_check_sptr(func, arg, tupc_ptr_add(p, (ptrdiff_t)nelems - 1, blk_size, esize), esize);
+    (void)tupc_check_in_partition(func, arg,
+                                  tupc_ptr_add(p, (ptrdiff_t)nelems - 1, blk_size, esize), esize);
     if (nb >= 2)
-        tupc_check_sptr(
+        (void)tupc_check_in_partition(
             func, arg,
             tupc_ptr_add(p, (ptrdiff_t)((nb - 1) * blk_size - p.phase) - 1, blk_size, esize),
             esize);
+    tupc_check_range_array(func, arg, p, nelems, blk_size, esize);
 }
 
 /* ---- upc_all_reduceT --------------------------------------------------------- */

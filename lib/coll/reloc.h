@@ -62,6 +62,9 @@ static inline void tupc_reloc_check_thread0(const char *func, const char *sectio
                   "thread 0",
                   arg, p.thread, arg);
     tupc_check_sptr(func, arg, p, len);
+    /* The same bytes of every partition: a symmetric allocation. */
+    size_t off = (size_t)(p.addr - tupc_heap_base_);
+    tupc_check_range(func, arg, -1, off, off + len);
 }
 
 /* Block `i` of a phase-0 pointer with affinity to thread 0 and a block size

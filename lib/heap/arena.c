@@ -68,13 +68,13 @@ static void remove_at(struct tupc_range *v, size_t *n, size_t i)
     (*n)--;
 }
 
-static int note_used(struct tupc_arena *a, size_t off, size_t len)
+static int note_used(struct tupc_arena *a, size_t off, size_t len, size_t asked)
 {
     size_t i = lower_bound(a->used_r, a->nused, off);
-    return insert_at(&a->used_r, &a->nused, &a->capused, i, (struct tupc_range){off, len});
+    return insert_at(&a->used_r, &a->nused, &a->capused, i, (struct tupc_range){off, len, asked});
 }
 
-int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t limit, size_t *off)
+int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t asked, size_t limit, size_t *off)
 {
     /* Reserve room for the bookkeeping first, so nothing fails half-way. */
     if (grow(&a->used_r, &a->capused, a->nused + 1) != 0)
@@ -90,13 +90,13 @@ int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t limit, size_t *off
             r->off += len;
             r->len -= len;
         }
-        return note_used(a, *off, len);
+        return note_used(a, *off, len, asked);
     }
     if (a->top > limit || limit - a->top < len)
         return -1;
     *off = a->top;
     a->top += len;
-    return note_used(a, *off, len);
+    return note_used(a, *off, len, asked);
 }
 
 size_t tupc_arena_free(struct tupc_arena *a, size_t off)
@@ -110,7 +110,7 @@ size_t tupc_arena_free(struct tupc_arena *a, size_t off)
     remove_at(a->used_r, &a->nused, i);
 
     size_t j = lower_bound(a->free_r, a->nfree, off);
-    struct tupc_range r = {off, len};
+    struct tupc_range r = {off, len, 0};
     /* Coalesce with the neighbours. */
     if (j > 0 && a->free_r[j - 1].off + a->free_r[j - 1].len == off) {
         r.off = a->free_r[j - 1].off;
@@ -127,6 +127,15 @@ size_t tupc_arena_free(struct tupc_arena *a, size_t off)
     else
         insert_at(&a->free_r, &a->nfree, &a->capfree, j, r);
     return len;
+}
+
+int tupc_arena_find(const struct tupc_arena *a, size_t off, struct tupc_range *r)
+{
+    size_t i = lower_bound(a->used_r, a->nused, off + 1); /* first range past off */
+    if (i == 0 || off - a->used_r[i - 1].off >= a->used_r[i - 1].len)
+        return 0;
+    *r = a->used_r[i - 1];
+    return 1;
 }
 
 size_t tupc_arena_largest(const struct tupc_arena *a, size_t limit)

@@ -10,6 +10,7 @@
 
 struct tupc_range {
     size_t off, len;
+    size_t asked; /* of a range handed out: the bytes asked for, at most len */
 };
 
 struct tupc_arena {
@@ -24,13 +25,16 @@ void tupc_arena_fini(struct tupc_arena *a);
 /* Size rounded up to the alignment, or 0 on overflow. */
 size_t tupc_arena_round(size_t len);
 
-/* Allocates len bytes (already rounded) with the top at most `limit`.
- * Returns 0 and the offset in *off, or -1 when no room. */
-int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t limit, size_t *off);
+/* Allocates len bytes (already rounded up from `asked`) with the top at
+ * most `limit`. Returns 0 and the offset in *off, or -1 when no room. */
+int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t asked, size_t limit, size_t *off);
 
 /* Frees the range that starts at off; returns its length, or 0 if no range
  * starts there. */
 size_t tupc_arena_free(struct tupc_arena *a, size_t off);
+
+/* The range handed out that holds offset off: returns 1 and sets *r, or 0. */
+int tupc_arena_find(const struct tupc_arena *a, size_t off, struct tupc_range *r);
 
 /* Bytes that could still be allocated in one piece below `limit`. */
 size_t tupc_arena_largest(const struct tupc_arena *a, size_t limit);

@@ -90,6 +90,8 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
     }
     tupc_arena_init(&sym);
     atomic_init(&sym_top, 0);
+    /* Relaxed: the UPC threads start after this (pthread_create orders it). */
+    atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
     return 0;
 }
 
@@ -139,6 +141,32 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
                   arg, n, t, tupc_partition_size_ - off);
 }
 
+int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *is_sym)
+{
+    struct tupc_range r;
+    pthread_mutex_lock(&sym_lock);
+    int found = tupc_arena_find(&sym, x, &r);
+    pthread_mutex_unlock(&sym_lock);
+    if (found) {
+        *lo = r.off;
+        *hi = r.off + r.asked;
+        *is_sym = 1;
+        return x < *hi;
+    }
+    /* upc_alloc blocks count their offsets down from the partition's end:
+     * the block [end - off - len, end - off) holds x when off <= end - x - 1. */
+    struct partition *p = &parts[t];
+    pthread_mutex_lock(&p->lock);
+    found = tupc_arena_find(&p->local, tupc_partition_size_ - x - 1, &r);
+    pthread_mutex_unlock(&p->lock);
+    if (!found)
+        return 0;
+    *lo = tupc_partition_size_ - r.off - r.len;
+    *hi = *lo + r.asked;
+    *is_sym = 0;
+    return x < *hi;
+}
+
 static tupc_sptr_t fail_alloc(const char *func, size_t want, size_t largest)
 {
     snprintf(alloc_error, sizeof alloc_error,
@@ -163,7 +191,7 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len)
             max_local = parts[t].local.top;
     size_t limit = tupc_partition_size_ - max_local;
     size_t off;
-    int rc = tupc_arena_alloc(&sym, rounded, limit, &off);
+    int rc = tupc_arena_alloc(&sym, rounded, len, limit, &off);
     size_t largest = rc ? tupc_arena_largest(&sym, limit) : 0;
     /* Relaxed: readers that need the exact value hold a lock that orders it. */
     atomic_store_explicit(&sym_top, sym.top, memory_order_relaxed);
@@ -249,7 +277,7 @@ tupc_sptr_t upc_alloc(size_t nbytes)
     /* Exact: the symmetric top only grows while this lock is held by its grower. */
     size_t limit = tupc_partition_size_ - atomic_load_explicit(&sym_top, memory_order_relaxed);
     size_t off;
-    int rc = tupc_arena_alloc(&p->local, rounded, limit, &off);
+    int rc = tupc_arena_alloc(&p->local, rounded, nbytes, limit, &off);
     size_t largest = rc ? tupc_arena_largest(&p->local, limit) : 0;
     pthread_mutex_unlock(&p->lock);
     if (rc) /* the size asked, not the rounded one */
@@ -270,6 +298,8 @@ static void free_block(const char *func, tupc_sptr_t ptr)
         if (ptr.thread == 0) {
             pthread_mutex_lock(&sym_lock);
             freed = tupc_arena_free(&sym, off);
+            /* Relaxed: see range_check.h. */
+            atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
             atomic_store_explicit(&sym_top, sym.top, memory_order_relaxed);
             pthread_mutex_unlock(&sym_lock);
         }
@@ -282,6 +312,7 @@ static void free_block(const char *func, tupc_sptr_t ptr)
         for (size_t i = 0; i < a->nused; i++)
             if (a->used_r[i].off + a->used_r[i].len == from_end) {
                 freed = tupc_arena_free(a, a->used_r[i].off);
+                atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
                 break;
             }
         pthread_mutex_unlock(&p->lock);
@@ -307,6 +338,7 @@ void upc_all_free(tupc_sptr_t ptr)
     tupc_check_not_split("upc_all_free");
     /* No thread may still use the block when it goes. */
     tupc_barrier_all("upc_all_free");
+    tupc_seen_forget();
     if (tupc_mythread_ == 0 && !tupc_isnull(ptr))
         free_block("upc_all_free", ptr);
 }

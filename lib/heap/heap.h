@@ -2,6 +2,8 @@
 #ifndef TUPC_HEAP_HEAP_H
 #define TUPC_HEAP_HEAP_H
 
+#include "heap/range_check.h"
+
 #include <upc.h>
 
 #include <stddef.h>
@@ -18,13 +20,22 @@ static inline char *tupc_partition(int t)
     return tupc_heap_base_ + (size_t)t * tupc_partition_size_;
 }
 
+/* The live allocation that holds offset x of thread t's partition: sets
+ * [*lo, *hi) (the bytes asked for) and *sym (1 for a symmetric allocation,
+ * which every partition has at those offsets, 0 for t's upc_alloc block).
+ * Returns 0 when x lies in no live allocation. Takes the heap's locks. */
+int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *sym);
+
 /* Fails, naming func and arg, unless p designates a byte of the heap with
- * its thread field right, and [p, p + n) stays in that thread's partition.
+ * its thread field right, and [p, p + n) stays in that thread's partition
+ * (tupc_check_in_partition, which returns p's offset there) and, for
+ * tupc_check_sptr with n > 0, in one live allocation (heap/range_check.h).
  * Inline, as every collective call checks its pointers: the test below
  * accepts exactly what the out-of-line one does (a null or foreign address
  * gives an offset of at least a partition), which then explains a refusal. */
 void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size_t n);
-static inline void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n)
+static inline size_t tupc_check_in_partition(const char *func, const char *arg, tupc_sptr_t p,
+                                             size_t n)
 {
     size_t off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
                  (size_t)p.thread * tupc_partition_size_;
@@ -32,6 +43,14 @@ static inline void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_
                              n > tupc_partition_size_ - off,
                          0))
         tupc_check_sptr_fail(func, arg, p, n);
+    return off;
+}
+
+static inline void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n)
+{
+    size_t off = tupc_check_in_partition(func, arg, p, n);
+    if (n)
+        tupc_check_range(func, arg, (int)p.thread, off, off + n);
 }
 
 /* Offset of p within its thread's partition. */

@@ -137,6 +137,102 @@ static void test_barrier_vs_collective(void **state)
         }
 }
 
+/* ---- ranges past their allocation ------------------------------------------ */
+
+enum { N = 10 };
+
+enum range_case {
+    PREFIX_PAST,
+    REDUCE_PAST,
+    BCAST_SRC_MID_BLOCK,
+    BCAST_DST_LOCAL,
+    BCAST_AFTER_FREE,
+    SORT_PAST,
+    MEMGET_PAST
+};
+
+static int lt_int(tupc_sptr_t a, tupc_sptr_t b)
+{
+    return *(int *)tupc_local(a) < *(int *)tupc_local(b);
+}
+
+static int range_program(void *arg)
+{
+    enum range_case k = *(enum range_case *)arg;
+    const upc_flag_t aa = UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC;
+    /* shared [N] int X[N*THREADS], Z[N*THREADS], W[N*THREADS]: W follows Z
+     * in the heap, where an overlong call would write. */
+    tupc_sptr_t X = upc_all_alloc(THREADS, N * sizeof(int));
+    tupc_sptr_t Z = upc_all_alloc(THREADS, N * sizeof(int));
+    tupc_sptr_t W = upc_all_alloc(THREADS, N * sizeof(int));
+    tupc_sptr_t R = upc_all_alloc(1, sizeof(int));
+    tupc_sptr_t C = upc_all_alloc(THREADS, 8); /* shared [8] char C[8*THREADS] */
+    for (int i = 0; i < N; i++)
+        tupc_ref(X, MYTHREAD * N + i, N, int) = 1;
+    upc_barrier();
+    switch (k) {
+    case PREFIX_PAST:
+        upc_all_prefix_reduceI(Z, X, UPC_ADD, 40 * N * THREADS, N, NULL, aa);
+        break;
+    case REDUCE_PAST:
+        upc_all_reduceI(R, X, UPC_ADD, 2 * N * THREADS, N, NULL, aa);
+        break;
+    case BCAST_SRC_MID_BLOCK:
+        upc_all_broadcast(Z, tupc_index(C, 4, 8, char), 8, aa);
+        break;
+    case BCAST_DST_LOCAL: {
+        /* Thread 0's upc_alloc block, handed to every thread. */
+        tupc_sptr_t S = upc_all_alloc(1, sizeof(tupc_sptr_t));
+        if (MYTHREAD == 0)
+            tupc_ref(S, 0, 0, tupc_sptr_t) = upc_alloc(8 * sizeof(int));
+        upc_barrier();
+        upc_all_broadcast(tupc_ref(S, 0, 0, tupc_sptr_t), X, 8, aa);
+        break;
+    }
+    case BCAST_AFTER_FREE:
+        upc_all_free(W);
+        upc_all_broadcast(W, X, 8, aa);
+        break;
+    case SORT_PAST:
+        upc_all_sort(X, sizeof(int), 3 * N * THREADS, N, lt_int, aa);
+        break;
+    case MEMGET_PAST: {
+        int buf[2 * N];
+        upc_memget(buf, tupc_index(X, 5, N, int), 2 * N * sizeof(int));
+        break;
+    }
+    }
+    TCHECK(0, "a call on a range past its allocation returned");
+    (void)W;
+    return 0;
+}
+
+static void test_ranges_past_allocation(void **state)
+{
+    (void)state;
+    static const struct {
+        enum range_case k;
+        const char *func, *arg, *what;
+    } cases[] = {
+        {PREFIX_PAST, "upc_all_prefix_reduceI", "src covers bytes 0 to",
+         "past the end of its allocation (bytes 0 to 40"},
+        {REDUCE_PAST, "upc_all_reduceI", "src covers bytes 0 to",
+         "past the end of its allocation (bytes 0 to 40"},
+        {BCAST_SRC_MID_BLOCK, "upc_all_broadcast", "src covers bytes",
+         "past the end of its allocation"},
+        {BCAST_DST_LOCAL, "upc_all_broadcast", "dst covers bytes", "from upc_alloc"},
+        {BCAST_AFTER_FREE, "upc_all_broadcast", "dst starts at byte", "in no live allocation"},
+        {SORT_PAST, "upc_all_sort", "A covers bytes 0 to", "past the end of its allocation"},
+        {MEMGET_PAST, "upc_memget", "src covers bytes 20 to 100", "past the end of its allocation"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int c = 0; c < NCOUNTS; c++) {
+            enum range_case k = cases[i].k;
+            tt_expect_error(counts[c], range_program, &k, cases[i].func, cases[i].arg,
+                            cases[i].what, "UPC 1.3 7.2.2", NULL);
+        }
+}
+
 /* ---- a thread that returns while others wait for it ------------------------ */
 
 static int return_holding_lock(void *arg)
@@ -215,8 +311,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_negative_flags),        cmocka_unit_test(test_nosync_rule_breaks),
-        cmocka_unit_test(test_barrier_vs_collective), cmocka_unit_test(test_returned_threads),
-        cmocka_unit_test(test_spin_yield_values),
+        cmocka_unit_test(test_barrier_vs_collective), cmocka_unit_test(test_ranges_past_allocation),
+        cmocka_unit_test(test_returned_threads),      cmocka_unit_test(test_spin_yield_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

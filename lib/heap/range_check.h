@@ -1,0 +1,65 @@
+/* Checks that a range a collective (or upc_mem*) reads or writes lies inside
+ * one live allocation (UPC 1.3 7.2.2: a program may use what an allocator
+ * handed out and has not yet been freed), so that a count too large is
+ * refused instead of overwriting the array that happens to follow.
+ *
+ * The heap's lists of allocations are guarded by locks, so each thread keeps
+ * the last allocations it found in a small cache, valid while no block has
+ * been freed since (tupc_heap_gen_ counts frees). A call on arrays seen
+ * before costs a few compares per range; the first call on an array looks
+ * it up under the heap's lock. */
+#ifndef TUPC_HEAP_RANGE_CHECK_H
+#define TUPC_HEAP_RANGE_CHECK_H
+
+#include <upc.h>
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bumped by every free. Relaxed loads suffice: a free that happens before
+ * a check (a barrier between them, as the program must have for the check
+ * to mean anything) is seen by coherence alone. */
+extern _Atomic uint32_t tupc_heap_gen_;
+
+#define TUPC_SEEN 6     /* allocations a thread remembers */
+#define TUPC_SEEN_HOT 2 /* looked at inline: a call's src and dst */
+
+struct tupc_seen {
+    size_t lo, hi; /* offsets within a partition */
+    uint32_t gen;  /* tupc_heap_gen_ when found; 0 for an empty entry */
+    int thread;    /* the partition, or -1 for a symmetric allocation */
+};
+extern _Thread_local struct tupc_seen tupc_seen_[TUPC_SEEN]
+    __attribute__((tls_model("initial-exec")));
+
+void tupc_check_range_slow(const char *func, const char *arg, int thread, size_t lo, size_t hi);
+
+/* Fails, naming func and arg, unless offsets [lo, hi) of thread `thread`'s
+ * partition lie in one live allocation; thread -1 asks for a symmetric
+ * allocation (upc_all_alloc, upc_global_alloc), which has the range in every
+ * partition. lo < hi. */
+static inline void tupc_check_range(const char *func, const char *arg, int thread, size_t lo,
+                                    size_t hi)
+{
+    uint32_t gen = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
+    for (int i = 0; i < TUPC_SEEN_HOT; i++) {
+        const struct tupc_seen *e = &tupc_seen_[i];
+        if (e->gen == gen && lo >= e->lo && hi <= e->hi && (e->thread < 0 || e->thread == thread))
+            return;
+    }
+    tupc_check_range_slow(func, arg, thread, lo, hi);
+}
+
+/* For a blocked array at p of nelems elements of esize bytes, block size
+ * blk_size (0: indefinite): fails unless every thread's part of it lies in
+ * one live allocation. The caller has checked p, the phase, and that the
+ * far ends lie in their partitions (so no offset below overflows). */
+void tupc_check_range_array(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
+                            size_t blk_size, size_t esize);
+
+/* The calling thread forgets what it has seen (upc_all_free: the block may
+ * go before the others' next call sees tupc_heap_gen_ move). */
+void tupc_seen_forget(void);
+
+#endif
