@@ -136,26 +136,21 @@ static int run_error(const tupc_options *o, const char *fmt, const char *detail)
     exit(1);
 }
 
-/* How many polls (TUPC_SPIN) and yields (TUPC_YIELD) a wait makes before
- * it sleeps. Bounded so that a typo cannot turn a reported error into a
- * hang: a million pauses is some 10-40 ms per wait. */
-#define TUPC_SPIN_MAX 1000000L
-#define TUPC_YIELD_MAX 100000L
-
-/* Reads a count from the environment into *v (left alone when unset);
- * -1 when malformed or above max, with *v set to -2. */
+/* Reads a count from the environment into *v (-1 when unset); returns -1
+ * when malformed or above max. The knobs of the waits (TUPC_SPIN,
+ * TUPC_YIELD, TUPC_NAP) are bounded so that a typo cannot turn a reported
+ * error into a hang: a million pauses is some 10-40 ms per wait. */
 static int env_count(const char *name, long max, long *v)
 {
     const char *env = getenv(name);
+    *v = -1;
     if (!env || !*env)
         return 0;
     char *end;
     errno = 0;
     long n = strtol(env, &end, 10);
-    if (errno || end == env || *end != '\0' || n < 0 || n > max) {
-        *v = -2;
+    if (errno || end == env || *end != '\0' || n < 0 || n > max)
         return -1;
-    }
     *v = n;
     return 0;
 }
@@ -273,15 +268,18 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
                  fence);
         return run_error(&o, "tupc: tupc_run: %s", detail);
     }
-    long spin = -1, yield = -1;
-    if (env_count("TUPC_SPIN", TUPC_SPIN_MAX, &spin) != 0 ||
-        env_count("TUPC_YIELD", TUPC_YIELD_MAX, &yield) != 0) {
-        char detail[160];
-        const char *name = spin == -2 ? "TUPC_SPIN" : "TUPC_YIELD";
-        snprintf(detail, sizeof detail, "%s is \"%.64s\"; expected a count from 0 to %ld", name,
-                 getenv(name), spin == -2 ? TUPC_SPIN_MAX : TUPC_YIELD_MAX);
-        return run_error(&o, "tupc: tupc_run: %s", detail);
-    }
+    static const struct {
+        const char *name;
+        long max;
+    } knobs[3] = {{"TUPC_SPIN", 1000000}, {"TUPC_YIELD", 100000}, {"TUPC_NAP", 100000}};
+    long knob[3];
+    for (int k = 0; k < 3; k++)
+        if (env_count(knobs[k].name, knobs[k].max, &knob[k]) != 0) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "%s is \"%.64s\"; expected a count from 0 to %ld",
+                     knobs[k].name, getenv(knobs[k].name), knobs[k].max);
+            return run_error(&o, "tupc: tupc_run: %s", detail);
+        }
     {
         char detail[160];
         if (tupc_copy_init(detail, sizeof detail) != 0 ||
@@ -317,7 +315,7 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     tupc_gone_ = gone;
     atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
     atomic_store_explicit(&stop_status, 0, memory_order_relaxed);
-    tupc_wait_tune(threads, tupc_run_.cpus, spin, yield);
+    tupc_wait_tune(threads, tupc_run_.cpus, knob[0], knob[1], knob[2]);
 
     if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
         goto fail;

@@ -59,19 +59,26 @@ struct bar_thread {
 
 _Static_assert(sizeof(struct bar_thread) == TUPC_CACHELINE, "one line per thread");
 
+/* What the arrivals below a tree node said, for the checks: the first
+ * named notify id and one that differs from it, and one arrival (ref) with
+ * one that differs from it (odd); -1 threads where there is none. */
+struct bar_ids {
+    int32_t first_id, first_thread;
+    int32_t other_id, other_thread;
+    int32_t ref_thread, odd_thread;
+};
+
 struct bar_node {
     _Atomic uint32_t arrived; /* arrivals in the current episode */
     uint32_t expected;
     int parent; /* -1 at the root */
+    int child0; /* first child: a thread for a leaf, else a node */
+    int leaf;
+    /* Written by the node's last arriver of an episode and read by its
+     * parent's, after the parent's acq_rel arrival; rewritten only in the
+     * next episode, after the release of this one. */
+    struct bar_ids ids;
 } __attribute__((aligned(TUPC_CACHELINE)));
-
-/* Outcome of the id check of an episode, written by the thread that
- * releases the tree before it releases it. */
-struct bar_ids {
-    int32_t first_id, first_thread; /* first named notify id, -1 thread if none */
-    int32_t other_id, other_thread; /* a named notify id that differs, -1 if none */
-    int32_t odd_thread;             /* an arrival unlike thread 0's, -1 if none */
-};
 
 static int nthreads;
 static int use_tree;
@@ -117,6 +124,8 @@ int tupc_barrier_init(int threads)
             int members = width - i * FANIN < FANIN ? width - i * FANIN : FANIN;
             nodes[first + i].expected = (uint32_t)members;
             nodes[first + i].parent = count == 1 ? -1 : first + count + i / FANIN;
+            nodes[first + i].leaf = width == threads;
+            nodes[first + i].child0 = (width == threads ? 0 : first - width) + i * FANIN;
         }
         n = first + count;
         if (count == 1)
@@ -168,26 +177,55 @@ static void check_arrival(const char *func, int j, uint32_t e)
     }
 }
 
-static void tree_release(uint32_t e)
+/* Folds the arrivals below a child (b) into those below its parent (a). */
+static void merge_ids(struct bar_ids *a, const struct bar_ids *b, int k)
 {
-    struct bar_ids r = {0, -1, 0, -1, -1};
-    for (int t = 0; t < nthreads; t++) {
-        if (r.odd_thread < 0 && t > 0 && arrivals_differ(0, t, e % 2))
-            r.odd_thread = t;
-        if (!(thr[t].how[e % 2] & NAMED))
-            continue;
-        int32_t id = thr[t].id[e % 2];
-        if (r.first_thread < 0) {
-            r.first_id = id;
-            r.first_thread = t;
-        } else if (id != r.first_id && r.other_thread < 0) {
-            r.other_id = id;
-            r.other_thread = t;
+    if (b->first_thread >= 0) {
+        if (a->first_thread < 0) {
+            a->first_id = b->first_id;
+            a->first_thread = b->first_thread;
+        } else if (b->first_id != a->first_id && a->other_thread < 0) {
+            a->other_id = b->first_id;
+            a->other_thread = b->first_thread;
         }
     }
-    ids_of[e % 2] = r;
-    /* seq_cst store (a release): the waiters' acquire load of the episode
-     * makes ids_of and everything the threads wrote before upc_notify visible. */
+    if (b->other_thread >= 0 && a->other_thread < 0) {
+        a->other_id = b->other_id;
+        a->other_thread = b->other_thread;
+    }
+    if (a->ref_thread < 0)
+        a->ref_thread = b->ref_thread;
+    else if (a->odd_thread < 0 && arrivals_differ(a->ref_thread, b->ref_thread, k))
+        a->odd_thread = b->ref_thread;
+    if (b->odd_thread >= 0 && a->odd_thread < 0)
+        a->odd_thread = b->odd_thread;
+}
+
+/* Tree mode, last arriver at node n: what its children said. Reads at most
+ * FANIN lines, so the checks cost the critical path O(FANIN * depth) line
+ * transfers rather than one per thread. */
+static void gather_ids(struct bar_node *n, uint32_t e)
+{
+    int k = e % 2;
+    struct bar_ids r = {0, -1, 0, -1, -1, -1};
+    for (uint32_t c = 0; c < n->expected; c++) {
+        if (n->leaf) {
+            int t = n->child0 + (int)c;
+            int named = thr[t].how[k] & NAMED;
+            struct bar_ids one = {thr[t].id[k], named ? t : -1, 0, -1, t, -1};
+            merge_ids(&r, &one, k);
+        } else {
+            merge_ids(&r, &nodes[n->child0 + (int)c].ids, k);
+        }
+    }
+    n->ids = r;
+}
+
+static void tree_release(uint32_t e, const struct bar_ids *r)
+{
+    ids_of[e % 2] = *r;
+    /* Release store: the waiters' acquire load of the episode makes ids_of
+     * and everything the threads wrote before upc_notify visible. */
     tupc_word_set(&release.w, e);
 }
 
@@ -203,8 +241,9 @@ static void tree_arrive(uint32_t e)
         /* Nobody arrives here for episode e+1 before the release of e, which
          * this thread's later release orders after this reset. */
         atomic_store_explicit(&nodes[n].arrived, 0, memory_order_relaxed);
+        gather_ids(&nodes[n], e);
         if (nodes[n].parent < 0) {
-            tree_release(e);
+            tree_release(e, &nodes[n].ids);
             return;
         }
         n = nodes[n].parent;
@@ -251,9 +290,9 @@ static void wait_phase(const char *func, int named, int id)
     if (use_tree) {
         tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
         int odd = ids_of[e % 2].odd_thread;
-        if (odd >= 0) { /* we differ from thread 0, or from odd, which differs from it */
+        if (odd >= 0) { /* we differ from ref, or from odd, which differs from it */
             check_arrival(func, odd, e);
-            check_arrival(func, 0, e);
+            check_arrival(func, ids_of[e % 2].ref_thread, e);
         }
         if (named) {
             struct bar_ids r = ids_of[e % 2];

@@ -46,26 +46,37 @@ static int asym_fences(void)
  * (pthread_create orders them) and only read while they run. */
 static _Atomic unsigned spin_limit = 4096;
 static _Atomic unsigned yield_limit = 64;
+static _Atomic unsigned nap_limit = 0;
+#define NAP_NS (10 * 1000)
 
-void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env)
+void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env, long nap_env)
 {
     /* With more threads than CPUs the thread we wait for may need our CPU:
-     * spinning then only delays it, so give the CPU up almost at once, but
-     * by yielding rather than sleeping: a yield hands the CPU to a runnable
-     * thread on the same CPU, while a futex wake-up costs the waker an
-     * inter-processor interrupt per sleeper. Measured (bench_barrier, 32
-     * threads): 16 CPUs 183 us -> 5 us per barrier, 2 CPUs 58 us -> 40 us,
-     * going from 4 yields to 1000-2000 before sleeping. */
+     * spinning only delays it, so give the CPU up at once. Yielding hands
+     * it to a runnable thread on the same CPU, but a waiter that keeps
+     * yielding stays runnable and takes a turn in every round of the CPU's
+     * threads; after a few yields it naps (a timed sleep of NAP_NS), which
+     * leaves the CPU to the threads that have not arrived yet, and wakes by
+     * itself, so the thread that ends the wait pays no wake-up. Past the
+     * naps (a long wait) it sleeps on the futex. Measured at 64 threads on
+     * 2 CPUs (bench_barrier, docs/benchmarks.md): 16 spins and 1000 yields
+     * took 1.2-2.0x the time of a central barrier whose waiters yield 4
+     * times and then usleep(20); no spin, 8 yields and naps of 10 us take
+     * 0.8-1.4x (median 0.95x); 16 spins before them cost 1.4-1.6x. With
+     * threads <= CPUs the thread we wait for runs: spin, then yield. */
     int over = threads > cpus;
-    unsigned spin = over ? 16u : 20000u, yield = over ? 1000u : 200u;
+    unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over ? 100u : 0u;
     /* Tuning knobs, mainly for measuring (README, environment table),
      * validated by tupc_run. */
     if (spin_env >= 0)
         spin = (unsigned)spin_env;
     if (yield_env >= 0)
         yield = (unsigned)yield_env;
+    if (nap_env >= 0)
+        nap = (unsigned)nap_env;
     atomic_store_explicit(&spin_limit, spin, memory_order_relaxed);
     atomic_store_explicit(&yield_limit, yield, memory_order_relaxed);
+    atomic_store_explicit(&nap_limit, nap, memory_order_relaxed);
     /* TUPC_FENCE=symmetric: seq_cst on both sides (tupc_run has refused
      * any value but asymmetric and symmetric). */
     const char *e = getenv("TUPC_FENCE");
@@ -168,6 +179,16 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
         v = atomic_load_explicit(&w->value, memory_order_acquire);
         if (tupc_reached(v, target))
             return v;
+    }
+    unsigned naps = atomic_load_explicit(&nap_limit, memory_order_relaxed);
+    if (naps) {
+        struct timespec ts = {0, NAP_NS};
+        for (unsigned i = 0; i < naps; i++) {
+            nanosleep(&ts, NULL);
+            v = atomic_load_explicit(&w->value, memory_order_acquire);
+            if (tupc_reached(v, target))
+                return v;
+        }
     }
     for (;;) {
         check_stopping();

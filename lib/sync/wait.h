@@ -44,10 +44,10 @@ static inline int tupc_reached(uint32_t v, uint32_t t)
     return (int32_t)(v - t) >= 0;
 }
 
-/* How long a waiter spins and yields before it sleeps; set per run from the
- * ratio of THREADS to the CPUs the run may use, or from TUPC_SPIN and
- * TUPC_YIELD (spin, yield; -1 where unset). */
-void tupc_wait_tune(int threads, int cpus, long spin, long yield);
+/* How long a waiter spins, yields and naps before it sleeps; set per run
+ * from the ratio of THREADS to the CPUs the run may use, or from TUPC_SPIN,
+ * TUPC_YIELD and TUPC_NAP (-1 where unset). */
+void tupc_wait_tune(int threads, int cpus, long spin, long yield, long nap);
 
 /* Who a wait depends on, for tupc_wait_peer. */
 #define TUPC_NO_PEER (-2)  /* nobody in particular: no check */

@@ -1,5 +1,6 @@
 /* Barrier benchmark: ns per barrier of upc_barrier beside pthread_barrier_wait
- * and an OpenMP barrier (libgomp), measured in the same run, for THREADS = 1,
+ * an OpenMP barrier (libgomp) and a central barrier whose waiters yield K
+ * times (--central-yields, 4) and then usleep(20), measured in the same run, for THREADS = 1,
  * 2, cores, 2 x cores, 8 x cores and 16 x cores; min, median and max over repetitions.
  * Also the cost and granularity of upc_ticks_now.
  *
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <stdatomic.h>
 
 static int reps = 11;
 
@@ -131,6 +134,63 @@ static struct stats bench_pthread(int threads, int cpus)
     return summarize(per_rep, reps);
 }
 
+/* ---- A central barrier for oversubscription: one counter, waiters yield a
+ * few times and then sleep 20 us at a time (timer sleeps leave the CPU to
+ * the threads that have not arrived yet). ---- */
+static _Atomic unsigned c_count, c_gen;
+static int c_threads, c_iters, c_yields = 4;
+
+static void central_wait(void)
+{
+    unsigned g = atomic_load_explicit(&c_gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&c_count, 1, memory_order_acq_rel) + 1 == (unsigned)c_threads) {
+        atomic_store_explicit(&c_count, 0, memory_order_relaxed);
+        atomic_store_explicit(&c_gen, g + 1, memory_order_release);
+        return;
+    }
+    for (int i = 0; atomic_load_explicit(&c_gen, memory_order_acquire) == g; i++) {
+        if (i < c_yields)
+            sched_yield();
+        else
+            usleep(20);
+    }
+}
+
+static void *central_body(void *arg)
+{
+    int me = (int)(intptr_t)arg;
+    for (int i = 0; i < 200; i++)
+        central_wait();
+    for (int r = 0; r < reps; r++) {
+        central_wait();
+        double t0 = now_ns();
+        for (int i = 0; i < c_iters; i++)
+            central_wait();
+        if (me == 0)
+            per_rep[r] = (now_ns() - t0) / c_iters;
+    }
+    return NULL;
+}
+
+static struct stats bench_central(int threads, int cpus)
+{
+    c_iters = iters_for(threads, cpus);
+    c_threads = threads;
+    atomic_store(&c_count, 0);
+    pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
+    for (int t = 0; t < threads; t++) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pin_attr(&attr, t, threads);
+        pthread_create(&tid[t], &attr, central_body, (void *)(intptr_t)t);
+        pthread_attr_destroy(&attr);
+    }
+    for (int t = 0; t < threads; t++)
+        pthread_join(tid[t], NULL);
+    free(tid);
+    return summarize(per_rep, reps);
+}
+
 /* ---- OpenMP barrier ---- */
 static struct stats bench_omp(int threads, int cpus)
 {
@@ -184,13 +244,17 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--central-yields") == 0 && i + 1 < argc)
+            c_yields = atoi(argv[++i]);
         else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
             csv_path = argv[++i];
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             for (char *s = strtok(argv[++i], ","); s && nlist < 16; s = strtok(NULL, ","))
                 list[nlist++] = atoi(s);
         } else {
-            fprintf(stderr, "usage: %s [--reps R] [--csv FILE] [--threads N,N,...]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--reps R] [--csv FILE] [--threads N,N,...] [--central-yields K]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -222,11 +286,15 @@ int main(int argc, char **argv)
         struct stats u = bench_upc(P, cpus);
         struct stats p = bench_pthread(P, cpus);
         struct stats o = bench_omp(P, cpus);
+        struct stats c = bench_central(P, cpus);
         struct {
             const char *name;
             struct stats s;
-        } rows[] = {{"upc_barrier", u}, {"pthread_barrier_wait", p}, {"omp barrier (libgomp)", o}};
-        for (int r = 0; r < 3; r++) {
+        } rows[] = {{"upc_barrier", u},
+                    {"pthread_barrier_wait", p},
+                    {"omp barrier (libgomp)", o},
+                    {"central yield+usleep", c}};
+        for (int r = 0; r < 4; r++) {
             printf("%7d  %-22s %10.1f %10.1f %10.1f   %.2fx\n", P, rows[r].name, rows[r].s.min,
                    rows[r].s.med, rows[r].s.max, rows[r].s.med / u.med);
             if (csv)

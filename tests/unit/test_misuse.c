@@ -292,9 +292,9 @@ static int trivial(void *arg)
 static void test_spin_yield_values(void **state)
 {
     (void)state;
-    static const char *const names[] = {"TUPC_SPIN", "TUPC_YIELD"};
+    static const char *const names[] = {"TUPC_SPIN", "TUPC_YIELD", "TUPC_NAP"};
     static const char *const bad[] = {"abc", "-1", "4294967295", "1e3", "12x", "99999999999"};
-    for (int n = 0; n < 2; n++) {
+    for (int n = 0; n < 3; n++) {
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             setenv(names[n], bad[i], 1);
             tt_expect_error(2, trivial, NULL, names[n], bad[i], "expected a count from 0 to", NULL);
