@@ -30,10 +30,17 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
     tupc_reloc_start(FUNC, flags);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
-    tupc_check_sptr(FUNC, "src", src, nbytes);
+    (void)tupc_check_in_partition(FUNC, "src", src, nbytes);
+    uint64_t sig = tupc_reloc_sig(dst, src, nbytes), key = tupc_call_key(FUNC, sig);
+    uint32_t gen;
+    if (tupc_call_unseen(key, &gen)) {
+        tupc_reloc_alloc_all(FUNC, "dst", dst, nbytes);
+        tupc_reloc_alloc_one(FUNC, "src", src, nbytes);
+        tupc_call_seen(key, gen);
+    }
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
+    tupc_coll_enter(&c, FUNC, flags, sig);
     int me = MYTHREAD, root = (int)src.thread;
     if (c.out == TUPC_MYSYNC && c.in != TUPC_NOSYNC && nbytes <= TUPC_EAGER_BYTES) {
         static const int nobody[1];

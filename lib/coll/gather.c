@@ -25,10 +25,17 @@ void upc_all_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t 
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
     size_t total = tupc_reloc_total(FUNC, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
-    tupc_check_sptr(FUNC, "dst", dst, total);
+    (void)tupc_check_in_partition(FUNC, "dst", dst, total);
+    uint64_t sig = tupc_reloc_sig(dst, src, nbytes), key = tupc_call_key(FUNC, sig);
+    uint32_t gen;
+    if (tupc_call_unseen(key, &gen)) {
+        tupc_reloc_alloc_all(FUNC, "src", src, nbytes);
+        tupc_reloc_alloc_one(FUNC, "dst", dst, total);
+        tupc_call_seen(key, gen);
+    }
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags, tupc_reloc_sig(dst, src, nbytes));
+    tupc_coll_enter(&c, FUNC, flags, sig);
     int me = MYTHREAD, root = (int)dst.thread;
     tupc_coll_need(&c, root);
     tupc_copy(dst.addr + (size_t)me * nbytes, tupc_reloc_on(src, me), nbytes,

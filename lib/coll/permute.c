@@ -73,11 +73,19 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
+    uint64_t sig = tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr);
+    uint64_t key = tupc_call_key(FUNC, sig);
+    uint32_t gen;
+    if (tupc_call_unseen(key, &gen)) {
+        tupc_reloc_alloc_all(FUNC, "src", src, nbytes);
+        tupc_reloc_alloc_all(FUNC, "dst", dst, nbytes);
+        tupc_reloc_alloc_all(FUNC, "perm", perm, sizeof(int));
+        tupc_call_seen(key, gen);
+    }
     int me = MYTHREAD, T = THREADS;
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags,
-                    tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr));
+    tupc_coll_enter(&c, FUNC, flags, sig);
     /* perm is shared int * (block size 1): perm[me] is on this thread. Read
      * only now: under IN_ALLSYNC any thread may write it up to its own entry
      * (Collectives 1.0 section 3), under IN_MYSYNC this thread up to ours. */

@@ -453,6 +453,8 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
                   "dst has thread %u and phase %u, src thread %u and phase %u; expected "
                   "upc_threadof(dst) == upc_threadof(src) && upc_phaseof(dst) == upc_phaseof(src)",
                   dst.thread, dst.phase, src.thread, src.phase);
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, 1, src, nelems,
+                          blk_size, ty->size);
 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;

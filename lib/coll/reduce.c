@@ -181,14 +181,14 @@ void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p,
         tupc_fail(func, NULL, "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
                   (size_t)PTRDIFF_MAX / esize, esize);
     if (blk_size == 0) {
-        tupc_check_sptr(func, arg, p, bytes);
+        (void)tupc_check_in_partition(func, arg, p, bytes);
         return;
     }
     if (p.phase >= blk_size)
         tupc_fail(func, "UPC 1.3 7.4.3.1 para 8",
                   "%s has phase %u; expected less than blk_size %zu", arg, p.phase, blk_size);
     if (p.phase + nelems <= blk_size) { /* within the first block: no division */
-        tupc_check_sptr(func, arg, p, bytes);
+        (void)tupc_check_in_partition(func, arg, p, bytes);
         return;
     }
     (void)tupc_check_in_partition(func, arg, p, esize);
@@ -202,7 +202,6 @@ void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p,
             func, arg,
             tupc_ptr_add(p, (ptrdiff_t)((nb - 1) * blk_size - p.phase) - 1, blk_size, esize),
             esize);
-    tupc_check_range_array(func, arg, p, nelems, blk_size, esize);
 }
 
 /* ---- upc_all_reduceT --------------------------------------------------------- */
@@ -320,8 +319,9 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
     if (me != worker)
         tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
     tupc_red_check_op(func, ty, op, f);
-    tupc_check_sptr(func, "dst", dst, ty->size);
+    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    tupc_red_check_allocs(func, c.args, dst, 0, src, nelems, blk_size, ty->size);
     if (me != worker) {
         if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && me == holder))
             tupc_coll_wait_finished(worker, c.seq);
@@ -359,8 +359,10 @@ reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
     tupc_coll_flags(func, flags, &in, &out);
-    tupc_check_sptr(func, "dst", dst, ty->size);
+    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, 0, src, nelems,
+                          blk_size, ty->size);
 
     if (reduce_is_direct(nelems, ty->size)) {
         const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;

@@ -138,9 +138,40 @@ static inline void tupc_red_check_array(const char *func, const char *arg, tupc_
                 !__builtin_mul_overflow(nelems, esize, &bytes) && bytes <= PTRDIFF_MAX &&
                 (blk_size == 0 || (p.phase < blk_size && p.phase + nelems <= blk_size)),
             1))
-        tupc_check_sptr(func, arg, p, bytes);
+        (void)tupc_check_in_partition(func, arg, p, bytes);
     else
         tupc_red_check_array_full(func, arg, p, nelems, blk_size, esize);
+}
+
+/* The allocation checks (heap/range_check.h) of a reduction's src and dst
+ * (one element, or an array like src with dst_array), made once per
+ * distinct call between frees. `args` is a signature of dst.addr,
+ * src.addr, nelems and blk_size (tupc_red_args, or the call's own from
+ * tupc_red_begin); the phases are folded in here, so the key covers every
+ * argument the checks read. */
+static inline uint64_t tupc_red_args(tupc_sptr_t dst, tupc_sptr_t src, size_t nelems,
+                                     size_t blk_size)
+{
+    return ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
+           ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^ (nelems * 0xd6e8feb86659fd93ull) ^
+           (blk_size * 0xff51afd7ed558ccdull);
+}
+
+static inline void tupc_red_check_allocs(const char *func, uint64_t args, tupc_sptr_t dst,
+                                         int dst_array, tupc_sptr_t src, size_t nelems,
+                                         size_t blk_size, size_t esize)
+{
+    uint64_t key = tupc_call_key(
+        func, args ^ (((uint64_t)src.phase << 32 | dst.phase) * 0xc4ceb9fe1a85ec53ull));
+    uint32_t gen;
+    if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
+        return;
+    tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
+    if (dst_array)
+        tupc_check_range_array(func, "dst", dst, nelems, blk_size, esize);
+    else
+        tupc_check_range(func, "dst", (int)dst.thread, tupc_offset(dst), tupc_offset(dst) + esize);
+    tupc_call_seen(key, gen);
 }
 
 /* Where each thread's share of the work lies. Pieces are numbered by key
@@ -256,16 +287,12 @@ static inline int tupc_red_begin(struct tupc_coll *c, const char *func, upc_flag
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
-    /* A NOSYNC|NOSYNC call waits for nobody, so only threads that passed
-     * other flags compare it, and the flags alone tell those apart: no
-     * signature of the arguments. */
-    uint64_t sig = in == TUPC_NOSYNC && out == TUPC_NOSYNC
-                       ? 0
-                       : ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
-                             ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
-                             ((uint64_t)op * 0x165667b19e3779f9ull) ^
-                             (nelems * 0xd6e8feb86659fd93ull) ^ (blk_size * 0xff51afd7ed558ccdull) ^
-                             ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
+    /* NOSYNC calls too: the running signature of check/calls.h carries it
+     * to the next barrier or MYSYNC wait. */
+    uint64_t sig = ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
+                   ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
+                   ((uint64_t)op * 0x165667b19e3779f9ull) ^ (nelems * 0xd6e8feb86659fd93ull) ^
+                   (blk_size * 0xff51afd7ed558ccdull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
     tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = c->turn;

@@ -49,7 +49,8 @@ static inline size_t tupc_reloc_total(const char *func, size_t nbytes)
 }
 
 /* The pointer is in the heap, has affinity to thread 0, and `len` bytes from
- * it fit in thread 0's partition. Every partition has the same size and a
+ * it fit in thread 0's partition (whether they are allocated is checked
+ * apart, see tupc_reloc_alloc_all). Every partition has the same size and a
  * phase-0 pointer with affinity to thread 0 puts each thread's block at the
  * same offset, so this covers every thread's block. */
 static inline void tupc_reloc_check_thread0(const char *func, const char *section, const char *arg,
@@ -61,10 +62,25 @@ static inline void tupc_reloc_check_thread0(const char *func, const char *sectio
                   "%s has affinity to thread %u; expected the target of %s to have affinity to "
                   "thread 0",
                   arg, p.thread, arg);
-    tupc_check_sptr(func, arg, p, len);
-    /* The same bytes of every partition: a symmetric allocation. */
+    (void)tupc_check_in_partition(func, arg, p, len);
+}
+
+/* The allocation checks (heap/range_check.h), for tupc_call_unseen calls:
+ * an area whose blocks lie at p's offset in every partition (p on thread
+ * 0) must be in a symmetric allocation; one in a single partition, in any
+ * allocation. */
+static inline void tupc_reloc_alloc_all(const char *func, const char *arg, tupc_sptr_t p,
+                                        size_t len)
+{
     size_t off = (size_t)(p.addr - tupc_heap_base_);
     tupc_check_range(func, arg, -1, off, off + len);
+}
+
+static inline void tupc_reloc_alloc_one(const char *func, const char *arg, tupc_sptr_t p,
+                                        size_t len)
+{
+    size_t off = tupc_offset(p);
+    tupc_check_range(func, arg, (int)p.thread, off, off + len);
 }
 
 /* Block `i` of a phase-0 pointer with affinity to thread 0 and a block size

@@ -195,13 +195,13 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
                       "A has phase %u; expected less than blk_size %zu", A.phase, blk_size);
         if (blk_size == 0) {
             A.phase = 0;
-            tupc_check_sptr(fn, "A", A, nelems * elem_size);
+            (void)tupc_check_in_partition(fn, "A", A, nelems * elem_size);
         } else {
             (void)tupc_check_in_partition(fn, "A", A, elem_size);
             (void)tupc_check_in_partition(
                 fn, "A", tupc_ptr_add(A, (ptrdiff_t)nelems - 1, blk_size, elem_size), elem_size);
-            tupc_check_range_array(fn, "A", A, nelems, blk_size, elem_size);
         }
+        tupc_check_range_array(fn, "A", A, nelems, blk_size, elem_size);
     }
 
     const int T = THREADS, me = MYTHREAD;

@@ -11,9 +11,18 @@
 _Atomic uint32_t tupc_heap_gen_ = 1;
 _Thread_local struct tupc_seen tupc_seen_[TUPC_SEEN] __attribute__((tls_model("initial-exec")));
 
+_Thread_local struct tupc_seen_call tupc_seen_calls_[2] __attribute__((tls_model("initial-exec")));
+
 void tupc_seen_forget(void)
 {
     memset(tupc_seen_, 0, sizeof tupc_seen_);
+    memset(tupc_seen_calls_, 0, sizeof tupc_seen_calls_);
+}
+
+void tupc_call_seen(uint64_t key, uint32_t gen)
+{
+    tupc_seen_calls_[1] = tupc_seen_calls_[0];
+    tupc_seen_calls_[0] = (struct tupc_seen_call){key, gen};
 }
 
 /* Puts e first, moving the entries before position `from` down by one. */

@@ -51,6 +51,35 @@ static inline void tupc_check_range(const char *func, const char *arg, int threa
     tupc_check_range_slow(func, arg, thread, lo, hi);
 }
 
+/* A collective's allocation checks depend on its arguments and on which
+ * blocks are live only, so a thread that makes the same call again (a loop)
+ * skips them while no block has been freed since: each thread remembers the
+ * keys (a signature of the function and every argument the checks read) of
+ * the last two calls it checked. tupc_call_unseen says whether the call
+ * with `key` needs its checks, and gives the generation to pass to
+ * tupc_call_seen once they have passed. */
+struct tupc_seen_call {
+    uint64_t key;
+    uint32_t gen;
+};
+extern _Thread_local struct tupc_seen_call tupc_seen_calls_[2]
+    __attribute__((tls_model("initial-exec")));
+
+static inline uint64_t tupc_call_key(const char *func, uint64_t args)
+{
+    return args ^ (uintptr_t)func; /* each collective names itself with its own literal */
+}
+
+static inline int tupc_call_unseen(uint64_t key, uint32_t *gen)
+{
+    uint32_t g = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
+    const struct tupc_seen_call *s = tupc_seen_calls_;
+    *gen = g;
+    return !((s[0].key == key && s[0].gen == g) || (s[1].key == key && s[1].gen == g));
+}
+
+void tupc_call_seen(uint64_t key, uint32_t gen);
+
 /* For a blocked array at p of nelems elements of esize bytes, block size
  * blk_size (0: indefinite): fails unless every thread's part of it lies in
  * one live allocation. The caller has checked p, the phase, and that the
