@@ -115,21 +115,27 @@ static void pin_attr(pthread_attr_t *attr, int t, int threads)
         }
 }
 
-static struct stats bench_pthread(int threads, int cpus)
+/* Runs body on `threads` pinned POSIX threads (argument: the thread's number). */
+static void run_pthreads(int threads, void *(*body)(void *))
 {
-    p_iters = iters_for(threads, cpus);
-    pthread_barrier_init(&pbar, NULL, (unsigned)threads);
     pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
     for (int t = 0; t < threads; t++) {
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pin_attr(&attr, t, threads);
-        pthread_create(&tid[t], &attr, pthread_body, (void *)(intptr_t)t);
+        pthread_create(&tid[t], &attr, body, (void *)(intptr_t)t);
         pthread_attr_destroy(&attr);
     }
     for (int t = 0; t < threads; t++)
         pthread_join(tid[t], NULL);
     free(tid);
+}
+
+static struct stats bench_pthread(int threads, int cpus)
+{
+    p_iters = iters_for(threads, cpus);
+    pthread_barrier_init(&pbar, NULL, (unsigned)threads);
+    run_pthreads(threads, pthread_body);
     pthread_barrier_destroy(&pbar);
     return summarize(per_rep, reps);
 }
@@ -177,17 +183,7 @@ static struct stats bench_central(int threads, int cpus)
     c_iters = iters_for(threads, cpus);
     c_threads = threads;
     atomic_store(&c_count, 0);
-    pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
-    for (int t = 0; t < threads; t++) {
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pin_attr(&attr, t, threads);
-        pthread_create(&tid[t], &attr, central_body, (void *)(intptr_t)t);
-        pthread_attr_destroy(&attr);
-    }
-    for (int t = 0; t < threads; t++)
-        pthread_join(tid[t], NULL);
-    free(tid);
+    run_pthreads(threads, central_body);
     return summarize(per_rep, reps);
 }
 
