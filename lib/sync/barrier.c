@@ -59,25 +59,30 @@ struct bar_thread {
 
 _Static_assert(sizeof(struct bar_thread) == TUPC_CACHELINE, "one line per thread");
 
-/* What the arrivals below a tree node said, for the checks: the first
- * named notify id and one that differs from it, and one arrival (ref) with
- * one that differs from it (odd); -1 threads where there is none. */
+/* What the arrivals of an episode said, for the checks: the first named
+ * notify id and one that differs from it, and one arrival (ref) with one
+ * that differs from it (odd); -1 threads where there is none. */
 struct bar_ids {
     int32_t first_id, first_thread;
     int32_t other_id, other_thread;
     int32_t ref_thread, odd_thread;
 };
 
+/* A tree node. Each arriver leaves a digest of its arrival (who notified,
+ * and its running call signature) and its named id, if any, in the node's
+ * line, which its fetch_add on `arrived` holds anyway: the first one sets
+ * them, the later ones compare and set `differ` when theirs differs. The
+ * node's last arriver carries them up the same way. So in a program whose
+ * threads agree the checks cost no cache-line transfer beyond the
+ * arrivals; where they differ, the releaser looks at every thread
+ * (tree_scan) to say who. */
 struct bar_node {
     _Atomic uint32_t arrived; /* arrivals in the current episode */
+    _Atomic uint32_t differ;  /* two arrivals below disagree */
+    _Atomic uint64_t digest;  /* arrival digest every one below matches; 0 none yet */
+    _Atomic uint64_t named;   /* 1 << 63 | thread << 32 | id of a named notify below */
     uint32_t expected;
     int parent; /* -1 at the root */
-    int child0; /* first child: a thread for a leaf, else a node */
-    int leaf;
-    /* Written by the node's last arriver of an episode and read by its
-     * parent's, after the parent's acq_rel arrival; rewritten only in the
-     * next episode, after the release of this one. */
-    struct bar_ids ids;
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 static int nthreads;
@@ -124,8 +129,6 @@ int tupc_barrier_init(int threads)
             int members = width - i * FANIN < FANIN ? width - i * FANIN : FANIN;
             nodes[first + i].expected = (uint32_t)members;
             nodes[first + i].parent = count == 1 ? -1 : first + count + i / FANIN;
-            nodes[first + i].leaf = width == threads;
-            nodes[first + i].child0 = (width == threads ? 0 : first - width) + i * FANIN;
         }
         n = first + count;
         if (count == 1)
@@ -177,53 +180,54 @@ static void check_arrival(const char *func, int j, uint32_t e)
     }
 }
 
-/* Folds the arrivals below a child (b) into those below its parent (a). */
-static void merge_ids(struct bar_ids *a, const struct bar_ids *b, int k)
-{
-    if (b->first_thread >= 0) {
-        if (a->first_thread < 0) {
-            a->first_id = b->first_id;
-            a->first_thread = b->first_thread;
-        } else if (b->first_id != a->first_id && a->other_thread < 0) {
-            a->other_id = b->first_id;
-            a->other_thread = b->first_thread;
-        }
-    }
-    if (b->other_thread >= 0 && a->other_thread < 0) {
-        a->other_id = b->other_id;
-        a->other_thread = b->other_thread;
-    }
-    if (a->ref_thread < 0)
-        a->ref_thread = b->ref_thread;
-    else if (a->odd_thread < 0 && arrivals_differ(a->ref_thread, b->ref_thread, k))
-        a->odd_thread = b->ref_thread;
-    if (b->odd_thread >= 0 && a->odd_thread < 0)
-        a->odd_thread = b->odd_thread;
-}
-
-/* Tree mode, last arriver at node n: what its children said. Reads at most
- * FANIN lines, so the checks cost the critical path O(FANIN * depth) line
- * transfers rather than one per thread. */
-static void gather_ids(struct bar_node *n, uint32_t e)
+/* Tree mode, releaser of an episode whose arrivals differ: one look at
+ * every thread, to say which differ. */
+static void tree_scan(uint32_t e, struct bar_ids *r)
 {
     int k = e % 2;
-    struct bar_ids r = {0, -1, 0, -1, -1, -1};
-    for (uint32_t c = 0; c < n->expected; c++) {
-        if (n->leaf) {
-            int t = n->child0 + (int)c;
-            int named = thr[t].how[k] & NAMED;
-            struct bar_ids one = {thr[t].id[k], named ? t : -1, 0, -1, t, -1};
-            merge_ids(&r, &one, k);
-        } else {
-            merge_ids(&r, &nodes[n->child0 + (int)c].ids, k);
+    *r = (struct bar_ids){0, -1, 0, -1, 0, -1};
+    for (int t = 0; t < nthreads; t++) {
+        if (r->odd_thread < 0 && t > 0 && arrivals_differ(0, t, k))
+            r->odd_thread = t;
+        if (!(thr[t].how[k] & NAMED))
+            continue;
+        if (r->first_thread < 0) {
+            r->first_id = thr[t].id[k];
+            r->first_thread = t;
+        } else if (thr[t].id[k] != r->first_id && r->other_thread < 0) {
+            r->other_id = thr[t].id[k];
+            r->other_thread = t;
         }
     }
-    n->ids = r;
 }
 
-static void tree_release(uint32_t e, const struct bar_ids *r)
+/* Leaves an arrival's digest and named word in node n (before the
+ * fetch_add that releases them to the node's last arriver). Relaxed: that
+ * fetch_add orders them. */
+static void leave_in(struct bar_node *n, uint64_t digest, uint64_t named, uint32_t differ)
 {
-    ids_of[e % 2] = *r;
+    uint64_t seen = 0;
+    if (!atomic_compare_exchange_strong_explicit(&n->digest, &seen, digest, memory_order_relaxed,
+                                                 memory_order_relaxed) &&
+        seen != digest)
+        differ = 1;
+    seen = 0;
+    if (named &&
+        !atomic_compare_exchange_strong_explicit(&n->named, &seen, named, memory_order_relaxed,
+                                                 memory_order_relaxed) &&
+        (uint32_t)seen != (uint32_t)named)
+        differ = 1;
+    if (differ)
+        atomic_store_explicit(&n->differ, 1, memory_order_relaxed);
+}
+
+static void tree_release(uint32_t e, uint64_t named, uint32_t differ)
+{
+    struct bar_ids r = {
+        (int32_t)(uint32_t)named, named ? (int32_t)(named >> 32 & 0x7fffffff) : -1, 0, -1, 0, -1};
+    if (differ)
+        tree_scan(e, &r);
+    ids_of[e % 2] = r;
     /* Release store: the waiters' acquire load of the episode makes ids_of
      * and everything the threads wrote before upc_notify visible. */
     tupc_word_set(&release.w, e);
@@ -231,22 +235,42 @@ static void tree_release(uint32_t e, const struct bar_ids *r)
 
 static void tree_arrive(uint32_t e)
 {
-    int n = leaf_of[tupc_mythread_];
+    const int me = tupc_mythread_, k = e % 2;
+    const struct bar_thread *t = &thr[me];
+    /* Equal for arrivals that agree (arrivals_differ: a user barrier is
+     * one kind whichever function notified), never 0. A library function
+     * named by two different pointers gives two digests: the scan then
+     * compares the names and finds no difference. */
+    uint64_t digest = t->how[k] & USER ? tupc_sig(t->sig[k], 1)
+                                       : tupc_sig(tupc_sig(t->sig[k], 2), (uintptr_t)t->func[k]);
+    digest |= (uint64_t)1 << 63;
+    uint64_t named =
+        t->how[k] & NAMED ? (uint64_t)1 << 63 | (uint64_t)me << 32 | (uint32_t)t->id[k] : 0;
+    uint32_t differ = 0;
+    int n = leaf_of[me];
     for (;;) {
+        struct bar_node *node = &nodes[n];
+        leave_in(node, digest, named, differ);
         /* acq_rel: the last arriver acquires what the earlier arrivers wrote
-         * (their ids, their data) and passes it on up with its own release. */
-        uint32_t old = atomic_fetch_add_explicit(&nodes[n].arrived, 1, memory_order_acq_rel);
-        if (old + 1 != nodes[n].expected)
+         * (their digests, their data) and passes it on up with its own
+         * release. */
+        uint32_t old = atomic_fetch_add_explicit(&node->arrived, 1, memory_order_acq_rel);
+        if (old + 1 != node->expected)
             return;
+        digest = atomic_load_explicit(&node->digest, memory_order_relaxed);
+        named = atomic_load_explicit(&node->named, memory_order_relaxed);
+        differ = atomic_load_explicit(&node->differ, memory_order_relaxed);
         /* Nobody arrives here for episode e+1 before the release of e, which
-         * this thread's later release orders after this reset. */
-        atomic_store_explicit(&nodes[n].arrived, 0, memory_order_relaxed);
-        gather_ids(&nodes[n], e);
-        if (nodes[n].parent < 0) {
-            tree_release(e, &nodes[n].ids);
+         * this thread's later release orders after these resets. */
+        atomic_store_explicit(&node->digest, 0, memory_order_relaxed);
+        atomic_store_explicit(&node->named, 0, memory_order_relaxed);
+        atomic_store_explicit(&node->differ, 0, memory_order_relaxed);
+        atomic_store_explicit(&node->arrived, 0, memory_order_relaxed);
+        if (node->parent < 0) {
+            tree_release(e, named, differ);
             return;
         }
-        n = nodes[n].parent;
+        n = node->parent;
     }
 }
 
