@@ -287,6 +287,34 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
     tupc_coll_leave(c, &worker, 0, 0); /* my data was touched by me only */
 }
 
+/* The pointer checks of reduce_one_block, whose arguments a loop repeats:
+ * in the partition, then in a live allocation, made once per distinct call
+ * between frees (heap/range_check.h). `args` (the call's signature, from
+ * tupc_red_begin) holds dst.addr, src.addr, nelems and blk_size; the key
+ * adds the threads and phases, so it covers every argument the checks
+ * read. A call that fails is never remembered. */
+static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type *ty,
+                                                      const char *func, tupc_sptr_t dst,
+                                                      tupc_sptr_t src, size_t nelems,
+                                                      size_t blk_size, uint64_t key, uint32_t gen)
+{
+    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    tupc_red_alloc_checks(func, dst, 0, src, nelems, blk_size, ty->size);
+    tupc_call_seen(key, gen);
+}
+
+static inline void check_ptrs_once(const struct tupc_red_type *ty, const char *func, uint64_t args,
+                                   tupc_sptr_t dst, tupc_sptr_t src, size_t nelems, size_t blk_size)
+{
+    uint64_t key = tupc_call_key(
+        func, args ^ (((uint64_t)src.phase << 32 | dst.phase) * 0xc4ceb9fe1a85ec53ull) ^
+                  (((uint64_t)src.thread << 32 | dst.thread) * 0xd6e8feb86659fd93ull));
+    uint32_t gen;
+    if (__builtin_expect(tupc_call_unseen(key, &gen), 0))
+        check_ptrs_slow(ty, func, dst, src, nelems, blk_size, key, gen);
+}
+
 /* A small call whose src lies in one block (or has no blocks), the most
  * common small call, as reduce_direct does it with nothing left to lay out:
  * one thread holds all of src, which the worker reads in one run. Inlined
@@ -319,9 +347,7 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
     if (me != worker)
         tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
     tupc_red_check_op(func, ty, op, f);
-    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_check_allocs(func, c.args, dst, 0, src, nelems, blk_size, ty->size);
+    check_ptrs_once(ty, func, c.args, dst, src, nelems, blk_size);
     if (me != worker) {
         if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && me == holder))
             tupc_coll_wait_finished(worker, c.seq);

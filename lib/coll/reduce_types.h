@@ -157,6 +157,18 @@ static inline uint64_t tupc_red_args(tupc_sptr_t dst, tupc_sptr_t src, size_t ne
            (blk_size * 0xff51afd7ed558ccdull);
 }
 
+/* The allocation checks themselves. */
+static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int dst_array,
+                                         tupc_sptr_t src, size_t nelems, size_t blk_size,
+                                         size_t esize)
+{
+    tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
+    if (dst_array)
+        tupc_check_range_array(func, "dst", dst, nelems, blk_size, esize);
+    else
+        tupc_check_range(func, "dst", (int)dst.thread, tupc_offset(dst), tupc_offset(dst) + esize);
+}
+
 static inline void tupc_red_check_allocs(const char *func, uint64_t args, tupc_sptr_t dst,
                                          int dst_array, tupc_sptr_t src, size_t nelems,
                                          size_t blk_size, size_t esize)
@@ -166,11 +178,7 @@ static inline void tupc_red_check_allocs(const char *func, uint64_t args, tupc_s
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;
-    tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
-    if (dst_array)
-        tupc_check_range_array(func, "dst", dst, nelems, blk_size, esize);
-    else
-        tupc_check_range(func, "dst", (int)dst.thread, tupc_offset(dst), tupc_offset(dst) + esize);
+    tupc_red_alloc_checks(func, dst, dst_array, src, nelems, blk_size, esize);
     tupc_call_seen(key, gen);
 }
 

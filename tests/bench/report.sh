@@ -26,6 +26,10 @@ echo "== barrier (THREADS 1, 2, cores, 2x, 8x, 16x cores)"
 "$B/bench_barrier" --csv "$OUT/barrier.csv" | tee "$OUT/barrier.txt"
 
 echo
+echo "== start-up time and peak memory of a trivial program at 64, 256 and 1024 THREADS"
+for n in 64 256 1024; do "$B/bench_startup" -n "$n" --reps 3; done | tee "$OUT/startup.txt"
+
+echo
 echo "== 8-byte broadcast, back to back (pipelined calls), 11 rounds beside the barrier"
 "$B/bench_reloc" -n "$P" --min 8 --max 8 --funcs broadcast --modes no,my,all --b2b --rounds 11 |
     tee "$OUT/broadcast8.txt" | sed -n '/^# medians/,$p'

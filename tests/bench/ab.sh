@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A/B of two release builds of tupc on the figures that a change to the engine
+# can move: 8-byte broadcast (NO|NO, MY|MY, ALL|ALL, back to back) and 8-byte
+# reduce (NO|NO, ALL|ALL, in barriers), the barrier from 2 to 64 THREADS beside
+# the central yield+usleep barrier, and 1 and 16 MiB broadcast and exchange
+# against the memcpy floor. The two builds alternate, R rounds, so that both
+# see the same phases of the VM; each benchmark prints its probe.
+#   tests/bench/ab.sh A_BUILD B_BUILD [-r R] [-n P]
+# Example, the tree at some commit against this one:
+#   git worktree add /tmp/base COMMIT && (cd /tmp/base && meson setup build-release
+#     --buildtype=release && ninja -C build-release)
+#   tests/bench/ab.sh /tmp/base/build-release build-release -r 3
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 A_BUILD B_BUILD [-r R] [-n P]" >&2; exit 2; }
+A=$1 B=$2
+shift 2
+R=3 P=2
+while [ $# -gt 0 ]; do
+    case $1 in
+    -r) R=$2; shift 2 ;;
+    -n) P=$2; shift 2 ;;
+    *) echo "usage: $0 A_BUILD B_BUILD [-r R] [-n P]" >&2; exit 2 ;;
+    esac
+done
+for r in $(seq 1 "$R"); do
+    for side in A B; do
+        dir=$A
+        [ "$side" = B ] && dir=$B
+        bench=$dir/tests/bench
+        echo "=== $side ($dir) round $r"
+        "$bench/bench_reloc" -n "$P" --min 8 --max 8 --funcs broadcast --modes no,my,all --b2b \
+            --rounds 11 | sed -n '/^# probe before/p;/^# medians/,$p' | grep -v 'probe after'
+        "$bench/bench_reduce" -n "$P" --max 8 | grep -E '^# (probe before|medians|ALL)'
+        "$bench/bench_barrier" --threads 2,4,16,32,64 --reps 7 |
+            grep -E '^# probe before|^ +[0-9]+  (upc_barrier|central)'
+        "$bench/bench_reloc" -n "$P" --min 1M --max 16M --funcs broadcast,exchange --modes all |
+            grep -E '^# probe before|^(memcpy|broadcast|exchange) ' | awk '$1 ~ /^#/ || $3 == 1048576 || $3 == 16777216'
+    done
+done
