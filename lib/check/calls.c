@@ -68,49 +68,96 @@ static int same_func(const char *a, const char *b)
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-void tupc_calls_differ(const char *func, int j)
+/* Writes how thread j's calls differ from those of thread a (named
+ * `a_name`, which has made na calls) into buf; returns the section. */
+static const char *describe(char *buf, size_t len, const struct tupc_calls_thread *a, uint32_t na,
+                            const char *a_name, int j)
 {
-    const struct tupc_calls_thread *me = tupc_calls_self_.mine, *other = &log_of[j];
-    uint32_t nm = tupc_calls_self_.n, nj = calls_made(other);
-    uint32_t hi = (int32_t)(nm - nj) > 0 ? nm : nj;
+    const struct tupc_calls_thread *other = &log_of[j];
+    uint32_t nj = calls_made(other);
+    uint32_t hi = (int32_t)(na - nj) > 0 ? na : nj;
     uint32_t lo = hi > TUPC_CALLS_RING ? hi - TUPC_CALLS_RING + 1 : 1;
     for (uint32_t s = lo; s != hi + 1; s++) {
-        const char *fm = NULL, *fj = NULL;
-        uint64_t am = 0, aj = 0;
-        int has_m = s <= nm && rec_of(me, s, &fm, &am);
+        const char *fa = NULL, *fj = NULL;
+        uint64_t aa = 0, aj = 0;
+        int has_a = s <= na && rec_of(a, s, &fa, &aa);
         int has_j = s <= nj && rec_of(other, s, &fj, &aj);
-        if (has_m && has_j && same_func(fm, fj) && am == aj)
+        if (has_a && has_j && same_func(fa, fj) && aa == aj)
             continue;
-        if (has_m && has_j && !same_func(fm, fj))
-            tupc_fail(func, "UPC 1.3 7.4 para 3",
-                      "thread %d called %s as collective call %u, where this thread called %s; "
-                      "expected every thread to make the same sequence of collective calls",
-                      j, fj, (unsigned)s, fm);
-        if (has_m && has_j)
-            tupc_fail(func, "UPC 1.3 7.4 para 4",
-                      "thread %d passed other arguments or flags to %s (collective call %u) than "
-                      "this thread; expected single-valued arguments, the same on every thread",
-                      j, fm, (unsigned)s);
-        if (has_m && s > nj)
-            tupc_fail(func, "UPC 1.3 7.4 para 3",
-                      "thread %d has made %u collective calls where this thread has made %u: it "
-                      "did not call %s (collective call %u); expected every thread to make the "
-                      "same sequence of collective calls",
-                      j, (unsigned)nj, (unsigned)nm, fm, (unsigned)s);
-        if (has_j && s > nm)
-            tupc_fail(func, "UPC 1.3 7.4 para 3",
-                      "thread %d called %s as collective call %u, which this thread has not "
-                      "made (it has made %u); expected every thread to make the same sequence "
-                      "of collective calls",
-                      j, fj, (unsigned)s, (unsigned)nm);
+        if (has_a && has_j && !same_func(fa, fj)) {
+            snprintf(buf, len,
+                     "thread %d called %s as collective call %u, where %s called %s; expected "
+                     "every thread to make the same sequence of collective calls",
+                     j, fj, (unsigned)s, a_name, fa);
+            return "UPC 1.3 7.4 para 3";
+        }
+        if (has_a && has_j) {
+            snprintf(buf, len,
+                     "thread %d passed other arguments or flags to %s (collective call %u) than "
+                     "%s; expected single-valued arguments, the same on every thread",
+                     j, fa, (unsigned)s, a_name);
+            return "UPC 1.3 7.4 para 4";
+        }
+        if (has_a && s > nj) {
+            snprintf(buf, len,
+                     "thread %d has made %u collective calls where %s has made %u: it did not "
+                     "call %s (collective call %u); expected every thread to make the same "
+                     "sequence of collective calls",
+                     j, (unsigned)nj, a_name, (unsigned)na, fa, (unsigned)s);
+            return "UPC 1.3 7.4 para 3";
+        }
+        if (has_j && s > na) {
+            snprintf(buf, len,
+                     "thread %d called %s as collective call %u, which %s has not made (it has "
+                     "made %u); expected every thread to make the same sequence of collective "
+                     "calls",
+                     j, fj, (unsigned)s, a_name, (unsigned)na);
+            return "UPC 1.3 7.4 para 3";
+        }
         break; /* the ring moved on under us: no details */
     }
-    tupc_fail(func, "UPC 1.3 7.4 para 3 and 4",
-              "thread %d made other collective calls than this thread, or passed other arguments "
-              "or flags, more than %d calls back (it has made %u calls, this thread %u); expected "
-              "every thread to make the same collective calls with the same single-valued "
-              "arguments",
-              j, TUPC_CALLS_RING, (unsigned)nj, (unsigned)nm);
+    snprintf(buf, len,
+             "thread %d made other collective calls than %s, or passed other arguments or "
+             "flags, more than %d calls back (it has made %u calls, %s %u); expected every "
+             "thread to make the same collective calls with the same single-valued arguments",
+             j, a_name, TUPC_CALLS_RING, (unsigned)nj, a_name, (unsigned)na);
+    return "UPC 1.3 7.4 para 3 and 4";
+}
+
+void tupc_calls_differ(const char *func, int j)
+{
+    char msg[600];
+    const char *sec =
+        describe(msg, sizeof msg, tupc_calls_self_.mine, tupc_calls_self_.n, "this thread", j);
+    tupc_fail(func, sec, "%s", msg);
+}
+
+void tupc_calls_thread_end(void)
+{
+    struct tupc_calls_self *s = &tupc_calls_self_;
+    /* Relaxed: read after pthread_join, which orders them. */
+    atomic_store_explicit(&s->mine->end_n, s->n, memory_order_relaxed);
+    atomic_store_explicit(&s->mine->end_sig, s->sig, memory_order_relaxed);
+}
+
+int tupc_calls_check_end(int threads, char *buf, size_t len)
+{
+    const struct tupc_calls_thread *t0 = &log_of[0];
+    uint64_t sig0 = atomic_load_explicit(&t0->end_sig, memory_order_relaxed);
+    uint32_t n0 = atomic_load_explicit(&t0->end_n, memory_order_relaxed);
+    for (int t = 1; t < threads; t++) {
+        if (atomic_load_explicit(&log_of[t].end_sig, memory_order_relaxed) == sig0 &&
+            atomic_load_explicit(&log_of[t].end_n, memory_order_relaxed) == n0)
+            continue;
+        char msg[600];
+        const char *sec = describe(msg, sizeof msg, t0, n0, "thread 0", t);
+        snprintf(buf, len,
+                 "when the threads ended (an implicit barrier, UPC 1.3 3 \"program "
+                 "termination\"): %s (%s)",
+                 msg, sec);
+        return 1;
+    }
+    return 0;
 }
 
 int tupc_calls_peer_ahead(int peer)

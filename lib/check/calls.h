@@ -17,6 +17,7 @@
 #define TUPC_CHECK_CALLS_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TUPC_CALLS_RING 16
@@ -38,6 +39,8 @@ struct tupc_call_rec {
 struct tupc_calls_thread {
     _Atomic uint32_t episode;      /* barriers notified so far */
     _Atomic(const char *) barrier; /* the function that notified the last one */
+    _Atomic uint32_t end_n;        /* calls made, once the thread has returned */
+    _Atomic uint64_t end_sig;      /* and their running signature */
     struct tupc_call_rec ring[TUPC_CALLS_RING];
 } __attribute__((aligned(64)));
 
@@ -86,6 +89,13 @@ void tupc_calls_note_barrier(const char *func);
  * this thread's, which a compared signature showed. `func` is the caller
  * (the barrier or collective that found it). */
 _Noreturn void tupc_calls_differ(const char *func, int j);
+
+/* A thread that returns from its entry function records its calls. The
+ * end of a thread is a barrier (UPC 1.3 3, program termination), so once
+ * every thread has returned, tupc_calls_check_end compares the records:
+ * 1 and a message in buf when some thread's calls differ from thread 0's. */
+void tupc_calls_thread_end(void);
+int tupc_calls_check_end(int threads, char *buf, size_t len);
 
 /* Whether thread `peer` has notified a barrier that this thread has not.
  * A wait for peer to act in a collective call can then never end: peer

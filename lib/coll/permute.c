@@ -35,10 +35,11 @@
 #define FUNC "upc_all_permute"
 #define SEC "UPC 1.3 7.4.2.6"
 
-/* A sleeping OUT_MYSYNC wait for our writer: the wait of tupc_wait_peer on
- * the writer once it has claimed our mailbox; before that the writer is
- * not known, and the wait can only be found endless if some thread
- * returned from its entry function without making this call. */
+/* A sleeping OUT_MYSYNC wait for our writer: the checks of an engine wait
+ * on the writer once it has claimed our mailbox. Before that the writer is
+ * not known, but a wait that can never end shows in some thread that has
+ * not made this call: it returned, or sits in a barrier this thread has not
+ * reached; or in one that made another call of the same number. */
 struct writer_wait {
     const struct tupc_coll *c;
     const struct tupc_mailbox *mine;
@@ -47,20 +48,32 @@ struct writer_wait {
 static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
 {
     const struct writer_wait *ww = arg;
+    const uint32_t seq = ww->c->seq;
     /* Relaxed: a stale claim only sends us to the scan below. */
     uint64_t claim = atomic_load_explicit(&ww->mine->claim, memory_order_relaxed);
-    if ((uint32_t)(claim >> 32) == ww->c->seq) {
+    if ((uint32_t)(claim >> 32) == seq) {
         tupc_wait_check_peer(w, target, (int)(uint32_t)claim, FUNC);
         return;
     }
-    for (int t = 0; t < THREADS; t++)
+    for (int t = 0; t < THREADS; t++) {
+        if (t == MYTHREAD)
+            continue;
+        uint32_t e = tupc_coll_entered(t);
+        if (e == seq)
+            tupc_coll_compare(t);
+        if (tupc_reached(e, seq))
+            continue;
         /* Acquire: the gone mark follows the thread's last entry. */
         if (atomic_load_explicit(&tupc_gone_[t], memory_order_acquire) &&
-            !tupc_reached(tupc_coll_entered(t), ww->c->seq))
+            !tupc_reached(tupc_coll_entered(t), seq))
             tupc_fail(FUNC, "UPC 1.3 6.6.1, 7.4 para 3",
                       "thread %d returned from its entry function without making collective call "
                       "%u; expected every thread to make the same collective calls",
-                      t, (unsigned)ww->c->seq);
+                      t, (unsigned)seq);
+        /* Acquire in peer_ahead: t enters a call before it notifies. */
+        if (tupc_calls_peer_ahead(t) && !tupc_reached(tupc_coll_entered(t), seq))
+            tupc_calls_fail_ahead(t, FUNC);
+    }
 }
 
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,

@@ -102,6 +102,31 @@ static void check_peer(int j)
         tupc_calls_differ(tupc_coll_self_.func, j);
 }
 
+void tupc_coll_compare(int j)
+{
+    check_peer(j);
+}
+
+/* The check of an engine wait that goes to sleep on thread j: those of
+ * tupc_wait_peer (j returned, or sits in a barrier this thread has not
+ * reached), and, when j is in the call of the same number, a comparison
+ * of the two calls: two threads in different collectives may each wait for
+ * the other (a gather's root for a broadcast's reader, which waits for the
+ * root's eager line), and would never get to a point that compares them. */
+static void coll_stuck(const void *arg, tupc_word *w, uint32_t target)
+{
+    int j = (int)(intptr_t)arg;
+    tupc_wait_check_peer(w, target, j, tupc_coll_self_.func);
+    if (atomic_load_explicit(&ct[j].k.entered.value, memory_order_acquire) == tupc_calls_self_.n)
+        check_peer(j);
+}
+
+/* Waits until thread j's counter w reaches target (acquire). */
+static inline uint32_t coll_wait(tupc_word *w, uint32_t target, int j)
+{
+    return tupc_wait_checked(w, target, coll_stuck, (const void *)(intptr_t)j);
+}
+
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args)
 {
     tupc_require_thread(func);
@@ -130,16 +155,14 @@ uint32_t tupc_coll_entered(int j)
 
 void tupc_coll_wait_entered(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].k.entered, s, j,
-                   tupc_coll_self_.func); /* acquire: j's writes before entering */
+    coll_wait(&ct[j].k.entered, s, j); /* acquire: j's writes before entering */
     if (s == tupc_calls_self_.n)
         check_peer(j);
 }
 
 void tupc_coll_wait_finished(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].k.finished, s, j,
-                   tupc_coll_self_.func); /* acquire: j's accesses in call s */
+    coll_wait(&ct[j].k.finished, s, j); /* acquire: j's accesses in call s */
     if (s == tupc_calls_self_.n)
         check_peer(j);
 }
@@ -153,8 +176,7 @@ void tupc_coll_publish(const struct tupc_coll *c)
 
 void tupc_coll_wait_published(int j, uint32_t s)
 {
-    tupc_wait_peer(&ct[j].k.published, s, j,
-                   tupc_coll_self_.func); /* acquire: j's slot of call s */
+    coll_wait(&ct[j].k.published, s, j); /* acquire: j's slot of call s */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)
@@ -206,7 +228,7 @@ static void claim_wait(const struct tupc_coll *c)
         for (int j = 0; j < nthreads; j++) {
             if (j == tupc_mythread_)
                 continue;
-            uint32_t f = tupc_wait_peer(&ct[j].k.finished, want, j, c->func);
+            uint32_t f = coll_wait(&ct[j].k.finished, want, j);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }
@@ -244,7 +266,7 @@ const void *tupc_coll_eager_wait(const struct tupc_coll *c, int j)
     /* Acquire: the payload. The line cannot move on to call seq + SLOTS
      * before this thread finishes call seq (claim_wait), so reaching seq
      * means holding exactly this call's payload. */
-    tupc_wait_peer(&line->seq, c->seq, j, c->func);
+    coll_wait(&line->seq, c->seq, j);
     /* A poster that runs ahead has often filled the next line already:
      * start its transfer now so that it overlaps this call's work. */
     __builtin_prefetch(&ct[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);

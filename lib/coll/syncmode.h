@@ -161,6 +161,10 @@ static inline void tupc_coll_finish(const struct tupc_coll *c)
  * pass NULL, pass all_symmetric = 1: a barrier then replaces the scan. */
 void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int all_symmetric);
 
+/* Fails if thread j is in this thread's call with another function or
+ * arguments (or other calls before it); nothing if j is in another call. */
+void tupc_coll_compare(int j);
+
 /* How many collective calls thread j has entered (acquire: what j wrote
  * before entering the last of them is visible). */
 uint32_t tupc_coll_entered(int j);

@@ -112,6 +112,7 @@ static void *thread_main(void *p)
     tupc_calls_thread_start(tupc_mythread_);
     tupc_coll_thread_start();
     run_status[tupc_mythread_] = run_entry(run_arg);
+    tupc_calls_thread_end();
     /* Release: whoever sees the mark sees every counter this thread set. */
     atomic_store_explicit(&tupc_gone_[tupc_mythread_], 1, memory_order_release);
     atomic_fetch_add_explicit(&tupc_gone_count_, 1, memory_order_release);
@@ -292,7 +293,7 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     int *status = calloc((size_t)threads, sizeof *status);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     _Atomic int *gone = calloc((size_t)threads, sizeof *gone);
-    char err[256] = "";
+    char err[900] = "";
     if (!cpu || !node || !status || !tid || !gone) {
         snprintf(err, sizeof err, "out of memory for %d threads", threads);
         goto fail;
@@ -353,6 +354,10 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     tupc_run_.active = 0;
+    /* Every thread returned: their collective calls must agree, as at a
+     * barrier (NOSYNC calls at the end of a run are checked only here). */
+    if (started == threads && !atomic_load_explicit(&stop_status, memory_order_relaxed))
+        tupc_calls_check_end(threads, err, sizeof err);
 
     int result = 0;
     int stopped = atomic_load_explicit(&stop_status, memory_order_relaxed);
@@ -368,7 +373,7 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     release_run(cpu, node, status, tid, gone);
 
     if (err[0]) {
-        char line[400];
+        char line[1000];
         snprintf(line, sizeof line, "tupc: tupc_run: %s", err);
         tupc_record_error_(line);
         if (!o.quiet)

@@ -280,6 +280,93 @@ static void test_returned_threads(void **state)
     }
 }
 
+/* ---- two collectives that wait for each other, and NOSYNC calls at the end --- */
+
+/* Thread 0's gather waits for every thread to finish; the others'
+ * broadcast waits for thread 0's post (the eager path of small payloads). */
+static int gather_vs_broadcast(void *arg)
+{
+    upc_flag_t flags = *(upc_flag_t *)arg;
+    tupc_sptr_t src = upc_all_alloc(THREADS, 8), dst = upc_all_alloc(THREADS, 8 * THREADS);
+    upc_barrier();
+    if (MYTHREAD == 0)
+        upc_all_gather(dst, src, 8, flags);
+    else
+        upc_all_broadcast(dst, src, 8, flags);
+    upc_barrier();
+    TCHECK(0, "gather against broadcast returned");
+    return 0;
+}
+
+/* Thread 1 is in a barrier while the others permute; its block's writer
+ * waits for a claim that never comes. */
+static int permute_vs_barrier(void *arg)
+{
+    upc_flag_t flags = *(upc_flag_t *)arg;
+    tupc_sptr_t src = upc_all_alloc(THREADS, 16), dst = upc_all_alloc(THREADS, 16);
+    tupc_sptr_t perm = upc_all_alloc(THREADS, sizeof(int));
+    tupc_ref(perm, MYTHREAD, 1, int) = (MYTHREAD + THREADS - 1) % THREADS;
+    upc_barrier();
+    if (MYTHREAD != 1)
+        upc_all_permute(dst, src, perm, 16, flags);
+    upc_barrier();
+    TCHECK(0, "permute against a barrier returned");
+    return 0;
+}
+
+/* The last calls of the run break the rules under NOSYNC|NOSYNC, and every
+ * thread returns: the end of the threads is a barrier (UPC 1.3 3). */
+static int nosync_at_the_end(void *arg)
+{
+    enum nosync_case k = *(enum nosync_case *)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 8 * THREADS);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 8 * THREADS);
+    upc_barrier();
+    if (k == HALF_NBYTES)
+        upc_all_broadcast(B, A, MYTHREAD == 1 ? 4 : 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+    else if (MYTHREAD != 1)
+        upc_all_broadcast(B, A, 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC);
+    return 0;
+}
+
+/* Valid: with one thread, a upc_alloc block is a whole one-block array. */
+static int one_thread_local_dst(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(1, 8);
+    tupc_sptr_t D = upc_alloc(8);
+    for (int i = 0; i < 8; i++)
+        tupc_ref(A, i, 8, char) = (char)(i + 1);
+    upc_all_broadcast(D, A, 8, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    for (int i = 0; i < 8; i++)
+        TCHECK(tupc_ref(D, i, 8, char) == i + 1, "byte %d is %d", i, tupc_ref(D, i, 8, char));
+    upc_free(D);
+    return 0;
+}
+
+static void test_waits_on_each_other(void **state)
+{
+    (void)state;
+    static const upc_flag_t flags[] = {UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+                                       UPC_IN_NOSYNC | UPC_OUT_MYSYNC};
+    for (int f = 0; f < 2; f++)
+        for (int c = 0; c < NCOUNTS; c++) {
+            tt_expect_error(counts[c], gather_vs_broadcast, (void *)&flags[f], "upc_all_gather",
+                            "upc_all_broadcast", "collective call 1", NULL);
+            tt_expect_error(counts[c], permute_vs_barrier, (void *)&flags[f], "thread 1",
+                            "upc_barrier", "upc_all_permute", NULL);
+        }
+    for (int c = 0; c < NCOUNTS; c++) {
+        enum nosync_case k = HALF_NBYTES;
+        tt_expect_error(counts[c], nosync_at_the_end, &k, "tupc_run", "when the threads ended",
+                        "passed other arguments or flags to upc_all_broadcast", NULL);
+        k = SKIP_CALL;
+        tt_expect_error(counts[c], nosync_at_the_end, &k, "when the threads ended",
+                        "upc_all_broadcast", "collective call 1", NULL);
+    }
+    TT_RUN(1, one_thread_local_dst, NULL);
+}
+
 /* ---- TUPC_SPIN and TUPC_YIELD ------------------------------------------- */
 
 static int trivial(void *arg)
@@ -312,7 +399,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_negative_flags),        cmocka_unit_test(test_nosync_rule_breaks),
         cmocka_unit_test(test_barrier_vs_collective), cmocka_unit_test(test_ranges_past_allocation),
-        cmocka_unit_test(test_returned_threads),      cmocka_unit_test(test_spin_yield_values),
+        cmocka_unit_test(test_returned_threads),      cmocka_unit_test(test_waits_on_each_other),
+        cmocka_unit_test(test_spin_yield_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
