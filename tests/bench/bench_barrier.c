@@ -4,7 +4,8 @@
  * 2, cores, 2 x cores, 8 x cores and 16 x cores; min, median and max over repetitions.
  * Also the cost and granularity of upc_ticks_now.
  *
- * Usage: bench_barrier [--reps R] [--csv FILE] [--threads N,N,...] */
+ * Usage: bench_barrier [--reps R] [--csv FILE] [--threads N,N,...]
+ *                      [--central-yields K] [--alternate N] */
 #include "probe.h"
 
 #include <upc.h>
@@ -209,6 +210,34 @@ static struct stats bench_omp(int threads, int cpus)
     return summarize(per_rep, reps);
 }
 
+/* --alternate N: upc_barrier and the central barrier, N runs of each taking
+ * turns (one repetition each, so both see the same phases of the machine),
+ * and the median and quartiles of the pairwise ratios. The VM's scheduler
+ * makes single runs at many THREADS vary by 2x or more. */
+static void alternate(int P, int cpus, int n)
+{
+    double *ratio = malloc(sizeof *ratio * (size_t)n), *u = malloc(sizeof *u * (size_t)n);
+    double *c = malloc(sizeof *c * (size_t)n);
+    int saved = reps, faster = 0;
+    reps = 1;
+    for (int i = 0; i < n; i++) {
+        u[i] = bench_upc(P, cpus).med;
+        c[i] = bench_central(P, cpus).med;
+        ratio[i] = u[i] / c[i];
+        faster += u[i] < c[i];
+    }
+    reps = saved;
+    qsort(ratio, (size_t)n, sizeof *ratio, cmp_double);
+    qsort(u, (size_t)n, sizeof *u, cmp_double);
+    qsort(c, (size_t)n, sizeof *c, cmp_double);
+    printf("%7d  upc_barrier median %.1f ns, central yield+usleep median %.1f ns; pairwise "
+           "upc/central: median %.2f, quartiles %.2f-%.2f; upc faster in %d of %d\n",
+           P, u[n / 2], c[n / 2], ratio[n / 2], ratio[n / 4], ratio[(3 * n) / 4], faster, n);
+    free(ratio);
+    free(u);
+    free(c);
+}
+
 static void ticks_report(FILE *csv)
 {
     enum { N = 10000000 };
@@ -236,10 +265,12 @@ static void ticks_report(FILE *csv)
 int main(int argc, char **argv)
 {
     const char *csv_path = NULL;
-    int list[16], nlist = 0;
+    int list[16], nlist = 0, alt = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--alternate") == 0 && i + 1 < argc)
+            alt = atoi(argv[++i]);
         else if (strcmp(argv[i], "--central-yields") == 0 && i + 1 < argc)
             c_yields = atoi(argv[++i]);
         else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
@@ -249,7 +280,8 @@ int main(int argc, char **argv)
                 list[nlist++] = atoi(s);
         } else {
             fprintf(stderr,
-                    "usage: %s [--reps R] [--csv FILE] [--threads N,N,...] [--central-yields K]\n",
+                    "usage: %s [--reps R] [--csv FILE] [--threads N,N,...] [--central-yields K] "
+                    "[--alternate N]\n",
                     argv[0]);
             return 2;
         }
@@ -275,6 +307,13 @@ int main(int argc, char **argv)
 
     printf("# bench_barrier: %d CPUs, %d repetitions\n", cpus, reps);
     double rtt0 = tb_probe_print("before");
+    if (alt > 0) {
+        for (int k = 0; k < nlist; k++)
+            alternate(list[k], cpus, alt);
+        double rtt1 = tb_probe_print("after");
+        printf("# phase: %s before, %s after\n", tb_phase(rtt0), tb_phase(rtt1));
+        return 0;
+    }
     printf("\n%7s  %-22s %10s %10s %10s   %s\n", "THREADS", "barrier", "min ns", "median ns",
            "max ns", "median vs upc_barrier");
     for (int k = 0; k < nlist; k++) {
