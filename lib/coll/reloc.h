@@ -1,10 +1,11 @@
 /* Argument checks and block addressing shared by the six relocalization
  * collectives (UPC 1.3 7.4.2).
  *
- * Every check runs before tupc_coll_enter, so bad input stops the run before
- * any thread waits on another. Each reads only single-valued arguments and,
- * for upc_all_permute, the caller's own perm entry: nothing another thread
- * may still be writing. */
+ * Every check of the arguments runs before tupc_coll_enter, so bad input
+ * stops the run before any thread waits on another. They read only
+ * single-valued arguments and the heap's records, never shared data, which
+ * another thread may still be writing until the entry synchronization
+ * (upc_all_permute checks its perm entry after it). */
 #ifndef TUPC_COLL_RELOC_H
 #define TUPC_COLL_RELOC_H
 
