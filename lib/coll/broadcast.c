@@ -27,7 +27,8 @@
 
 void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
-    tupc_reloc_start(FUNC, flags);
+    enum tupc_sync in, out;
+    tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     (void)tupc_check_in_partition(FUNC, "src", src, nbytes);
@@ -40,7 +41,7 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
     }
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags, sig);
+    tupc_coll_begin(&c, FUNC, flags, in, out, sig);
     int me = MYTHREAD, root = (int)src.thread;
     if (c.out == TUPC_MYSYNC && c.in != TUPC_NOSYNC && nbytes <= TUPC_EAGER_BYTES) {
         static const int nobody[1];

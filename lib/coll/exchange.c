@@ -18,7 +18,8 @@
 
 void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
-    tupc_reloc_start(FUNC, flags);
+    enum tupc_sync in, out;
+    tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
     size_t total = tupc_reloc_total(FUNC, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 5", "src", src, total);
@@ -32,7 +33,7 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     }
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags, sig);
+    tupc_coll_begin(&c, FUNC, flags, in, out, sig);
     int me = MYTHREAD, T = THREADS;
     char *mine = tupc_reloc_on(dst, me);
     size_t from = (size_t)me * nbytes;

@@ -79,9 +79,8 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                      upc_flag_t flags)
 {
-    tupc_reloc_start(FUNC, flags);
     enum tupc_sync in, out;
-    tupc_coll_flags(FUNC, flags, &in, &out);
+    tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
@@ -98,7 +97,7 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     int me = MYTHREAD, T = THREADS;
 
     struct tupc_coll c;
-    tupc_coll_enter(&c, FUNC, flags, sig);
+    tupc_coll_begin(&c, FUNC, flags, in, out, sig);
     /* perm is shared int * (block size 1): perm[me] is on this thread. Read
      * only now: under IN_ALLSYNC any thread may write it up to its own entry
      * (Collectives 1.0 section 3), under IN_MYSYNC this thread up to ours. */

@@ -1,7 +1,7 @@
 /* Argument checks and block addressing shared by the six relocalization
  * collectives (UPC 1.3 7.4.2).
  *
- * Every check of the arguments runs before tupc_coll_enter, so bad input
+ * Every check of the arguments runs before tupc_coll_begin, so bad input
  * stops the run before any thread waits on another. They read only
  * single-valued arguments and the heap's records, never shared data, which
  * another thread may still be writing until the entry synchronization
@@ -21,14 +21,16 @@
 #include <stdint.h>
 #include <string.h>
 
-/* First: THREADS and MYTHREAD mean nothing outside a run, and no collective
- * may run between upc_notify and upc_wait (UPC 1.3 7.4 para 5). */
-static inline void tupc_reloc_start(const char *func, upc_flag_t flags)
+/* First: THREADS and MYTHREAD mean nothing outside a run, no collective may
+ * run between upc_notify and upc_wait (UPC 1.3 7.4 para 5), and bad flags
+ * fail before the other checks. The flags are parsed here, once, for
+ * tupc_coll_begin. */
+static inline void tupc_reloc_start(const char *func, upc_flag_t flags, enum tupc_sync *in,
+                                    enum tupc_sync *out)
 {
     tupc_require_thread(func);
     tupc_check_not_split(func);
-    enum tupc_sync in, out;
-    tupc_coll_flags(func, flags, &in, &out); /* bad flags fail here, before other checks */
+    tupc_coll_flags(func, flags, in, out);
 }
 
 /* nbytes > 0 (para 3 of each function). */
