@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A/B of two release builds of tupc on the figures that a change to the engine
-# can move: 8-byte broadcast (NO|NO, MY|MY, ALL|ALL, back to back) and 8-byte
+# can move: 8-byte broadcast and reduce from one program built against both
+# (bench_small.c), then, from each build's own benchmarks, 8-byte broadcast (NO|NO, MY|MY, ALL|ALL, back to back) and 8-byte
 # reduce (NO|NO, ALL|ALL, in barriers), the barrier from 2 to 64 THREADS beside
 # the central yield+usleep barrier, and 1 and 16 MiB broadcast and exchange
 # against the memcpy floor. The two builds alternate, R rounds, so that both
@@ -21,6 +22,25 @@ while [ $# -gt 0 ]; do
     -n) P=$2; shift 2 ;;
     *) echo "usage: $0 A_BUILD B_BUILD [-r R] [-n P]" >&2; exit 2 ;;
     esac
+done
+# First bench_small.c, compiled against both static libraries (the same
+# program), 15 turns per figure: the median of the pairwise ratios B/A.
+src=$(cd "$(dirname "$0")" && pwd)/bench_small.c
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for side in A B; do
+    dir=$A
+    [ "$side" = B ] && dir=$B
+    cc -O2 -I"$dir/../include" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread -o "$tmp/small_$side"
+done
+for fig in "broadcast 0x09" "broadcast 0x12" "broadcast 0x24" "reduce 0x09" "reduce 0x24"; do
+    for i in $(seq 1 15); do
+        echo "$("$tmp/small_A" $fig) $("$tmp/small_B" $fig)"
+    done | awk '{ print $2 / $1, $1, $2 }' | sort -n |
+        awk -v fig="$fig" '{ r[NR] = $1; a[NR] = $2; b[NR] = $3 }
+        END { m = int((NR + 1) / 2)
+              printf "%-16s B/A median %.3f (quartiles %.3f-%.3f), that turn: A %s ns, B %s ns\n",
+                     fig, r[m], r[int(NR / 4)], r[int(3 * NR / 4)], a[m], b[m] }'
 done
 for r in $(seq 1 "$R"); do
     for side in A B; do
