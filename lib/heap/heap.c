@@ -7,9 +7,16 @@
  * partition's end and serves upc_alloc. They may meet anywhere.
  *
  * Locks: each partition's local arena has its own mutex, so upc_alloc takes
- * no process-wide lock. The symmetric arena has one mutex; growing it also
- * takes every partition's mutex (in thread order), which makes the check
- * "symmetric top + local top <= partition size" exact for both kinds. */
+ * no process-wide lock, and the symmetric arena has one; no thread ever
+ * holds more than one of them (a run of 64 THREADS or more under
+ * ThreadSanitizer must not hold THREADS + 1 locks at once). The two kinds
+ * meet where "symmetric top + local top <= partition size" would break:
+ * each arena publishes its top in an atomic, and an allocation that raises
+ * a top publishes the new one and then looks at the other kind's (seq_cst
+ * both, the Dekker pattern): of two growths that would overlap, at least
+ * one sees the other and takes its allocation back. Both may, which makes
+ * one of them fail needlessly; that only happens to a partition about to be
+ * full. */
 #include "heap/heap.h"
 
 #include "check/error.h"
@@ -32,6 +39,7 @@ size_t tupc_partition_size_;
 struct partition {
     pthread_mutex_t lock;
     struct tupc_arena local;
+    _Atomic size_t local_top; /* local.top, published (see the top) */
 } __attribute__((aligned(64)));
 
 static int nthreads;
@@ -39,7 +47,7 @@ static size_t map_len;
 static struct partition *parts;
 static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tupc_arena sym;
-static _Atomic size_t sym_top; /* sym.top, readable without the lock */
+static _Atomic size_t sym_top; /* sym.top, published (see the top) */
 static int huge_pages;         /* TUPC_HUGEPAGES is not 0 */
 
 /* Transparent huge pages make large collectives 15-30% faster (fewer TLB
@@ -109,6 +117,7 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
         tupc_bind_memory(tupc_heap_base_ + (size_t)t * part, part, node_of_thread[t]);
         pthread_mutex_init(&parts[t].lock, NULL);
         tupc_arena_init(&parts[t].local);
+        atomic_init(&parts[t].local_top, 0);
     }
     tupc_arena_init(&sym);
     atomic_init(&sym_top, 0);
@@ -205,20 +214,30 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len)
     if (rounded == 0)
         return fail_alloc(func, len, 0);
     pthread_mutex_lock(&sym_lock);
-    for (int t = 0; t < nthreads; t++)
-        pthread_mutex_lock(&parts[t].lock);
+    /* Relaxed: a guess of the room left, made exact below. */
     size_t max_local = 0;
-    for (int t = 0; t < nthreads; t++)
-        if (parts[t].local.top > max_local)
-            max_local = parts[t].local.top;
-    size_t limit = tupc_partition_size_ - max_local;
+    for (int t = 0; t < nthreads; t++) {
+        size_t l = atomic_load_explicit(&parts[t].local_top, memory_order_relaxed);
+        max_local = l > max_local ? l : max_local;
+    }
+    size_t limit = tupc_partition_size_ - max_local, old_top = sym.top;
     size_t off;
     int rc = tupc_arena_alloc(&sym, rounded, len, limit, &off);
+    if (rc == 0 && sym.top > old_top) {
+        /* seq_cst store, then seq_cst loads: the Dekker pattern with
+         * upc_alloc (the top of this file). */
+        atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
+        int clash = 0;
+        for (int t = 0; t < nthreads && !clash; t++)
+            clash = atomic_load_explicit(&parts[t].local_top, memory_order_seq_cst) >
+                    tupc_partition_size_ - sym.top;
+        if (clash) {
+            tupc_arena_free(&sym, off);
+            atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
+            rc = -1;
+        }
+    }
     size_t largest = rc ? tupc_arena_largest(&sym, limit) : 0;
-    /* Relaxed: readers that need the exact value hold a lock that orders it. */
-    atomic_store_explicit(&sym_top, sym.top, memory_order_relaxed);
-    for (int t = nthreads - 1; t >= 0; t--)
-        pthread_mutex_unlock(&parts[t].lock);
     pthread_mutex_unlock(&sym_lock);
     /* Report what the caller asked for, not the size rounded to the alignment. */
     if (rc)
@@ -297,10 +316,21 @@ tupc_sptr_t upc_alloc(size_t nbytes)
     int me = tupc_mythread_;
     struct partition *p = &parts[me];
     pthread_mutex_lock(&p->lock);
-    /* Exact: the symmetric top only grows while this lock is held by its grower. */
+    /* Relaxed: a guess of the room left, made exact below. */
     size_t limit = tupc_partition_size_ - atomic_load_explicit(&sym_top, memory_order_relaxed);
-    size_t off;
+    size_t off, old_top = p->local.top;
     int rc = tupc_arena_alloc(&p->local, rounded, nbytes, limit, &off);
+    if (rc == 0 && p->local.top > old_top) {
+        /* seq_cst store, then seq_cst load: the Dekker pattern with
+         * sym_alloc (the top of this file). */
+        atomic_store_explicit(&p->local_top, p->local.top, memory_order_seq_cst);
+        if (atomic_load_explicit(&sym_top, memory_order_seq_cst) >
+            tupc_partition_size_ - p->local.top) {
+            tupc_arena_free(&p->local, off);
+            atomic_store_explicit(&p->local_top, p->local.top, memory_order_seq_cst);
+            rc = -1;
+        }
+    }
     size_t largest = rc ? tupc_arena_largest(&p->local, limit) : 0;
     pthread_mutex_unlock(&p->lock);
     if (rc) /* the size asked, not the rounded one */
@@ -318,28 +348,37 @@ static void free_block(const char *func, tupc_sptr_t ptr)
     size_t off = tupc_offset(ptr);
     struct partition *p = &parts[ptr.thread];
     size_t freed = 0;
-    if (off < atomic_load_explicit(&sym_top, memory_order_relaxed)) {
-        if (ptr.thread == 0) {
+    /* Relaxed: only a guess of which arena to try first (a symmetric top
+     * being published may be above a local block for a moment); the arenas
+     * themselves say, under their locks. */
+    int sym_first = off < atomic_load_explicit(&sym_top, memory_order_relaxed);
+    for (int pass = 0; pass < 2 && !freed; pass++) {
+        if ((pass == 0) == sym_first) {
+            if (ptr.thread != 0)
+                continue;
             pthread_mutex_lock(&sym_lock);
             freed = tupc_arena_free(&sym, off);
-            /* Relaxed: see range_check.h. */
-            atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
-            atomic_store_explicit(&sym_top, sym.top, memory_order_relaxed);
-            pthread_mutex_unlock(&sym_lock);
-        }
-    } else {
-        pthread_mutex_lock(&p->lock);
-        /* The arena counts local offsets down from the end: find the range
-         * whose far end is this block's start. */
-        struct tupc_arena *a = &p->local;
-        size_t from_end = tupc_partition_size_ - off;
-        for (size_t i = 0; i < a->nused; i++)
-            if (a->used_r[i].off + a->used_r[i].len == from_end) {
-                freed = tupc_arena_free(a, a->used_r[i].off);
+            if (freed) {
+                /* Relaxed: see range_check.h. */
                 atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
-                break;
+                atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
             }
-        pthread_mutex_unlock(&p->lock);
+            pthread_mutex_unlock(&sym_lock);
+        } else {
+            pthread_mutex_lock(&p->lock);
+            /* The arena counts local offsets down from the end: find the
+             * range whose far end is this block's start. */
+            struct tupc_arena *a = &p->local;
+            size_t from_end = tupc_partition_size_ - off;
+            for (size_t i = 0; i < a->nused; i++)
+                if (a->used_r[i].off + a->used_r[i].len == from_end) {
+                    freed = tupc_arena_free(a, a->used_r[i].off);
+                    atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
+                    atomic_store_explicit(&p->local_top, a->top, memory_order_seq_cst);
+                    break;
+                }
+            pthread_mutex_unlock(&p->lock);
+        }
     }
     if (!freed)
         tupc_fail(func, "UPC 1.3 7.2.2.4",

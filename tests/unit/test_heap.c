@@ -583,6 +583,100 @@ static void test_concurrent_global(void **state)
         RUN_HEAP(counts[c], concurrent_global_body, NULL);
 }
 
+/* Every thread grows both arenas of a small heap at once until both refuse:
+ * upc_global_alloc (the symmetric arena, every partition) and upc_alloc
+ * (its own partition). No two blocks may overlap in any partition, and no
+ * thread may hold more than one heap lock at a time (at 64 THREADS and more,
+ * ThreadSanitizer's deadlock detector stops a thread that holds THREADS + 1
+ * mutexes: this test runs in the TSan job). */
+enum { RACE_MAX = 64, RACE_BLOCK = 4096 };
+#define RACE_HEAP ((size_t)64 * RACE_BLOCK)
+static tupc_sptr_t race_global[RACE_MAX][RACE_HEAP / RACE_BLOCK];
+static tupc_sptr_t race_local[RACE_MAX][RACE_HEAP / RACE_BLOCK];
+static int race_ng[RACE_MAX], race_nl[RACE_MAX];
+static char *race_base; /* partition 0 */
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int race_body(void *arg)
+{
+    (void)arg;
+    const int me = MYTHREAD, T = THREADS;
+    /* Full after 4 refusals in a row: a refusal may come from a clash with
+     * a growth of the other kind, which both take back (heap.c). */
+    int ng = 0, nl = 0, g_fails = 0, l_fails = 0;
+    if (me == 0)
+        race_base = partition_start(0); /* while upc_alloc still has room */
+    upc_barrier();
+    while (g_fails < 4 || l_fails < 4) {
+        if (g_fails < 4) {
+            tupc_sptr_t g = upc_global_alloc((size_t)T, RACE_BLOCK);
+            if (tupc_isnull(g))
+                g_fails++;
+            else
+                race_global[me][ng++] = g, g_fails = 0;
+        }
+        if (l_fails < 4) {
+            tupc_sptr_t l = upc_alloc(RACE_BLOCK);
+            if (tupc_isnull(l))
+                l_fails++;
+            else
+                race_local[me][nl++] = l, l_fails = 0;
+        }
+    }
+    race_ng[me] = ng;
+    race_nl[me] = nl;
+    upc_barrier();
+    if (me == 0) {
+        /* Start offsets of every block in each partition, sorted: each must
+         * end before the next starts. */
+        size_t n_all = 0;
+        for (int t = 0; t < T; t++)
+            n_all += (size_t)race_ng[t];
+        size_t *starts = malloc(sizeof *starts * (n_all + RACE_HEAP / RACE_BLOCK));
+        size_t total_blocks = 0;
+        for (int p = 0; p < T; p++) {
+            size_t n = 0;
+            for (int t = 0; t < T; t++)
+                for (int k = 0; k < race_ng[t]; k++)
+                    starts[n++] = (size_t)(race_global[t][k].addr - race_base);
+            for (int k = 0; k < race_nl[p]; k++)
+                starts[n++] =
+                    (size_t)(race_local[p][k].addr - race_base - (size_t)p * tupc_partition_size_);
+            qsort(starts, n, sizeof *starts, cmp_size);
+            for (size_t i = 1; i < n; i++)
+                TCHECK(starts[i] >= starts[i - 1] + RACE_BLOCK,
+                       "partition %d: blocks at %zu and %zu overlap", p, starts[i - 1], starts[i]);
+            TCHECK(n * RACE_BLOCK <= RACE_HEAP, "partition %d: %zu blocks in %zu bytes", p, n,
+                   RACE_HEAP);
+            total_blocks += n;
+        }
+        /* The heap is nearly full when both refuse: at most a block and its
+         * rounding free per partition, plus what clashes gave back. */
+        TCHECK(total_blocks >= (size_t)T * (RACE_HEAP / RACE_BLOCK - 2),
+               "%zu blocks in %d partitions of %zu", total_blocks, T, RACE_HEAP / RACE_BLOCK);
+        free(starts);
+    }
+    upc_barrier();
+    for (int k = 0; k < nl; k++)
+        upc_free(race_local[me][k]);
+    for (int k = 0; k < ng; k++)
+        upc_free(race_global[me][k]);
+    return 0;
+}
+
+static void test_race_to_full(void **state)
+{
+    (void)state;
+    static const int race_counts[] = {2, 4, 8, 64};
+    for (size_t c = 0; c < sizeof race_counts / sizeof *race_counts; c++)
+        assert_int_equal(run_heap(race_counts[c], RACE_HEAP, race_body, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -593,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_concurrent),
         cmocka_unit_test(test_concurrent_global),
+        cmocka_unit_test(test_race_to_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
