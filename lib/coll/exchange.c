@@ -24,13 +24,10 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     size_t total = tupc_reloc_total(FUNC, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 5", "src", src, total);
     tupc_reloc_check_thread0(FUNC, SEC " para 5", "dst", dst, total);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes), key = tupc_call_key(FUNC, sig);
-    uint32_t gen;
-    if (tupc_call_unseen(key, &gen)) {
-        tupc_reloc_alloc_all(FUNC, "src", src, total);
-        tupc_reloc_alloc_all(FUNC, "dst", dst, total);
-        tupc_call_seen(key, gen);
-    }
+    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
+    tupc_reloc_check_allocs(
+        FUNC, sig, (const struct tupc_reloc_area[]){{"src", src, total, 1}, {"dst", dst, total, 1}},
+        2);
 
     struct tupc_coll c;
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);

@@ -35,7 +35,7 @@
 #define FUNC "upc_all_permute"
 #define SEC "UPC 1.3 7.4.2.6"
 
-/* A sleeping OUT_MYSYNC wait for our writer: the checks of an engine wait
+/* A sleeping OUT_MYSYNC wait for our writer: the check of an engine wait
  * on the writer once it has claimed our mailbox. Before that the writer is
  * not known, but a wait that can never end shows in some thread that has
  * not made this call: it returned, or sits in a barrier this thread has not
@@ -52,7 +52,7 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
     /* Relaxed: a stale claim only sends us to the scan below. */
     uint64_t claim = atomic_load_explicit(&ww->mine->claim, memory_order_relaxed);
     if ((uint32_t)(claim >> 32) == seq) {
-        tupc_wait_check_peer(w, target, (int)(uint32_t)claim, FUNC);
+        tupc_coll_check_wait((int)(uint32_t)claim, w, target);
         return;
     }
     for (int t = 0; t < THREADS; t++) {
@@ -86,14 +86,11 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
     uint64_t sig = tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr);
-    uint64_t key = tupc_call_key(FUNC, sig);
-    uint32_t gen;
-    if (tupc_call_unseen(key, &gen)) {
-        tupc_reloc_alloc_all(FUNC, "src", src, nbytes);
-        tupc_reloc_alloc_all(FUNC, "dst", dst, nbytes);
-        tupc_reloc_alloc_all(FUNC, "perm", perm, sizeof(int));
-        tupc_call_seen(key, gen);
-    }
+    tupc_reloc_check_allocs(FUNC, sig,
+                            (const struct tupc_reloc_area[]){{"src", src, nbytes, 1},
+                                                             {"dst", dst, nbytes, 1},
+                                                             {"perm", perm, sizeof(int), 1}},
+                            3);
     int me = MYTHREAD, T = THREADS;
 
     struct tupc_coll c;

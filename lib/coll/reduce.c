@@ -307,9 +307,7 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
 static inline void check_ptrs_once(const struct tupc_red_type *ty, const char *func, uint64_t args,
                                    tupc_sptr_t dst, tupc_sptr_t src, size_t nelems, size_t blk_size)
 {
-    uint64_t key = tupc_call_key(
-        func, args ^ (((uint64_t)src.phase << 32 | dst.phase) * 0xc4ceb9fe1a85ec53ull) ^
-                  (((uint64_t)src.thread << 32 | dst.thread) * 0xd6e8feb86659fd93ull));
+    uint64_t key = tupc_red_check_key(func, args, dst, src);
     uint32_t gen;
     if (__builtin_expect(tupc_call_unseen(key, &gen), 0))
         check_ptrs_slow(ty, func, dst, src, nelems, blk_size, key, gen);

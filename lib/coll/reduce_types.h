@@ -147,8 +147,8 @@ static inline void tupc_red_check_array(const char *func, const char *arg, tupc_
  * (one element, or an array like src with dst_array), made once per
  * distinct call between frees. `args` is a signature of dst.addr,
  * src.addr, nelems and blk_size (tupc_red_args, or the call's own from
- * tupc_red_begin); the phases are folded in here, so the key covers every
- * argument the checks read. */
+ * tupc_red_begin, which starts from it); tupc_red_check_key folds in the rest of
+ * what the checks read. */
 static inline uint64_t tupc_red_args(tupc_sptr_t dst, tupc_sptr_t src, size_t nelems,
                                      size_t blk_size)
 {
@@ -169,12 +169,22 @@ static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int 
         tupc_check_range(func, "dst", (int)dst.thread, tupc_offset(dst), tupc_offset(dst) + esize);
 }
 
+/* The key of a reduction's pointer checks (heap/range_check.h): `args`
+ * covers the addresses, nelems and blk_size; the threads and phases are
+ * folded in here. */
+static inline uint64_t tupc_red_check_key(const char *func, uint64_t args, tupc_sptr_t dst,
+                                          tupc_sptr_t src)
+{
+    return tupc_call_key(func,
+                         args ^ (((uint64_t)src.phase << 32 | dst.phase) * 0xc4ceb9fe1a85ec53ull) ^
+                             (((uint64_t)src.thread << 32 | dst.thread) * 0xd6e8feb86659fd93ull));
+}
+
 static inline void tupc_red_check_allocs(const char *func, uint64_t args, tupc_sptr_t dst,
                                          int dst_array, tupc_sptr_t src, size_t nelems,
                                          size_t blk_size, size_t esize)
 {
-    uint64_t key = tupc_call_key(
-        func, args ^ (((uint64_t)src.phase << 32 | dst.phase) * 0xc4ceb9fe1a85ec53ull));
+    uint64_t key = tupc_red_check_key(func, args, dst, src);
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;
@@ -297,10 +307,8 @@ static inline int tupc_red_begin(struct tupc_coll *c, const char *func, upc_flag
      * argument from vanishing. */
     /* NOSYNC calls too: the running signature of check/calls.h carries it
      * to the next barrier or MYSYNC wait. */
-    uint64_t sig = ((uintptr_t)dst.addr * 0x9e3779b97f4a7c15ull) ^
-                   ((uintptr_t)src.addr * 0xc2b2ae3d27d4eb4full) ^
-                   ((uint64_t)op * 0x165667b19e3779f9ull) ^ (nelems * 0xd6e8feb86659fd93ull) ^
-                   (blk_size * 0xff51afd7ed558ccdull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
+    uint64_t sig = tupc_red_args(dst, src, nelems, blk_size) ^
+                   ((uint64_t)op * 0x165667b19e3779f9ull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
     tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = c->turn;

@@ -53,7 +53,7 @@ static inline size_t tupc_reloc_total(const char *func, size_t nbytes)
 
 /* The pointer is in the heap, has affinity to thread 0, and `len` bytes from
  * it fit in thread 0's partition (whether they are allocated is checked
- * apart, see tupc_reloc_alloc_all). Every partition has the same size and a
+ * apart, see tupc_reloc_check_allocs). Every partition has the same size and a
  * phase-0 pointer with affinity to thread 0 puts each thread's block at the
  * same offset, so this covers every thread's block. */
 static inline void tupc_reloc_check_thread0(const char *func, const char *section, const char *arg,
@@ -68,23 +68,35 @@ static inline void tupc_reloc_check_thread0(const char *func, const char *sectio
     (void)tupc_check_in_partition(func, arg, p, len);
 }
 
-/* The allocation checks (heap/range_check.h), for tupc_call_unseen calls:
- * an area whose blocks lie at p's offset in every partition (p on thread
- * 0) must be in a symmetric allocation; one in a single partition, in any
- * allocation. */
-static inline void tupc_reloc_alloc_all(const char *func, const char *arg, tupc_sptr_t p,
-                                        size_t len)
-{
-    size_t off = (size_t)(p.addr - tupc_heap_base_);
-    /* With one thread the one block may come from upc_alloc too. */
-    tupc_check_range(func, arg, tupc_threads_ == 1 ? 0 : -1, off, off + len);
-}
+/* An area a relocalization reads or writes: `all` for one with a block at
+ * p's offset in every partition (p on thread 0), which must lie in a
+ * symmetric allocation; else a range of p's partition, in any allocation. */
+struct tupc_reloc_area {
+    const char *arg;
+    tupc_sptr_t p;
+    size_t len;
+    int all;
+};
 
-static inline void tupc_reloc_alloc_one(const char *func, const char *arg, tupc_sptr_t p,
-                                        size_t len)
+/* The allocation checks (heap/range_check.h) of a call whose single-valued
+ * arguments have signature `sig`, made once per distinct call between
+ * frees: sig and the function cover every argument the checks read. */
+static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
+                                           const struct tupc_reloc_area *areas, int n)
 {
-    size_t off = tupc_offset(p);
-    tupc_check_range(func, arg, (int)p.thread, off, off + len);
+    uint64_t key = tupc_call_key(func, sig);
+    uint32_t gen;
+    if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
+        return;
+    for (int i = 0; i < n; i++) {
+        const struct tupc_reloc_area *a = &areas[i];
+        /* With one thread an `all` area's one block may come from upc_alloc. */
+        int t = a->all ? (tupc_threads_ == 1 ? 0 : -1) : (int)a->p.thread;
+        size_t off =
+            (size_t)(a->p.addr - tupc_heap_base_) - (size_t)a->p.thread * tupc_partition_size_;
+        tupc_check_range(func, a->arg, t, off, off + a->len);
+    }
+    tupc_call_seen(key, gen);
 }
 
 /* Block `i` of a phase-0 pointer with affinity to thread 0 and a block size

@@ -24,13 +24,10 @@ void upc_all_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t
     size_t total = tupc_reloc_total(FUNC, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     (void)tupc_check_in_partition(FUNC, "src", src, total);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes), key = tupc_call_key(FUNC, sig);
-    uint32_t gen;
-    if (tupc_call_unseen(key, &gen)) {
-        tupc_reloc_alloc_all(FUNC, "dst", dst, nbytes);
-        tupc_reloc_alloc_one(FUNC, "src", src, total);
-        tupc_call_seen(key, gen);
-    }
+    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
+    tupc_reloc_check_allocs(
+        FUNC, sig,
+        (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1}, {"src", src, total, 0}}, 2);
 
     struct tupc_coll c;
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);

@@ -113,12 +113,16 @@ void tupc_coll_compare(int j)
  * of the two calls: two threads in different collectives may each wait for
  * the other (a gather's root for a broadcast's reader, which waits for the
  * root's eager line), and would never get to a point that compares them. */
-static void coll_stuck(const void *arg, tupc_word *w, uint32_t target)
+void tupc_coll_check_wait(int j, tupc_word *w, uint32_t target)
 {
-    int j = (int)(intptr_t)arg;
     tupc_wait_check_peer(w, target, j, tupc_coll_self_.func);
     if (atomic_load_explicit(&ct[j].k.entered.value, memory_order_acquire) == tupc_calls_self_.n)
         check_peer(j);
+}
+
+static void coll_stuck(const void *arg, tupc_word *w, uint32_t target)
+{
+    tupc_coll_check_wait((int)(intptr_t)arg, w, target);
 }
 
 /* Waits until thread j's counter w reaches target (acquire). */

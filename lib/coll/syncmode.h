@@ -165,6 +165,11 @@ void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int 
  * arguments (or other calls before it); nothing if j is in another call. */
 void tupc_coll_compare(int j);
 
+/* What an engine wait on thread j's counter w runs before it sleeps:
+ * fails if j returned, sits in a barrier this thread has not reached, or is
+ * in the call of this number with another function or arguments. */
+void tupc_coll_check_wait(int j, tupc_word *w, uint32_t target);
+
 /* How many collective calls thread j has entered (acquire: what j wrote
  * before entering the last of them is visible). */
 uint32_t tupc_coll_entered(int j);

@@ -94,7 +94,6 @@ static tupc_pword release;
 static struct bar_ids ids_of[2];
 
 /* Per-thread split-phase state; new threads start with zeros. */
-static _Thread_local uint32_t episode __attribute__((tls_model("initial-exec")));
 _Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
 
 int tupc_barrier_init(int threads)
@@ -150,7 +149,6 @@ void tupc_barrier_fini(void)
     leaf_of = NULL;
 }
 
-/* Tree mode, last arriver at the root: check the ids and release everyone. */
 /* How the arrivals of threads a and b at the episode of slot k differ: 0
  * alike, 1 one is a user barrier and the other a library call or two
  * different library calls, 2 other collective calls before it. */
@@ -281,7 +279,9 @@ static void notify(const char *func, int how, int id)
                   "upc_notify called twice without upc_wait between them; expected "
                   "upc_notify and upc_wait to alternate");
     tupc_notified_ = 1;
-    uint32_t e = ++episode;
+    /* The thread's count of notified barriers is kept in check/calls.h,
+     * where collective waits read it too (tupc_calls_peer_ahead). */
+    uint32_t e = tupc_calls_self_.episode + 1;
     struct bar_thread *me = &thr[tupc_mythread_];
     me->id[e % 2] = id;
     me->how[e % 2] = how;
@@ -309,7 +309,7 @@ static void wait_phase(const char *func, int named, int id)
                   "upc_wait called without a preceding upc_notify; expected "
                   "upc_notify and upc_wait to alternate");
     tupc_notified_ = 0;
-    uint32_t e = episode;
+    uint32_t e = tupc_calls_self_.episode;
     int me = tupc_mythread_;
     if (use_tree) {
         tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
@@ -380,7 +380,7 @@ void tupc_barrier_all(const char *func)
 void *tupc_barrier_bcast(const char *func, void *value)
 {
     tupc_check_not_split(func);
-    uint32_t e = episode + 1;
+    uint32_t e = tupc_calls_self_.episode + 1;
     if (tupc_mythread_ == 0)
         thr[0].bcast[e % 2] = value; /* published by notify's release */
     notify(func, 0, 0);

@@ -62,7 +62,8 @@ void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env, long n
      * 2 CPUs (bench_barrier, docs/benchmarks.md): 16 spins and 1000 yields
      * took 1.2-2.0x the time of a central barrier whose waiters yield 4
      * times and then usleep(20); no spin, 8 yields and naps of 10 us take
-     * 0.8-1.4x (median 0.95x); 16 spins before them cost 1.4-1.6x. With
+     * about as long (pairwise median 1.03x); 16 spins before them cost
+     * 1.4-1.6x. With
      * threads <= CPUs the thread we wait for runs: spin, then yield. */
     int over = threads > cpus;
     unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over ? 100u : 0u;
