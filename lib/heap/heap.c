@@ -366,17 +366,16 @@ static void free_block(const char *func, tupc_sptr_t ptr)
             pthread_mutex_unlock(&sym_lock);
         } else {
             pthread_mutex_lock(&p->lock);
-            /* The arena counts local offsets down from the end: find the
-             * range whose far end is this block's start. */
+            /* The arena counts local offsets down from the end: the block
+             * starting at off is the range whose far end is there. */
             struct tupc_arena *a = &p->local;
             size_t from_end = tupc_partition_size_ - off;
-            for (size_t i = 0; i < a->nused; i++)
-                if (a->used_r[i].off + a->used_r[i].len == from_end) {
-                    freed = tupc_arena_free(a, a->used_r[i].off);
-                    atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
-                    atomic_store_explicit(&p->local_top, a->top, memory_order_seq_cst);
-                    break;
-                }
+            struct tupc_range r;
+            if (tupc_arena_find(a, from_end - 1, &r) && r.off + r.len == from_end) {
+                freed = tupc_arena_free(a, r.off);
+                atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
+                atomic_store_explicit(&p->local_top, a->top, memory_order_seq_cst);
+            }
             pthread_mutex_unlock(&p->lock);
         }
     }
