@@ -41,7 +41,6 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);
     int me = MYTHREAD, root = (int)src.thread;
     if (c.out == TUPC_MYSYNC && c.in != TUPC_NOSYNC && nbytes <= TUPC_EAGER_BYTES) {
-        static const int nobody[1];
         if (me == root) {
             memcpy(tupc_coll_eager_claim(&c), src.addr, nbytes);
             tupc_coll_eager_post(&c);
@@ -49,7 +48,7 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
         } else {
             memcpy(tupc_reloc_on(dst, me), tupc_coll_eager_wait(&c, root), nbytes);
         }
-        tupc_coll_leave(&c, nobody, 0, 0); /* each thread's data was touched by itself only */
+        tupc_coll_leave_alone(&c); /* each thread's data was touched by itself only */
         return;
     }
     tupc_coll_need(&c, root);

@@ -10,8 +10,18 @@
  * src is read by every thread: OUT_MYSYNC is a barrier, as for gather_all.
  *
  * Copy: THREADS memcpys per thread into local memory, starting at thread
- * i + 1 so that the threads do not all read thread 0 first. */
+ * i + 1 so that the threads do not all read thread 0 first.
+ *
+ * In place (UPC_IN_PLACE as src or in flags, Extended Collectives 0.3
+ * 5.2): dst is also the source, and block j of thread i trades places with
+ * block i of thread j. One thread swaps each pair through a buffer of one
+ * block (i if i + j is even and i < j, or odd and i > j): no second copy
+ * of the data. */
 #include "coll/reloc.h"
+
+#include <upc_collective_ext.h>
+
+#include <stdlib.h>
 
 #define FUNC "upc_all_exchange"
 #define SEC "UPC 1.3 7.4.2.5"
@@ -19,10 +29,14 @@
 void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
     enum tupc_sync in, out;
-    tupc_reloc_start(FUNC, flags, &in, &out);
+    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
+    tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
     size_t total = tupc_reloc_total(FUNC, nbytes);
-    tupc_reloc_check_thread0(FUNC, SEC " para 5", "src", src, total);
+    if (in_place)
+        src = dst; /* a decoy src is not read */
+    else
+        tupc_reloc_check_thread0(FUNC, SEC " para 5", "src", src, total);
     tupc_reloc_check_thread0(FUNC, SEC " para 5", "dst", dst, total);
     uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
     tupc_reloc_check_allocs(
@@ -32,6 +46,24 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     struct tupc_coll c;
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);
     int me = MYTHREAD, T = THREADS;
+    if (in_place) {
+        void *buf = malloc(nbytes);
+        if (!buf)
+            tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", nbytes);
+        for (int j = 0; j < T; j++) {
+            if (j == me || ((me + j) % 2 == 0) != (me < j))
+                continue;
+            char *a = tupc_reloc_on(dst, me) + (size_t)j * nbytes;
+            char *b = tupc_reloc_on(dst, j) + (size_t)me * nbytes;
+            tupc_coll_need(&c, j);
+            memcpy(buf, a, nbytes);
+            memcpy(a, b, nbytes);
+            memcpy(b, buf, nbytes);
+        }
+        free(buf);
+        tupc_coll_leave_symmetric(&c);
+        return;
+    }
     char *mine = tupc_reloc_on(dst, me);
     size_t from = (size_t)me * nbytes;
     int stream = tupc_reloc_streams(total, 2 * (size_t)T); /* T src and T dst areas */
@@ -40,5 +72,5 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
         tupc_coll_need(&c, j);
         tupc_copy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j) + from, nbytes, stream);
     }
-    tupc_coll_leave(&c, NULL, 0, 1);
+    tupc_coll_leave_symmetric(&c);
 }

@@ -40,5 +40,5 @@ void upc_all_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
         tupc_coll_need(&c, j);
         tupc_copy(mine + (size_t)j * nbytes, tupc_reloc_on(src, j), nbytes, stream);
     }
-    tupc_coll_leave(&c, NULL, 0, 1);
+    tupc_coll_leave_symmetric(&c);
 }

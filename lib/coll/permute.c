@@ -25,8 +25,18 @@
  * call while that call runs, however far apart NOSYNC lets the threads
  * drift: a duplicate is always found, and never falsely.
  *
- * Copy: one memcpy per thread (streaming for large calls, coll/copy.h). */
+ * Copy: one memcpy per thread (streaming for large calls, coll/copy.h).
+ *
+ * In place (UPC_IN_PLACE as src or in flags, Extended Collectives 0.3
+ * 5.2): the block of dst on thread i moves to thread perm[i]. Each thread
+ * copies its block into a private buffer and publishes that it did, then
+ * waits until its target has done the same and writes the buffer there:
+ * the blocks form cycles, so one of each cycle must be saved anyway. */
 #include "coll/reloc.h"
+
+#include <upc_collective_ext.h>
+
+#include <stdlib.h>
 
 #include "sync/wait.h"
 
@@ -52,26 +62,26 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
     /* Relaxed: a stale claim only sends us to the scan below. */
     uint64_t claim = atomic_load_explicit(&ww->mine->claim, memory_order_relaxed);
     if ((uint32_t)(claim >> 32) == seq) {
-        tupc_coll_check_wait((int)(uint32_t)claim, w, target);
+        tupc_coll_check_wait(ww->c, (int)(uint32_t)claim, w, target);
         return;
     }
     for (int t = 0; t < THREADS; t++) {
         if (t == MYTHREAD)
             continue;
-        uint32_t e = tupc_coll_entered(t);
+        uint32_t e = tupc_coll_entered(ww->c, t);
         if (e == seq)
-            tupc_coll_compare(t);
+            tupc_coll_compare(ww->c, t);
         if (tupc_reached(e, seq))
             continue;
         /* Acquire: the gone mark follows the thread's last entry. */
         if (atomic_load_explicit(&tupc_gone_[t], memory_order_acquire) &&
-            !tupc_reached(tupc_coll_entered(t), seq))
+            !tupc_reached(tupc_coll_entered(ww->c, t), seq))
             tupc_fail(FUNC, "UPC 1.3 6.6.1, 7.4 para 3",
                       "thread %d returned from its entry function without making collective call "
                       "%u; expected every thread to make the same collective calls",
                       t, (unsigned)seq);
         /* Acquire in peer_ahead: t enters a call before it notifies. */
-        if (tupc_calls_peer_ahead(t) && !tupc_reached(tupc_coll_entered(t), seq))
+        if (tupc_calls_peer_ahead(t) && !tupc_reached(tupc_coll_entered(ww->c, t), seq))
             tupc_calls_fail_ahead(t, FUNC);
     }
 }
@@ -80,8 +90,11 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                      upc_flag_t flags)
 {
     enum tupc_sync in, out;
-    tupc_reloc_start(FUNC, flags, &in, &out);
+    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
+    tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
+    if (in_place)
+        src = dst; /* a decoy src is not read */
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
@@ -118,9 +131,23 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                   "values 0..%d",
                   me, (unsigned)(uint32_t)old, to, T - 1);
 
-    tupc_coll_need(&c, to);
-    tupc_copy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes,
-              tupc_reloc_streams(nbytes, 2 * (size_t)T));
+    if (in_place) {
+        void *buf = malloc(nbytes);
+        if (!buf)
+            tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", nbytes);
+        memcpy(buf, tupc_reloc_on(dst, me), nbytes);
+        /* Release: our block is saved; its writer waits for this (acquire)
+         * before it overwrites it. */
+        tupc_coll_publish(&c);
+        if (to != me)
+            tupc_coll_wait_published(&c, to);
+        memcpy(tupc_reloc_on(dst, to), buf, nbytes);
+        free(buf);
+    } else {
+        tupc_coll_need(&c, to);
+        tupc_copy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes,
+                  tupc_reloc_streams(nbytes, 2 * (size_t)T));
+    }
 
     if (out == TUPC_MYSYNC) {
         /* seq_cst store: a release of the copy above, and it wakes t. */
@@ -133,6 +160,5 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
         tupc_wait_checked(&mine->done, c.seq, writer_lost, &ww);
     }
     /* Every OUT_MYSYNC wait this call needs was the one above. */
-    static const int nobody[1];
-    tupc_coll_leave(&c, nobody, 0, 0);
+    tupc_coll_leave_alone(&c);
 }

@@ -315,7 +315,7 @@ static const union tupc_red_val *round_part(const struct tupc_coll *c, int j, si
 {
     struct round_slot *sl = tupc_coll_scratch(c, j);
     if (r == 0)
-        tupc_coll_wait_published(j, c->seq);
+        tupc_coll_wait_published(c, j);
     else
         tupc_wait_reach(&sl->cnt, (uint32_t)r + 1);
     return &sl->ring[r % RING];
@@ -461,7 +461,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
     if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC) {
         prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f);
-        tupc_coll_leave(&c, NULL, 0, 1); /* ALLSYNC: a barrier; NOSYNC: nothing */
+        tupc_coll_leave_symmetric(&c); /* ALLSYNC: a barrier; NOSYNC: nothing */
         return;
     }
 
@@ -473,7 +473,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
             for (int j = 0; j < T; j++)
                 tupc_coll_need(&c, j);
         prefix_tiled(ty, &c, &L, dst, op, f);
-        tupc_coll_leave(&c, NULL, 0, 1);
+        tupc_coll_leave_symmetric(&c);
         return;
     }
     if (L.chunk && in == TUPC_MYSYNC)
@@ -502,7 +502,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
             if (tupc_red_piece(&L, k, &lo2) == 0)
                 continue;
             int j = tupc_red_thread(&L, k);
-            tupc_coll_wait_published(j, c.seq);
+            tupc_coll_wait_published(&c, j);
             memcpy(any ? (void *)&x : (void *)&seed, tupc_coll_scratch(&c, j), ty->size);
             if (any)
                 ty->combine(op, f, &seed, &x);
@@ -511,13 +511,12 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
         scan_piece(ty, &L, dst, lo, m, op, f, any ? &seed : NULL);
     }
 
-    int none = 0;
     if (out == TUPC_MYSYNC && L.chunk)
-        tupc_coll_leave(&c, NULL, 0, 1); /* every thread may write my dst */
+        tupc_coll_leave_symmetric(&c); /* every thread may write my dst */
     else if (out == TUPC_MYSYNC)
-        tupc_coll_leave(&c, &none, 0, 0); /* only I touched my src and dst */
+        tupc_coll_leave_alone(&c); /* only I touched my src and dst */
     else
-        tupc_coll_leave(&c, NULL, 0, 1);
+        tupc_coll_leave_symmetric(&c);
 }
 
 #define TUPC_DEFINE_PREFIX(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                  \

@@ -263,7 +263,7 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
         size_t lo;
         int wait = out_given == TUPC_ALLSYNC ||
                    (out_given == TUPC_MYSYNC && tupc_red_piece(&L, tupc_red_key(&L, me), &lo));
-        tupc_coll_leave(c, &worker, wait, 0);
+        tupc_coll_leave_for(c, &worker, wait);
         return;
     }
     if (in == TUPC_MYSYNC) /* every holder of src has entered */
@@ -283,8 +283,8 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
     if (out_given == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
         for (int j = 0; j < T; j++)
             if (j != me)
-                tupc_coll_wait_entered(j, c->seq);
-    tupc_coll_leave(c, &worker, 0, 0); /* my data was touched by me only */
+                tupc_coll_wait_entered(c, j);
+    tupc_coll_leave_alone(c); /* my data was touched by me only */
 }
 
 /* The pointer checks of reduce_one_block, whose arguments a loop repeats:
@@ -348,7 +348,7 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
     check_ptrs_once(ty, func, c.args, dst, src, nelems, blk_size);
     if (me != worker) {
         if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && me == holder))
-            tupc_coll_wait_finished(worker, c.seq);
+            tupc_coll_wait_finished(&c, worker);
         return;
     }
     tupc_red_wait_in(&c, in, worker);
@@ -365,7 +365,7 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
     if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
         for (int j = 0; j < THREADS; j++)
             if (j != me)
-                tupc_coll_wait_entered(j, c.seq);
+                tupc_coll_wait_entered(&c, j);
     tupc_coll_finish(&c);
 }
 
@@ -460,13 +460,12 @@ reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t ds
             memcpy(dst.addr, &acc, ty->size);
     }
 
-    int none = 0;
     if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && L.chunk)) {
         c.out = TUPC_MYSYNC;
-        tupc_coll_leave(&c, &root, me == root ? 0 : 1, 0);
+        tupc_coll_leave_for(&c, &root, me == root ? 0 : 1);
     } else {
         /* OUT_MYSYNC, LOCAL: no thread but me touched data of mine. */
-        tupc_coll_leave(&c, &none, 0, 0);
+        tupc_coll_leave_alone(&c);
     }
 }
 

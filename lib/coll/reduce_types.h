@@ -323,7 +323,7 @@ static inline void tupc_red_wait_in(const struct tupc_coll *c, enum tupc_sync in
     if (in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
         for (int j = 0; j < T; j++)
             if (j != me)
-                tupc_coll_wait_entered(j, c->seq);
+                tupc_coll_wait_entered(c, j);
 }
 
 static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,

@@ -127,11 +127,10 @@ static inline uint64_t tupc_reloc_sig(tupc_sptr_t dst, tupc_sptr_t src, size_t n
  * thread, the others for nobody. */
 static inline void tupc_reloc_leave_rooted(const struct tupc_coll *c, int root)
 {
-    static const int nobody[1];
     if (tupc_mythread_ == root)
-        tupc_coll_leave(c, NULL, 0, 0);
+        tupc_coll_leave_everyone(c);
     else
-        tupc_coll_leave(c, nobody, 0, 0);
+        tupc_coll_leave_alone(c);
 }
 
 #endif

@@ -213,7 +213,7 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);
     if (nelems < 2) {
-        tupc_coll_leave(&c, NULL, 0, 1);
+        tupc_coll_leave_symmetric(&c);
         return;
     }
 
@@ -261,5 +261,5 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
      * area before it frees it. */
     if (atomic_fetch_sub_explicit(&tmp->left, 1, memory_order_acq_rel) == 1)
         free(tmp);
-    tupc_coll_leave(&c, NULL, 0, 1); /* OUT_MYSYNC: any thread may have written my part of A */
+    tupc_coll_leave_symmetric(&c); /* OUT_MYSYNC: any thread may have written my part of A */
 }

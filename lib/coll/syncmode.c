@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct coll_thread {
+struct tupc_coll_member {
     struct tupc_coll_line k;
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
     struct eager_line {
@@ -20,13 +20,7 @@ struct coll_thread {
 
 _Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager slot");
 
-static int nthreads;
-static struct coll_thread *ct;
-
 _Thread_local struct tupc_coll_self tupc_coll_self_ __attribute__((tls_model("initial-exec")));
-/* Per-thread: the newest call that every thread is known to have finished
- * (saves rescanning in tupc_coll_scratch_claim). */
-static _Thread_local uint32_t all_finished_known __attribute__((tls_model("initial-exec")));
 
 /* IN and OUT mode of each flags value below 64, in | out << 2; -1 where the
  * value names two modes of one kind. A missing mode is ALLSYNC: 0 and a
@@ -47,20 +41,35 @@ _Static_assert(UPC_IN_NOSYNC == 1 && UPC_IN_MYSYNC == 2 && UPC_IN_ALLSYNC == 4 &
                    UPC_OUT_NOSYNC == 8 && UPC_OUT_MYSYNC == 16 && UPC_OUT_ALLSYNC == 32,
                "the table above is indexed by these bits");
 
+struct tupc_coll_member *tupc_coll_members_new(int n)
+{
+    struct tupc_coll_member *m = aligned_alloc(TUPC_CACHELINE, sizeof *m * (size_t)n);
+    if (m)
+        memset(m, 0, sizeof *m * (size_t)n);
+    return m;
+}
+
+void tupc_coll_members_free(struct tupc_coll_member *m)
+{
+    free(m);
+}
+
+struct tupc_coll_line *tupc_coll_member_line(struct tupc_coll_member *m, int r)
+{
+    return &m[r].k;
+}
+
 int tupc_coll_init(int threads)
 {
-    nthreads = threads;
-    ct = aligned_alloc(TUPC_CACHELINE, sizeof *ct * (size_t)threads);
-    if (!ct)
-        return -1;
-    memset(ct, 0, sizeof *ct * (size_t)threads);
-    return 0;
+    tupc_team_all_.n = threads;
+    tupc_team_all_.member = tupc_coll_members_new(threads);
+    return tupc_team_all_.member ? 0 : -1;
 }
 
 void tupc_coll_fini(void)
 {
-    free(ct);
-    ct = NULL;
+    tupc_coll_members_free(tupc_team_all_.member);
+    tupc_team_all_.member = NULL;
 }
 
 void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
@@ -80,55 +89,62 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
               "flags 0x%x names more than one UPC_OUT_*SYNC mode; expected one", (unsigned)flags);
 }
 
-/* Compares thread j's call with ours, if j is still in it (a thread that
+/* Compares member j's call with ours, if j is still in it (a member that
  * ran ahead may be rewriting the slot: nothing to compare then). Called
- * after an acquire wait saw j enter (or finish) call tupc_calls_self_.n, so
- * j's slot stores of that call are visible. The running signatures cover
- * every call before this one too: a NOSYNC call that went wrong is found
- * here, and check/calls.c says which. */
-static void check_peer(int j)
+ * after an acquire wait saw j enter (or finish) call c, so j's slot stores
+ * of that call are visible. The running signatures cover every call before
+ * this one too: a NOSYNC call that went wrong is found here, and
+ * check/calls.c says which (on UPC_TEAM_ALL; team.c on other teams). */
+static void check_peer(const struct tupc_coll *c, int j)
 {
-    struct coll_thread *t = &ct[j];
-    const uint32_t s = tupc_calls_self_.n;
-    const char *f = atomic_load_explicit(&t->k.sig[s % 2].func, memory_order_relaxed);
-    uint64_t a = atomic_load_explicit(&t->k.sig[s % 2].sig, memory_order_relaxed);
+    struct tupc_coll_line *k = &c->team->member[j].k;
+    const uint32_t s = c->seq;
+    const char *f = atomic_load_explicit(&k->sig[s % 2].func, memory_order_relaxed);
+    uint64_t a = atomic_load_explicit(&k->sig[s % 2].sig, memory_order_relaxed);
     /* Pairs with the writer's release fence before it rewrites the slot
      * (tupc_coll_begin): had we read a value of call s + 2, its entry to
      * s + 1 would be visible below, and we would not compare. */
     atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&t->k.entered.value, memory_order_relaxed) != s)
+    if (atomic_load_explicit(&k->entered.value, memory_order_relaxed) != s)
         return;
-    if (f != tupc_coll_self_.func || a != tupc_coll_self_.sig)
-        tupc_calls_differ(tupc_coll_self_.func, j);
+    if (f != c->self->func || a != c->self->sig)
+        tupc_team_calls_differ(c->team, c->me, c->self->func, j);
 }
 
-void tupc_coll_compare(int j)
+void tupc_coll_compare(const struct tupc_coll *c, int j)
 {
-    check_peer(j);
+    check_peer(c, j);
 }
 
-/* The check of an engine wait that goes to sleep on thread j: those of
+/* The check of an engine wait that goes to sleep on member j: those of
  * tupc_wait_peer (j returned, or sits in a barrier this thread has not
  * reached), and, when j is in the call of the same number, a comparison
  * of the two calls: two threads in different collectives may each wait for
  * the other (a gather's root for a broadcast's reader, which waits for the
  * root's eager line), and would never get to a point that compares them. */
-void tupc_coll_check_wait(int j, tupc_word *w, uint32_t target)
+void tupc_coll_check_wait(const struct tupc_coll *c, int j, tupc_word *w, uint32_t target)
 {
-    tupc_wait_check_peer(w, target, j, tupc_coll_self_.func);
-    if (atomic_load_explicit(&ct[j].k.entered.value, memory_order_acquire) == tupc_calls_self_.n)
-        check_peer(j);
+    tupc_wait_check_peer(w, target, tupc_team_thread_of(c->team, j), c->self->func);
+    if (atomic_load_explicit(&c->team->member[j].k.entered.value, memory_order_acquire) == c->seq)
+        check_peer(c, j);
 }
+
+struct stuck_arg {
+    const struct tupc_coll *c;
+    int j;
+};
 
 static void coll_stuck(const void *arg, tupc_word *w, uint32_t target)
 {
-    tupc_coll_check_wait((int)(intptr_t)arg, w, target);
+    const struct stuck_arg *a = arg;
+    tupc_coll_check_wait(a->c, a->j, w, target);
 }
 
-/* Waits until thread j's counter w reaches target (acquire). */
-static inline uint32_t coll_wait(tupc_word *w, uint32_t target, int j)
+/* Waits until member j's counter w reaches target (acquire). */
+static inline uint32_t coll_wait(const struct tupc_coll *c, tupc_word *w, uint32_t target, int j)
 {
-    return tupc_wait_checked(w, target, coll_stuck, (const void *)(intptr_t)j);
+    struct stuck_arg a = {c, j};
+    return tupc_wait_checked(w, target, coll_stuck, &a);
 }
 
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args)
@@ -141,79 +157,118 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 
 void tupc_coll_thread_start(void)
 {
-    tupc_coll_self_ = (struct tupc_coll_self){.line = &ct[tupc_mythread_].k};
-    all_finished_known = 0;
+    tupc_coll_self_ = (struct tupc_coll_self){.line = &tupc_team_all_.member[tupc_mythread_].k};
+}
+
+void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
+                          upc_flag_t flags, enum tupc_sync in, enum tupc_sync out, uint64_t args)
+{
+    if (t == &tupc_team_all_) {
+        tupc_coll_begin(c, func, flags, in, out, args);
+        return;
+    }
+    tupc_check_not_split(func);
+    int me = tupc_team_my_rank(t);
+    struct tupc_coll_self *self = &t->self[me];
+    c->team = t;
+    c->self = self;
+    c->me = me;
+    c->n = t->n;
+    c->in = in;
+    c->out = out;
+    c->func = func;
+    c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
+    c->seq = ++self->n;
+    self->calls_mod = self->calls_mod + 1 == t->n ? 0 : self->calls_mod + 1;
+    c->turn = self->calls_mod;
+    self->func = func;
+    self->sig = tupc_sig(self->sig, c->args ^ (uintptr_t)func);
+    struct tupc_coll_line *l = self->line;
+    /* As in tupc_coll_begin. */
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&l->sig[c->seq % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&l->sig[c->seq % 2].sig, self->sig, memory_order_relaxed);
+    tupc_word_set(&l->entered, c->seq);
+    if (in == TUPC_ALLSYNC)
+        tupc_coll_barrier(c);
+}
+
+void tupc_coll_barrier(const struct tupc_coll *c)
+{
+    /* Both barriers compare the running signatures of the members they hear
+     * from, this call's included: no other check is needed here. */
+    if (c->team == &tupc_team_all_)
+        tupc_barrier_all(c->func);
+    else
+        tupc_team_barrier_(c->team, c->me, c->func);
 }
 
 void tupc_coll_begin_barrier_(const struct tupc_coll *c)
 {
-    /* The barrier compares the running signatures of the threads it hears
-     * from, this call's included: no other check is needed here. */
     tupc_barrier_all(c->func);
 }
 
-uint32_t tupc_coll_entered(int j)
+uint32_t tupc_coll_entered(const struct tupc_coll *c, int j)
 {
-    return atomic_load_explicit(&ct[j].k.entered.value, memory_order_acquire);
+    return atomic_load_explicit(&c->team->member[j].k.entered.value, memory_order_acquire);
 }
 
-void tupc_coll_wait_entered(int j, uint32_t s)
+void tupc_coll_wait_entered(const struct tupc_coll *c, int j)
 {
-    coll_wait(&ct[j].k.entered, s, j); /* acquire: j's writes before entering */
-    if (s == tupc_calls_self_.n)
-        check_peer(j);
+    /* Acquire: j's writes before entering. */
+    coll_wait(c, &c->team->member[j].k.entered, c->seq, j);
+    check_peer(c, j);
 }
 
-void tupc_coll_wait_finished(int j, uint32_t s)
+void tupc_coll_wait_finished(const struct tupc_coll *c, int j)
 {
-    coll_wait(&ct[j].k.finished, s, j); /* acquire: j's accesses in call s */
-    if (s == tupc_calls_self_.n)
-        check_peer(j);
+    coll_wait(c, &c->team->member[j].k.finished, c->seq, j); /* acquire: j's accesses */
+    check_peer(c, j);
 }
 
 void tupc_coll_publish(const struct tupc_coll *c)
 {
-    /* seq_cst store (release): the scratch slot written before is visible
-     * to a thread whose acquire wait sees published >= seq. */
-    tupc_word_set(&ct[tupc_mythread_].k.published, c->seq);
+    /* Release: the scratch slot written before is visible to a thread
+     * whose acquire wait sees published >= seq. */
+    tupc_word_set(&c->self->line->published, c->seq);
 }
 
-void tupc_coll_wait_published(int j, uint32_t s)
+void tupc_coll_wait_published(const struct tupc_coll *c, int j)
 {
-    coll_wait(&ct[j].k.published, s, j); /* acquire: j's slot of call s */
+    coll_wait(c, &c->team->member[j].k.published, c->seq, j); /* acquire: j's slot */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)
 {
-    if (c->in == TUPC_MYSYNC && j != tupc_mythread_)
-        tupc_coll_wait_entered(j, c->seq);
+    if (c->in == TUPC_MYSYNC && j != c->me)
+        tupc_coll_wait_entered(c, j);
 }
 
-void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int all_symmetric)
+void tupc_coll_leave_(const struct tupc_coll *c, const int *touchers, int n, int everyone)
 {
-    int me = tupc_mythread_;
+    int me = c->me, T = c->n;
     tupc_coll_finish(c);
     if (c->out == TUPC_ALLSYNC) {
-        tupc_barrier_all(c->func);
+        tupc_coll_barrier(c);
     } else if (c->out == TUPC_MYSYNC) {
-        if (!touchers && all_symmetric) {
-            tupc_barrier_all(c->func);
-        } else if (!touchers) {
-            for (int k = 1; k < nthreads; k++) {
-                int j = me + k < nthreads ? me + k : me + k - nthreads;
-                tupc_coll_wait_finished(j, c->seq);
+        if (everyone == 2) {
+            tupc_coll_barrier(c);
+        } else if (everyone) {
+            for (int k = 1; k < T; k++) {
+                int j = me + k < T ? me + k : me + k - T;
+                tupc_coll_wait_finished(c, j);
             }
         } else {
             for (int k = 0; k < n; k++)
                 if (touchers[k] != me)
-                    tupc_coll_wait_finished(touchers[k], c->seq);
+                    tupc_coll_wait_finished(c, touchers[k]);
         }
     }
 }
 
 void *tupc_coll_scratch(const struct tupc_coll *c, int j)
 {
-    return ct[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+    return c->team->member[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 /* Waits until every other thread has finished call c->seq - TUPC_SCRATCH_SLOTS,
@@ -221,7 +276,7 @@ void *tupc_coll_scratch(const struct tupc_coll *c, int j)
 static void claim_wait(const struct tupc_coll *c)
 {
     uint32_t prev = c->seq - TUPC_SCRATCH_SLOTS;
-    if (c->seq > TUPC_SCRATCH_SLOTS && !tupc_reached(all_finished_known, prev)) {
+    if (c->seq > TUPC_SCRATCH_SLOTS && !tupc_reached(c->self->finished, prev)) {
         /* Wait for half the ring rather than one slot: a thread that runs
          * ahead then reads the others' finished lines once every
          * SLOTS / 2 calls instead of every call, and they keep those lines
@@ -229,50 +284,50 @@ static void claim_wait(const struct tupc_coll *c)
          * side, so no thread needs us in order to finish it. */
         uint32_t want = c->seq - TUPC_SCRATCH_SLOTS / 2;
         uint32_t newest = c->seq - 1; /* lowest finished count seen, at most seq - 1 */
-        for (int j = 0; j < nthreads; j++) {
-            if (j == tupc_mythread_)
+        for (int j = 0; j < c->n; j++) {
+            if (j == c->me)
                 continue;
-            uint32_t f = coll_wait(&ct[j].k.finished, want, j);
+            uint32_t f = coll_wait(c, &c->team->member[j].k.finished, want, j);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }
-        all_finished_known = newest;
+        c->self->finished = newest;
     }
 }
 
 void *tupc_coll_scratch_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
-    return ct[tupc_mythread_].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+    return c->team->member[c->me].scratch[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 struct tupc_mailbox *tupc_coll_mailbox(const struct tupc_coll *c, int t)
 {
-    return &ct[t].mailbox[c->seq % TUPC_SCRATCH_SLOTS];
+    return &c->team->member[t].mailbox[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 void *tupc_coll_eager_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
-    return ct[tupc_mythread_].eager[c->seq % TUPC_SCRATCH_SLOTS].data;
+    return c->team->member[c->me].eager[c->seq % TUPC_SCRATCH_SLOTS].data;
 }
 
 void tupc_coll_eager_post(const struct tupc_coll *c)
 {
-    /* seq_cst store (release): the payload written before is visible to a
-     * reader whose acquire wait sees this call's number. */
-    tupc_word_set(&ct[tupc_mythread_].eager[c->seq % TUPC_SCRATCH_SLOTS].seq, c->seq);
+    /* Release: the payload written before is visible to a reader whose
+     * acquire wait sees this call's number. */
+    tupc_word_set(&c->team->member[c->me].eager[c->seq % TUPC_SCRATCH_SLOTS].seq, c->seq);
 }
 
 const void *tupc_coll_eager_wait(const struct tupc_coll *c, int j)
 {
-    struct eager_line *line = &ct[j].eager[c->seq % TUPC_SCRATCH_SLOTS];
+    struct eager_line *line = &c->team->member[j].eager[c->seq % TUPC_SCRATCH_SLOTS];
     /* Acquire: the payload. The line cannot move on to call seq + SLOTS
      * before this thread finishes call seq (claim_wait), so reaching seq
      * means holding exactly this call's payload. */
-    coll_wait(&line->seq, c->seq, j);
+    coll_wait(c, &line->seq, c->seq, j);
     /* A poster that runs ahead has often filled the next line already:
      * start its transfer now so that it overlaps this call's work. */
-    __builtin_prefetch(&ct[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
+    __builtin_prefetch(&c->team->member[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
     return line->data;
 }

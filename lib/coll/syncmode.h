@@ -22,6 +22,7 @@
 #include <upc_types.h>
 
 #include "check/calls.h"
+#include "coll/team.h"
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
@@ -30,11 +31,14 @@
 enum tupc_sync { TUPC_NOSYNC, TUPC_MYSYNC, TUPC_ALLSYNC };
 
 struct tupc_coll {
-    uint32_t seq; /* this call's number, the same in every thread */
-    int turn;     /* seq % THREADS, kept without a division */
+    uint32_t seq; /* this call's number on its team, the same in every member */
+    int turn;     /* seq % team size, kept without a division */
     enum tupc_sync in, out;
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
+    struct tupc_team *team;
+    struct tupc_coll_self *self; /* the caller's state on team */
+    int me, n;                   /* the caller's rank, and the team's size */
 };
 
 /* Every thread must make the same collective calls with the same
@@ -50,6 +54,12 @@ int tupc_coll_init(int threads);
 void tupc_coll_fini(void);
 /* Sets up the calling UPC thread's state (thread_main, before the entry). */
 void tupc_coll_thread_start(void);
+
+/* The lines and scratch of a team's n members (zeroed), and their release. */
+struct tupc_coll_member *tupc_coll_members_new(int n);
+void tupc_coll_members_free(struct tupc_coll_member *m);
+/* The line of counters of member r. */
+struct tupc_coll_line *tupc_coll_member_line(struct tupc_coll_member *m, int r);
 
 /* The line of counters of one thread: only it writes them, and a thread
  * that waits for one of them (a finished call) often waits next for
@@ -68,17 +78,12 @@ struct tupc_coll_line {
     } sig[2];
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-/* Each UPC thread's own state, thread-local: its count of calls % THREADS
- * (the count itself, which is also the number of the call it is in, is
- * tupc_calls_self_.n), that call's function and running signature (for the
- * messages of its waits and to compare peers' calls with), and its line.
- * Exposed for the inline entry below, which every collective call runs. */
-struct tupc_coll_self {
-    int calls_mod;
-    const char *func;
-    uint64_t sig;
-    struct tupc_coll_line *line;
-};
+/* Each UPC thread's own state on UPC_TEAM_ALL, thread-local (team.h): its
+ * count of calls % THREADS (the count itself, which is also the number of
+ * the call it is in, is tupc_calls_self_.n), that call's function and
+ * running signature (for the messages of its waits and to compare peers'
+ * calls with), and its line. Exposed for the inline entry below, which every
+ * collective call runs. */
 extern _Thread_local struct tupc_coll_self tupc_coll_self_
     __attribute__((tls_model("initial-exec")));
 
@@ -111,6 +116,10 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
 {
     struct tupc_coll_self *self = &tupc_coll_self_;
     tupc_check_not_split(func);
+    c->team = &tupc_team_all_;
+    c->self = self;
+    c->me = tupc_mythread_;
+    c->n = tupc_threads_;
     c->in = in;
     c->out = out;
     c->func = func;
@@ -136,11 +145,19 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
         tupc_coll_begin_barrier_(c);
 }
 
+/* As tupc_coll_begin, on team t, which the caller is a member of. */
+void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
+                          upc_flag_t flags, enum tupc_sync in, enum tupc_sync out, uint64_t args);
+
 /* Checks the caller's thread and flags and starts call c (the three steps
  * above, for collectives with no reason to split them). */
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
 
-/* IN_MYSYNC: waits until thread j has entered call c; no-op in other modes. */
+/* The barrier of call c's team. */
+void tupc_coll_barrier(const struct tupc_coll *c);
+
+/* IN_MYSYNC: waits until member j has entered call c; no-op in other modes.
+ * (j is a rank in c's team; on UPC_TEAM_ALL, a thread.) */
 void tupc_coll_need(const struct tupc_coll *c, int j);
 
 /* Stores that this thread is done with its reads and writes of call c, for
@@ -152,31 +169,51 @@ static inline void tupc_coll_finish(const struct tupc_coll *c)
 {
     /* Release: our reads and writes of call seq happen before any thread
      * that sees finished >= seq goes on. */
-    tupc_word_set(&tupc_coll_self_.line->finished, c->seq);
+    tupc_word_set(&c->self->line->finished, c->seq);
 }
 
-/* Ends call c. For OUT_MYSYNC, `touchers` lists the threads that read or
- * wrote data with affinity to the caller in this call (n of them); pass
- * touchers == NULL to mean every thread. When every thread of the call would
- * pass NULL, pass all_symmetric = 1: a barrier then replaces the scan. */
-void tupc_coll_leave(const struct tupc_coll *c, const int *touchers, int n, int all_symmetric);
+/* Ends call c: stores that this thread is done (tupc_coll_finish) and runs
+ * the OUT sync. OUT_ALLSYNC is a barrier; what OUT_MYSYNC waits for is
+ * what the caller knows of who touched its data in this call:
+ *   leave_alone     nobody but itself
+ *   leave_for       the members in touchers[0..n-1]
+ *   leave_everyone  possibly every member: waits for each one's finish
+ *   leave_symmetric every member, in a call where that holds for every
+ *                   member: a barrier replaces the scan */
+void tupc_coll_leave_(const struct tupc_coll *c, const int *touchers, int n, int everyone);
+static inline void tupc_coll_leave_alone(const struct tupc_coll *c)
+{
+    tupc_coll_leave_(c, NULL, 0, 0);
+}
+static inline void tupc_coll_leave_for(const struct tupc_coll *c, const int *touchers, int n)
+{
+    tupc_coll_leave_(c, touchers, n, 0);
+}
+static inline void tupc_coll_leave_everyone(const struct tupc_coll *c)
+{
+    tupc_coll_leave_(c, NULL, 0, 1);
+}
+static inline void tupc_coll_leave_symmetric(const struct tupc_coll *c)
+{
+    tupc_coll_leave_(c, NULL, 0, 2);
+}
 
-/* Fails if thread j is in this thread's call with another function or
- * arguments (or other calls before it); nothing if j is in another call. */
-void tupc_coll_compare(int j);
+/* Fails if member j is in call c with another function or arguments (or
+ * other calls before it); nothing if j is in another call. */
+void tupc_coll_compare(const struct tupc_coll *c, int j);
 
-/* What an engine wait on thread j's counter w runs before it sleeps:
+/* What an engine wait on member j's counter w runs before it sleeps:
  * fails if j returned, sits in a barrier this thread has not reached, or is
  * in the call of this number with another function or arguments. */
-void tupc_coll_check_wait(int j, tupc_word *w, uint32_t target);
+void tupc_coll_check_wait(const struct tupc_coll *c, int j, tupc_word *w, uint32_t target);
 
-/* How many collective calls thread j has entered (acquire: what j wrote
+/* How many calls member j has entered on c's team (acquire: what j wrote
  * before entering the last of them is visible). */
-uint32_t tupc_coll_entered(int j);
+uint32_t tupc_coll_entered(const struct tupc_coll *c, int j);
 
-/* Waits until thread j has entered / finished call s (any mode). */
-void tupc_coll_wait_entered(int j, uint32_t s);
-void tupc_coll_wait_finished(int j, uint32_t s);
+/* Waits until member j has entered / finished call c (any mode). */
+void tupc_coll_wait_entered(const struct tupc_coll *c, int j);
+void tupc_coll_wait_finished(const struct tupc_coll *c, int j);
 
 /* A third counter, for collectives whose threads hand a partial result to
  * others in the middle of a call (the reductions): after writing its scratch
@@ -184,7 +221,7 @@ void tupc_coll_wait_finished(int j, uint32_t s);
  * published call s (or a later one, which j makes only after publishing s
  * when it publishes in s at all). */
 void tupc_coll_publish(const struct tupc_coll *c);
-void tupc_coll_wait_published(int j, uint32_t s);
+void tupc_coll_wait_published(const struct tupc_coll *c, int j);
 
 /* Scratch for partial results: TUPC_SCRATCH_SLOTS slots of TUPC_SCRATCH_BYTES
  * per thread, slot (s % TUPC_SCRATCH_SLOTS) belongs to call s. Before writing

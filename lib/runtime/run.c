@@ -6,6 +6,7 @@
 #include "coll/copy.h"
 #include "coll/scan_lines.h"
 #include "coll/syncmode.h"
+#include "coll/team.h"
 #include "heap/heap.h"
 #include "runtime/placement.h"
 #include "sync/barrier.h"
@@ -179,6 +180,7 @@ static int resolve_threads(const tupc_options *o, int *threads)
 /* Frees what a run set up; every fini tolerates a module never initialised. */
 static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomic int *gone)
 {
+    tupc_team_fini();
     tupc_coll_fini();
     tupc_calls_fini();
     tupc_lock_fini();
@@ -321,7 +323,7 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
         goto fail;
     if (tupc_calls_init(threads) != 0 || tupc_barrier_init(threads) != 0 ||
-        tupc_coll_init(threads) != 0) {
+        tupc_coll_init(threads) != 0 || tupc_team_init(threads) != 0) {
         snprintf(err, sizeof err, "out of memory for the synchronization state of %d threads",
                  threads);
         goto fail;

@@ -1,0 +1,142 @@
+/* upc_collective_ext.h: the Extended Collective Operations 0.3 (teams, the
+ * _x relocalizations, UPC_IN_PLACE, UPC_PUSH and UPC_PULL), and tupc's team
+ * functions. docs/extended.md lists where this C form departs from the
+ * specification's text, and why. */
+#ifndef UPC_COLLECTIVE_EXT_H
+#define UPC_COLLECTIVE_EXT_H
+
+#include <upc.h>
+#include <upc_collective.h>
+#include <upc_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define __UPC_COLLECTIVE_EXT__ 1
+
+/* ---- Constants (0.3 section 5.2) ---------------------------------------- */
+
+/* Bits OR-ed into a mode beside the sync flags of upc_types.h. */
+#define UPC_PUSH 0x40                     /* source threads write the data */
+#define UPC_PULL 0x80                     /* destination threads read it */
+#define UPC_IN_PLACE 0x100                /* also accepted as the src argument */
+#define UPC_ASYNC 0x200                   /* a posting call (not yet supported) */
+#define UPC_EXCLUSIVE_PREFIX_REDUCE 0x400 /* for upc_all_prefix_reduceT */
+
+/* ---- Teams (0.3 section 4 item 9) --------------------------------------- */
+
+/* A team of threads, by handle. 0.3 names only UPC_TEAM_ALL; tupc_team_split
+ * makes the others, as MPI_Comm_split does. */
+typedef int upc_team_t;
+#define UPC_TEAM_ALL 0
+/* What tupc_team_split gives a thread that passes a negative colour. */
+#define TUPC_TEAM_NONE (-1)
+
+/* Collective over the members of `parent`: the members that pass the same
+ * colour >= 0 form a new team, ranked by key and then by their rank in
+ * parent, and each gets its handle in *newteam; a negative colour joins no
+ * team (*newteam = TUPC_TEAM_NONE). Teams nest. */
+void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam);
+
+/* Collective over the members of *team: ends the team and sets *team to
+ * TUPC_TEAM_NONE. Every call on the team must be complete in every member. */
+void tupc_team_free(upc_team_t *team);
+
+/* The number of members, the caller's rank (0..size-1), the thread of a
+ * rank, and the rank of a thread (-1 if it is not a member). */
+int tupc_team_size(upc_team_t team);
+int tupc_team_rank(upc_team_t team);
+int tupc_team_thread(upc_team_t team, int rank);
+int tupc_team_rank_of(upc_team_t team, int thread);
+
+/* A barrier of the members of team (collective over them). */
+void tupc_team_barrier(upc_team_t team);
+
+/* ---- Handles (0.3 section 5.4) ------------------------------------------ */
+
+/* The result of an _x call. Without UPC_ASYNC it is UPC_HANDLE_COMPLETE and
+ * may be ignored: one C function stands for the spec's two synopses. */
+typedef struct tupc_coll_request *upc_coll_handle_t;
+#define UPC_HANDLE_COMPLETE ((upc_coll_handle_t)0)
+
+/* ---- Extended relocalization (0.3 section 5.3) --------------------------- */
+
+/* dst and src point to shared arrays of pointers-to-shared (tupc_sptr_t),
+ * nbytes and perm to shared arrays of size_t and int; each is indexed by
+ * rank in team. Block sizes: 1 for arrays of team-size entries, THREADS for
+ * those of size * size entries (gather_all_x's dst, exchange_x's dst, src
+ * and nbytes), as in the spec's examples. */
+upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
+                                      upc_flag_t mode, upc_team_t team);
+upc_coll_handle_t upc_all_scatter_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
+                                    upc_flag_t mode, upc_team_t team);
+upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
+                                   upc_flag_t mode, upc_team_t team);
+upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
+                                       upc_flag_t mode, upc_team_t team);
+upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
+                                     upc_flag_t mode, upc_team_t team);
+upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
+                                    tupc_sptr_t nbytes, upc_flag_t mode, upc_team_t team);
+
+/* ---- UPC_IN_PLACE as a src argument (0.3 section 5.2 item 2) ------------ */
+
+/* The pointer-to-shared that stands for UPC_IN_PLACE passed as src. */
+#define TUPC_IN_PLACE_SPTR ((tupc_sptr_t){0, 0xffffffffu, 0xffffffffu})
+static inline int tupc_is_in_place(tupc_sptr_t p)
+{
+    return p.addr == 0 && p.thread == 0xffffffffu && p.phase == 0xffffffffu;
+}
+
+#ifndef __cplusplus
+static inline tupc_sptr_t tupc_src_sptr_(tupc_sptr_t p)
+{
+    return p;
+}
+/* An integer src can only mean UPC_IN_PLACE; any other value gives a
+ * pointer that the called function refuses as outside the heap. */
+static inline tupc_sptr_t tupc_src_int_(long v)
+{
+    return v == UPC_IN_PLACE ? TUPC_IN_PLACE_SPTR : (tupc_sptr_t){(char *)(uintptr_t)1, 0, 0};
+}
+/* clang-format off */
+#define tupc_src_(s) _Generic((s), tupc_sptr_t: tupc_src_sptr_, default: tupc_src_int_)(s)
+/* clang-format on */
+
+/* The functions that take UPC_IN_PLACE for src, as macros that turn it into
+ * TUPC_IN_PLACE_SPTR ((f)(...) still names the function). Not inside the
+ * library, which defines the functions. */
+#ifndef TUPC_BUILDING_LIBTUPC
+#define upc_all_exchange(dst, src, nbytes, flags)                                                  \
+    upc_all_exchange(dst, tupc_src_(src), nbytes, flags)
+#define upc_all_permute(dst, src, perm, nbytes, flags)                                             \
+    upc_all_permute(dst, tupc_src_(src), perm, nbytes, flags)
+#define upc_all_exchange_x(dst, src, nbytes, mode, team)                                           \
+    upc_all_exchange_x(dst, tupc_src_(src), nbytes, mode, team)
+#define upc_all_permute_x(dst, src, perm, nbytes, mode, team)                                      \
+    upc_all_permute_x(dst, tupc_src_(src), perm, nbytes, mode, team)
+#endif
+
+/* upc_wait(handle) names the completion of 0.3 section 5.4.1, not the
+ * barrier's upc_wait(id): a handle given where a barrier id is read would
+ * be a silent wrong barrier, so it does not compile (the error names
+ * tupc_handle_given_to_barrier_upc_wait). */
+struct tupc_handle_given_to_barrier_upc_wait {
+    int unused;
+};
+/* clang-format off */
+#define tupc_barrier_id_(x)                                                                        \
+    _Generic((x),                                                                                  \
+        upc_coll_handle_t: (struct tupc_handle_given_to_barrier_upc_wait){0},                      \
+        default: (x))
+/* clang-format on */
+#undef upc_wait
+#define upc_wait(...) tupc_wait_(0 __VA_OPT__(+1), 0 __VA_OPT__(+tupc_barrier_id_(__VA_ARGS__)))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,96 @@
+/* upc_all_exchange_x (Extended Collectives 0.3 5.3.5): for every pair of
+ * ranks i and j, nbytes[j * n + i] bytes from src[j * n + i] (block i of
+ * rank j, on j's thread) to dst[i * n + j] (block j of rank i, on i's
+ * thread). The three arrays have n * n entries, block size THREADS.
+ *
+ * Pull (default): member i fills its own n blocks. Push: member j sends
+ * its n blocks.
+ *
+ * In place (dst is also the source): blocks dst[j * n + i] and
+ * dst[i * n + j] trade places, nbytes[j * n + i] bytes one way and
+ * nbytes[i * n + j] the other. One member swaps each pair through a buffer
+ * of one block: i if i + j is even and i < j, or odd and i > j, which gives
+ * each member about half of its pairs. */
+#include "coll/reloc_x.h"
+
+#include <stdlib.h>
+
+#define FUNC "upc_all_exchange_x"
+
+static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
+{
+    int n = x->c.n, me = x->c.me;
+    size_t T = (size_t)tupc_threads_, N = (size_t)n;
+    void *buf = NULL;
+    size_t cap = 0;
+    for (int j = 0; j < n; j++) {
+        if (j == me || ((me + j) % 2 == 0) != (me < j))
+            continue;
+        size_t mine = (size_t)me * N + (size_t)j, theirs = (size_t)j * N + (size_t)me;
+        size_t out = tupc_x_size(x, nbytes, mine, T);    /* me -> j */
+        size_t back = tupc_x_size(x, nbytes, theirs, T); /* j -> me */
+        tupc_sptr_t a = tupc_x_ptr(x, dst, mine, T), b = tupc_x_ptr(x, dst, theirs, T);
+        size_t room_a = out > back ? out : back, room_b = room_a;
+        /* Block a sends `out` bytes and receives `back`, b the reverse. */
+        if (out || back) {
+            tupc_x_check_block(x, "dst", mine, a, room_a, tupc_mythread_);
+            tupc_x_check_block(x, "dst", theirs, b, room_b, tupc_team_thread_of(x->t, j));
+        }
+        tupc_x_need(x, a.thread);
+        tupc_x_need(x, b.thread);
+        if (out > cap) {
+            free(buf);
+            cap = out;
+            buf = malloc(cap);
+            if (!buf)
+                tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", cap);
+        }
+        memcpy(buf, a.addr, out);
+        memcpy(a.addr, b.addr, back);
+        memcpy(b.addr, buf, out);
+    }
+    free(buf);
+}
+
+upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
+                                     upc_flag_t mode, upc_team_t team)
+{
+    struct tupc_x x;
+    enum tupc_sync in, out;
+    tupc_x_start(&x, FUNC, mode, team, 1, 1, src, &in, &out);
+    int n = x.t->n;
+    size_t T = (size_t)tupc_threads_, N = (size_t)n;
+    if (x.in_place)
+        src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
+    uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
+    uint32_t gen;
+    if (tupc_x_unchecked(&x, sig, &gen)) {
+        tupc_x_check_array(&x, "dst", dst, N * N, T, sizeof(tupc_sptr_t));
+        if (!x.in_place)
+            tupc_x_check_array(&x, "src", src, N * N, T, sizeof(tupc_sptr_t));
+        tupc_x_check_array(&x, "nbytes", nbytes, N * N, T, sizeof(size_t));
+        tupc_x_checked(&x, sig, gen);
+    }
+    tupc_x_begin(&x, mode, in, out, sig);
+    int me = x.c.me;
+    if (x.in_place) {
+        swap_pairs(&x, dst, nbytes);
+    } else {
+        for (int k = 1; k <= n; k++) {
+            int o = me + k < n ? me + k : me + k - n;
+            /* Pull: block me of o to our block o; push: our block o to o. */
+            int i = x.push ? o : me, j = x.push ? me : o;
+            size_t from = (size_t)j * N + (size_t)i, to = (size_t)i * N + (size_t)j;
+            size_t len = tupc_x_size(&x, nbytes, from, T);
+            if (!len)
+                continue;
+            tupc_sptr_t s = tupc_x_ptr(&x, src, from, T);
+            tupc_x_check_block(&x, "src", from, s, len, tupc_team_thread_of(x.t, j));
+            tupc_sptr_t d = tupc_x_ptr(&x, dst, to, T);
+            tupc_x_check_block(&x, "dst", to, d, len, tupc_team_thread_of(x.t, i));
+            tupc_x_copy(&x, d, s, len);
+        }
+    }
+    tupc_x_leave(&x);
+    return UPC_HANDLE_COMPLETE;
+}

@@ -1,0 +1,45 @@
+/* upc_all_gather_x (Extended Collectives 0.3 5.3.3): nbytes[r] bytes from
+ * src[r] (on the thread of rank r) to dst[r] (on the root), for each rank r.
+ *
+ * Push (default): each member copies its own block to the root, so the
+ * work is spread over the members. Pull: each block is copied by the owner
+ * of its destination if a member (the root copies all). */
+#include "coll/reloc_x.h"
+
+#define FUNC "upc_all_gather_x"
+
+upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
+                                   upc_flag_t mode, upc_team_t team)
+{
+    struct tupc_x x;
+    enum tupc_sync in, out;
+    tupc_x_start(&x, FUNC, mode, team, 0, 0, src, &in, &out);
+    int n = x.t->n;
+    uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
+    uint32_t gen;
+    if (tupc_x_unchecked(&x, sig, &gen)) {
+        tupc_x_check_array(&x, "dst", dst, (size_t)n, 1, sizeof(tupc_sptr_t));
+        tupc_x_check_array(&x, "src", src, (size_t)n, 1, sizeof(tupc_sptr_t));
+        tupc_x_check_array(&x, "nbytes", nbytes, (size_t)n, 1, sizeof(size_t));
+        tupc_x_checked(&x, sig, gen);
+    }
+    tupc_x_begin(&x, mode, in, out, sig);
+    int me = x.c.me;
+    for (int r = x.push ? me : 0; r < (x.push ? me + 1 : n); r++) {
+        size_t len = tupc_x_size(&x, nbytes, (size_t)r, 1);
+        if (!len)
+            continue;
+        tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)r, 1);
+        if (!x.push) {
+            int owner = tupc_x_rank_of(&x, (int)d.thread);
+            if ((owner >= 0 ? owner : r) != me)
+                continue;
+        }
+        tupc_x_check_block(&x, "dst", (size_t)r, d, len, -1);
+        tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)r, 1);
+        tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.t, r));
+        tupc_x_copy(&x, d, s, len);
+    }
+    tupc_x_leave(&x);
+    return UPC_HANDLE_COMPLETE;
+}

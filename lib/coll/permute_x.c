@@ -1,0 +1,136 @@
+/* upc_all_permute_x (Extended Collectives 0.3 5.3.6): nbytes[r] bytes from
+ * src[r] (on the thread of rank r) to dst[perm[r]] (on the thread of rank
+ * perm[r]), for each rank r. perm holds int (as the spec's example and
+ * upc_all_permute; its synopsis says size_t), each rank once.
+ *
+ * Push (default): member r copies its block, after claiming its target in
+ * the target's mailbox, which finds a value given twice (as in
+ * upc_all_permute). Pull: member t reads all of perm to find its source,
+ * checking on the way that perm is a permutation.
+ *
+ * In place: the block at dst[r] moves to dst[perm[r]]. Member r copies its
+ * block into a private buffer and publishes that it did; then waits until
+ * its target has done the same, and writes its buffer there. */
+#include "coll/reloc_x.h"
+
+#include <stdlib.h>
+
+#define FUNC "upc_all_permute_x"
+#define SEC "Extended Collectives 0.3 5.3.6"
+
+static int perm_of(struct tupc_x *x, tupc_sptr_t perm, int r)
+{
+    int to = *(const int *)tupc_x_entry(x, perm, (size_t)r, 1, sizeof(int));
+    if (to < 0 || to >= x->c.n)
+        tupc_fail(FUNC, SEC " para 4",
+                  "perm[%d] is %d; expected perm to hold the team's %d ranks 0..%d, each once", r,
+                  to, x->c.n, x->c.n - 1);
+    return to;
+}
+
+/* Claims rank `to` as our target in its mailbox of this call: a second
+ * claimer sees the first one's claim (see permute.c). */
+static void claim(struct tupc_x *x, int to)
+{
+    (void)tupc_coll_scratch_claim(&x->c);
+    struct tupc_mailbox *m = tupc_coll_mailbox(&x->c, to);
+    /* Relaxed: the exchange's atomicity alone makes the second see the first. */
+    uint64_t old = atomic_exchange_explicit(&m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)x->c.me,
+                                            memory_order_relaxed);
+    if ((uint32_t)(old >> 32) == x->c.seq)
+        tupc_fail(FUNC, SEC " para 4",
+                  "perm[%d] and perm[%u] are both %d; expected perm to hold the team's %d ranks "
+                  "0..%d, each once",
+                  x->c.me, (unsigned)(uint32_t)old, to, x->c.n, x->c.n - 1);
+}
+
+/* Pull: the rank whose block comes to us, having checked all of perm. */
+static int source_of(struct tupc_x *x, tupc_sptr_t perm)
+{
+    int n = x->c.n, from = -1;
+    unsigned char *seen = calloc((size_t)n, 1);
+    if (!seen)
+        tupc_fail(FUNC, NULL, "out of memory for %d ranks", n);
+    for (int r = 0; r < n; r++) {
+        int to = perm_of(x, perm, r);
+        if (seen[to])
+            tupc_fail(FUNC, SEC " para 4",
+                      "perm holds %d twice (perm[%d] is one); expected the team's %d ranks 0..%d, "
+                      "each once",
+                      to, r, n, n - 1);
+        seen[to] = 1;
+        if (to == x->c.me)
+            from = r;
+    }
+    free(seen);
+    return from;
+}
+
+upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
+                                    tupc_sptr_t nbytes, upc_flag_t mode, upc_team_t team)
+{
+    struct tupc_x x;
+    enum tupc_sync in, out;
+    tupc_x_start(&x, FUNC, mode, team, 0, 1, src, &in, &out);
+    size_t N = (size_t)x.t->n;
+    if (x.in_place)
+        src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
+    uint64_t sig = tupc_sig(tupc_x_sig(dst, src, nbytes, 0), (uintptr_t)perm.addr);
+    uint32_t gen;
+    if (tupc_x_unchecked(&x, sig, &gen)) {
+        tupc_x_check_array(&x, "dst", dst, N, 1, sizeof(tupc_sptr_t));
+        if (!x.in_place)
+            tupc_x_check_array(&x, "src", src, N, 1, sizeof(tupc_sptr_t));
+        tupc_x_check_array(&x, "perm", perm, N, 1, sizeof(int));
+        tupc_x_check_array(&x, "nbytes", nbytes, N, 1, sizeof(size_t));
+        tupc_x_checked(&x, sig, gen);
+    }
+    tupc_x_begin(&x, mode, in, out, sig);
+    int me = x.c.me;
+
+    if (x.in_place) {
+        int to = perm_of(&x, perm, me);
+        claim(&x, to);
+        size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
+        tupc_sptr_t s = tupc_x_ptr(&x, dst, (size_t)me, 1);
+        void *buf = NULL;
+        if (len) {
+            tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_mythread_);
+            buf = malloc(len);
+            if (!buf)
+                tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", len);
+            memcpy(buf, s.addr, len);
+        }
+        /* Release: our block is saved; the member that writes it waits
+         * for this (acquire) before it does. */
+        tupc_coll_publish(&x.c);
+        if (to != me)
+            tupc_coll_wait_published(&x.c, to);
+        if (len) {
+            tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)to, 1);
+            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
+            tupc_x_need(&x, d.thread);
+            memcpy(d.addr, buf, len);
+        }
+        free(buf);
+    } else {
+        int from = me, to;
+        if (x.push) {
+            to = perm_of(&x, perm, me);
+            claim(&x, to);
+        } else {
+            from = source_of(&x, perm);
+            to = me;
+        }
+        size_t len = tupc_x_size(&x, nbytes, (size_t)from, 1);
+        if (len) {
+            tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)from, 1);
+            tupc_x_check_block(&x, "src", (size_t)from, s, len, tupc_team_thread_of(x.t, from));
+            tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)to, 1);
+            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
+            tupc_x_copy(&x, d, s, len);
+        }
+    }
+    tupc_x_leave(&x);
+    return UPC_HANDLE_COMPLETE;
+}

@@ -1,0 +1,59 @@
+/* The out-of-line parts of reloc_x.h: the mode's parse and the refusals. */
+#include "coll/reloc_x.h"
+
+#include "sync/barrier.h"
+
+void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_t team,
+                  int pull_default, int in_place_ok, tupc_sptr_t src, enum tupc_sync *in,
+                  enum tupc_sync *out)
+{
+    tupc_require_thread(func);
+    tupc_check_not_split(func);
+    x->func = func;
+    const upc_flag_t sync = 0x3f, known = sync | UPC_PUSH | UPC_PULL | UPC_IN_PLACE | UPC_ASYNC;
+    if (mode & ~known)
+        tupc_fail(func, TUPC_X_SEC " items 3 to 7",
+                  "mode is 0x%x, with bits 0x%x that are no mode; expected UPC_IN_*SYNC | "
+                  "UPC_OUT_*SYNC, with UPC_PUSH or UPC_PULL%s",
+                  (unsigned)mode, (unsigned)(mode & ~known),
+                  in_place_ok ? " and UPC_IN_PLACE" : "");
+    tupc_coll_flags(func, mode & sync, in, out);
+    if (mode & UPC_ASYNC)
+        tupc_fail(func, TUPC_X_SEC " item 7",
+                  "mode has UPC_ASYNC; expected a blocking call (tupc does not run asynchronous "
+                  "collectives yet)");
+    if ((mode & UPC_PUSH) && (mode & UPC_PULL))
+        tupc_fail(func, TUPC_X_SEC " item 5",
+                  "mode has both UPC_PUSH and UPC_PULL; expected one of them, or neither");
+    x->push = (mode & UPC_PUSH) ? 1 : (mode & UPC_PULL) ? 0 : !pull_default;
+    x->in_place = (mode & UPC_IN_PLACE) || tupc_is_in_place(src);
+    if (x->in_place && !in_place_ok)
+        tupc_fail(func, TUPC_X_SEC " item 6, section 5.2 item 2",
+                  "%s UPC_IN_PLACE; expected it only for the exchange, permute and prefix "
+                  "reductions, whose src and dst have the same layout",
+                  (mode & UPC_IN_PLACE) ? "mode has" : "src is");
+    x->t = tupc_team_get(func, team);
+}
+
+void tupc_x_check_array(struct tupc_x *x, const char *arg, tupc_sptr_t p, size_t entries,
+                        size_t blk, size_t esize)
+{
+    tupc_check_sptr(x->func, arg, p, esize);
+    /* The far end, then the whole extent in one allocation. */
+    tupc_sptr_t last = tupc_ptr_add(p, (ptrdiff_t)entries - 1, blk, esize);
+    (void)tupc_check_in_partition(x->func, arg, last, esize);
+    tupc_check_range_array(x->func, arg, p, entries, blk, esize);
+}
+
+void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t p, size_t n,
+                       int want)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s[%zu]", arg, k);
+    if (p.thread < (uint32_t)tupc_threads_ && want >= 0 && (int)p.thread != want)
+        tupc_fail(x->func, "Extended Collectives 0.3 section 5.3",
+                  "%s has affinity to thread %u; expected thread %d (rank %d of team %d)", name,
+                  p.thread, want, tupc_x_rank_of(x, want), x->t->id);
+    tupc_check_sptr(x->func, name, p, n);
+    tupc_fail(x->func, NULL, "%s is not a pointer-to-shared into the heap", name); /* not reached */
+}

@@ -1,0 +1,162 @@
+/* What the six _x relocalizations share (Extended Collectives 0.3 5.3): the
+ * mode's parse, the reads of the argument arrays, the checks of each block,
+ * and the copy.
+ *
+ * The arrays (pointers-to-shared, byte counts, perm) are indexed by team
+ * rank and read as `shared [1]` arrays of n entries, or `shared [THREADS]`
+ * arrays of n * n entries, as the spec's examples declare them. They are
+ * shared data like the blocks: a thread reads an entry only once the sync
+ * mode lets it (under IN_MYSYNC, after the entry's owner has entered, if a
+ * member), and checks each block it copies when it reads its pointer.
+ *
+ * Who copies a block: its destination's owner (pull) or its source's owner
+ * (push), as UPC_PULL and UPC_PUSH ask; each function picks one when the
+ * mode names neither. A block whose chosen owner is not a member of the
+ * team is copied by the other one.
+ *
+ * OUT_MYSYNC: a thread's data may be read or written by any member (the
+ * areas are anywhere), so a thread leaves once every member has finished. */
+#ifndef TUPC_COLL_RELOC_X_H
+#define TUPC_COLL_RELOC_X_H
+
+#include "check/error.h"
+#include "coll/copy.h"
+#include "coll/syncmode.h"
+#include "coll/team.h"
+#include "heap/heap.h"
+
+#include <upc.h>
+#include <upc_collective_ext.h>
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define TUPC_X_SEC "Extended Collectives 0.3 section 4"
+
+struct tupc_x {
+    struct tupc_coll c;
+    struct tupc_team *t;
+    const char *func;
+    int push;     /* 1: a block is copied by its source's owner */
+    int in_place; /* UPC_IN_PLACE, as src or in the mode */
+};
+
+/* Parses mode and finds the team: the sync flags as for every collective;
+ * UPC_PUSH or UPC_PULL (not both; neither: `pull_default` decides);
+ * UPC_IN_PLACE, in the mode or as *src, where `in_place_ok`; UPC_ASYNC is
+ * refused. Fails before any thread waits on another. */
+void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_t team,
+                  int pull_default, int in_place_ok, tupc_sptr_t src, enum tupc_sync *in,
+                  enum tupc_sync *out);
+
+/* Checks the argument array `arg` at p: `entries` entries of `esize`
+ * bytes, block size 1 (n entries) or THREADS (n * n), in one allocation. */
+void tupc_x_check_array(struct tupc_x *x, const char *arg, tupc_sptr_t p, size_t entries,
+                        size_t blk, size_t esize);
+
+/* Whether the array checks of the call with signature sig must run: once
+ * per distinct call between frees, as for the 1.3 relocalizations. Call
+ * tupc_x_checked after them with the generation given. */
+static inline int tupc_x_unchecked(struct tupc_x *x, uint64_t sig, uint32_t *gen)
+{
+    return tupc_call_unseen(tupc_call_key(x->func, sig), gen);
+}
+static inline void tupc_x_checked(struct tupc_x *x, uint64_t sig, uint32_t gen)
+{
+    tupc_call_seen(tupc_call_key(x->func, sig), gen);
+}
+
+/* Starts the call on x's team. */
+static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in,
+                                enum tupc_sync out, uint64_t sig)
+{
+    tupc_coll_begin_team(&x->c, x->t, x->func, mode, in, out, sig);
+}
+
+/* The team rank of thread th, -1 for a non-member. */
+static inline int tupc_x_rank_of(const struct tupc_x *x, int th)
+{
+    return x->t->rank ? x->t->rank[th] : th;
+}
+
+/* IN_MYSYNC: before touching data of thread th, waits for it to enter, if
+ * it is a member (a non-member's data counts as ready at entry). */
+static inline void tupc_x_need(struct tupc_x *x, uint32_t th)
+{
+    if (x->c.in == TUPC_MYSYNC && (int)th != tupc_mythread_) {
+        int r = tupc_x_rank_of(x, (int)th);
+        if (r >= 0)
+            tupc_coll_need(&x->c, r);
+    }
+}
+
+/* Entry k of an array with block size blk, once its owner lets us read it. */
+static inline const void *tupc_x_entry(struct tupc_x *x, tupc_sptr_t arr, size_t k, size_t blk,
+                                       size_t esize)
+{
+    tupc_sptr_t e = tupc_ptr_add(arr, (ptrdiff_t)k, blk, esize);
+    tupc_x_need(x, e.thread);
+    return e.addr;
+}
+
+static inline tupc_sptr_t tupc_x_ptr(struct tupc_x *x, tupc_sptr_t arr, size_t k, size_t blk)
+{
+    return *(const tupc_sptr_t *)tupc_x_entry(x, arr, k, blk, sizeof(tupc_sptr_t));
+}
+
+static inline size_t tupc_x_size(struct tupc_x *x, tupc_sptr_t arr, size_t k, size_t blk)
+{
+    return *(const size_t *)tupc_x_entry(x, arr, k, blk, sizeof(size_t));
+}
+
+/* Fails unless block `arg`[k] (p, n bytes) lies in one live allocation and,
+ * for want >= 0, has affinity to thread `want`. */
+_Noreturn void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t p,
+                                 size_t n, int want);
+static inline void tupc_x_check_block(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t p,
+                                      size_t n, int want)
+{
+    size_t off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
+                 (size_t)p.thread * tupc_partition_size_;
+    if (__builtin_expect(p.thread >= (uint32_t)tupc_threads_ || off >= tupc_partition_size_ ||
+                             n > tupc_partition_size_ - off || (want >= 0 && (int)p.thread != want),
+                         0))
+        tupc_x_block_fail(x, arg, k, p, n, want);
+    const struct tupc_seen *e = &tupc_seen_[0];
+    uint32_t gen = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
+    for (int i = 0; i < TUPC_SEEN_HOT; i++, e++)
+        if (e->gen == gen && off >= e->lo && off + n <= e->hi &&
+            (e->thread < 0 || e->thread == (int)p.thread))
+            return;
+    char name[48];
+    snprintf(name, sizeof name, "%s[%zu]", arg, k);
+    tupc_check_range_slow(x->func, name, (int)p.thread, off, off + n);
+}
+
+/* Copies n bytes of block k: from s to d, after the owners of both have
+ * entered (IN_MYSYNC). */
+static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, size_t n)
+{
+    tupc_x_need(x, s.thread);
+    tupc_x_need(x, d.thread);
+    /* Streams once the blocks of this size, one per member read and one
+     * written, outgrow the cache (coll/copy.h). */
+    size_t copies = 2 * (size_t)x->c.n;
+    tupc_copy(d.addr, s.addr, n, tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies));
+}
+
+/* Ends the call (OUT_MYSYNC: every member, see the top). */
+static inline void tupc_x_leave(struct tupc_x *x)
+{
+    tupc_coll_leave_everyone(&x->c);
+}
+
+/* The signature of an _x call's single-valued arguments. */
+static inline uint64_t tupc_x_sig(tupc_sptr_t a, tupc_sptr_t b, tupc_sptr_t c, uint64_t d)
+{
+    return tupc_sig(
+        tupc_sig(tupc_sig(tupc_sig(0, (uintptr_t)a.addr), (uintptr_t)b.addr), (uintptr_t)c.addr),
+        d);
+}
+
+#endif

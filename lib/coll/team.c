@@ -1,0 +1,383 @@
+/* Teams: the table of handles, tupc_team_split and tupc_team_free, the
+ * queries, and the team barrier (see team.h).
+ *
+ * The team barrier: a counter of arrivals that is never reset and a release
+ * word. Episode e is complete when the counter reaches e * n, as no member
+ * can arrive at e + 1 before e is released; its last arriver stores e in
+ * the release word, on which the others wait (one futex wake for all of
+ * them when they sleep). Before it arrives, each member leaves in its own
+ * line, in slot e % 2, its count of calls on the team and their running
+ * signature; the last arriver compares them before it releases. A slot is
+ * rewritten at e + 2 only, after every member has left e. */
+#include "coll/team.h"
+
+#include "check/calls.h"
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "runtime/runtime.h"
+#include "sync/barrier.h"
+#include "sync/wait.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEC "Extended Collectives 0.3 section 4 item 9"
+#define SLOTS 4096 /* teams alive at once, UPC_TEAM_ALL included */
+#define GEN_MAX 0x7fff
+
+struct tupc_team_bar {
+    struct {
+        _Atomic uint32_t episode;   /* the episode this slot is of */
+        _Atomic uint32_t calls;     /* calls made on the team */
+        _Atomic uint64_t sig;       /* their running signature */
+        _Atomic(const char *) func; /* the function that arrived */
+    } slot[2];
+} __attribute__((aligned(TUPC_CACHELINE)));
+
+struct tupc_team tupc_team_all_;
+
+/* Slot s holds the team whose handle is ids[s], or NULL. Written under
+ * `lock`; read without it (acquire) by lookups, which see a team that a
+ * split made once the split's barrier has ordered its publication. */
+static _Atomic(struct tupc_team *) table[SLOTS];
+static _Atomic int ids[SLOTS];
+static uint16_t gens[SLOTS];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+int tupc_team_init(int threads)
+{
+    (void)threads;
+    tupc_team_all_.id = UPC_TEAM_ALL;
+    tupc_team_all_.depth = 0;
+    atomic_store_explicit(&table[0], &tupc_team_all_, memory_order_relaxed);
+    atomic_store_explicit(&ids[0], UPC_TEAM_ALL, memory_order_relaxed);
+    return 0;
+}
+
+static void team_delete(struct tupc_team *t)
+{
+    tupc_coll_members_free(t->member);
+    free(t->self);
+    free(t->bar);
+    free(t->thread);
+    free(t->rank);
+    free(t);
+}
+
+void tupc_team_fini(void)
+{
+    /* Teams a program did not free end with the run. */
+    for (int s = 1; s < SLOTS; s++) {
+        struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_relaxed);
+        if (t)
+            team_delete(t);
+        atomic_store_explicit(&table[s], NULL, memory_order_relaxed);
+        atomic_store_explicit(&ids[s], -1, memory_order_relaxed);
+    }
+}
+
+static _Noreturn void unknown_team(const char *func, upc_team_t team)
+{
+    tupc_fail(func, SEC,
+              "team is %d, which names no team (never made by tupc_team_split, or freed); "
+              "expected UPC_TEAM_ALL or a team from tupc_team_split",
+              team);
+}
+
+struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
+{
+    int s = team & 0xffff;
+    if (team < 0 || s >= SLOTS || atomic_load_explicit(&ids[s], memory_order_acquire) != team)
+        unknown_team(func, team);
+    struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_acquire);
+    if (!t)
+        unknown_team(func, team);
+    if (t->rank[tupc_mythread_] < 0)
+        tupc_fail(func, SEC,
+                  "this thread is not a member of team %d (%d members, rank 0 is thread %d); "
+                  "expected a call on a team by its members only",
+                  team, t->n, t->thread[0]);
+    return t;
+}
+
+int tupc_team_my_rank(const struct tupc_team *t)
+{
+    return t->rank ? t->rank[tupc_mythread_] : tupc_mythread_;
+}
+
+/* ---- The barrier ---------------------------------------------------------- */
+
+_Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const char *func, int j)
+{
+    if (t == &tupc_team_all_)
+        tupc_calls_differ(func, j);
+    const struct tupc_coll_self *a = &t->self[me];
+    tupc_fail(func, "UPC 1.3 7.4 para 3 and 4; " SEC,
+              "member %d of team %d (thread %d) made other calls on the team than this member "
+              "(rank %d), or passed other arguments or flags, in its %u calls up to the one in "
+              "%s; expected every member to make the same calls on the team with the same "
+              "single-valued arguments",
+              j, t->id, tupc_team_thread_of(t, j), me, (unsigned)a->n,
+              a->func ? a->func : "no call");
+}
+
+struct bar_wait {
+    const struct tupc_team *t;
+    uint32_t e;
+    const char *func;
+};
+
+/* A sleeping waiter at episode e: a member that has not arrived and has
+ * returned, or sits in a barrier of all threads that this thread has not
+ * reached, can never arrive. */
+static void bar_stuck(const void *arg, tupc_word *w, uint32_t target)
+{
+    const struct bar_wait *b = arg;
+    for (int r = 0; r < b->t->n; r++) {
+        uint32_t got =
+            atomic_load_explicit(&b->t->bar[r].slot[b->e % 2].episode, memory_order_acquire);
+        if (got != b->e)
+            tupc_wait_check_peer(w, target, tupc_team_thread_of(b->t, r), b->func);
+    }
+}
+
+static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char *func)
+{
+    const struct tupc_coll_self *a = &t->self[me];
+    for (int r = 0; r < t->n; r++) {
+        /* Relaxed: the arrivals' acq_rel increments order these stores
+         * before our last increment. */
+        uint32_t n = atomic_load_explicit(&t->bar[r].slot[e % 2].calls, memory_order_relaxed);
+        uint64_t s = atomic_load_explicit(&t->bar[r].slot[e % 2].sig, memory_order_relaxed);
+        const char *f = atomic_load_explicit(&t->bar[r].slot[e % 2].func, memory_order_relaxed);
+        if (n != a->n || s != a->sig)
+            tupc_team_calls_differ(t, me, func, r);
+        if (f != func)
+            tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3; " SEC,
+                      "member %d of team %d (thread %d) is in %s while this member is in %s; "
+                      "expected every member to reach the same barriers and calls on the team",
+                      r, t->id, tupc_team_thread_of(t, r), f, func);
+    }
+}
+
+void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
+{
+    struct tupc_coll_self *s = &t->self[rank];
+    uint32_t e = ++s->episode;
+    struct tupc_team_bar *b = &t->bar[rank];
+    atomic_store_explicit(&b->slot[e % 2].calls, s->n, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
+    /* acq_rel: our stores before it (the slot, and every access of our
+     * calls on the team) are visible to the last arriver, whose release of
+     * the word passes them on to every member. */
+    uint32_t got = atomic_fetch_add_explicit(&t->arrived, 1, memory_order_acq_rel) + 1;
+    if (got == e * (uint32_t)t->n) {
+        bar_check(t, rank, e, func);
+        tupc_word_set(&t->release, e);
+    } else {
+        struct bar_wait bw = {t, e, func};
+        tupc_wait_checked(&t->release, e, bar_stuck, &bw); /* acquire */
+    }
+}
+
+/* ---- Split and free ----------------------------------------------------- */
+
+/* What each member of a split leaves in its scratch slot of the call. */
+struct split_entry {
+    int colour, key;
+    _Atomic(struct tupc_team *) made; /* the leader's new team */
+};
+
+struct ranked {
+    int key, prank;
+};
+
+static int by_key(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->prank > y->prank) - (x->prank < y->prank);
+}
+
+static struct tupc_team *team_new(const struct tupc_team *parent, const struct ranked *m, int n)
+{
+    int T = tupc_threads_;
+    struct tupc_team *t = aligned_alloc(TUPC_CACHELINE, sizeof *t);
+    if (!t)
+        return NULL;
+    memset(t, 0, sizeof *t);
+    t->n = n;
+    t->depth = parent->depth + 1;
+    t->member = tupc_coll_members_new(n);
+    t->self = aligned_alloc(TUPC_CACHELINE, sizeof *t->self * (size_t)n);
+    t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * (size_t)n);
+    t->thread = malloc(sizeof *t->thread * (size_t)n);
+    t->rank = malloc(sizeof *t->rank * (size_t)T);
+    if (!t->member || !t->self || !t->bar || !t->thread || !t->rank) {
+        team_delete(t);
+        return NULL;
+    }
+    memset(t->self, 0, sizeof *t->self * (size_t)n);
+    memset(t->bar, 0, sizeof *t->bar * (size_t)n);
+    for (int i = 0; i < T; i++)
+        t->rank[i] = -1;
+    for (int r = 0; r < n; r++) {
+        int th = tupc_team_thread_of(parent, m[r].prank);
+        t->thread[r] = th;
+        t->rank[th] = r;
+        t->self[r].line = tupc_coll_member_line(t->member, r);
+    }
+    pthread_mutex_lock(&lock);
+    int s = 1;
+    while (s < SLOTS && atomic_load_explicit(&table[s], memory_order_relaxed))
+        s++;
+    if (s == SLOTS) {
+        pthread_mutex_unlock(&lock);
+        team_delete(t);
+        tupc_fail("tupc_team_split", SEC,
+                  "%d teams are alive; expected at most %d (free teams with tupc_team_free)",
+                  SLOTS - 1, SLOTS - 1);
+    }
+    gens[s] = gens[s] == GEN_MAX ? 1 : (uint16_t)(gens[s] + 1);
+    t->id = (int)gens[s] << 16 | s;
+    atomic_store_explicit(&table[s], t, memory_order_relaxed);
+    atomic_store_explicit(&ids[s], t->id, memory_order_release);
+    pthread_mutex_unlock(&lock);
+    return t;
+}
+
+#define SPLIT "tupc_team_split"
+
+void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam)
+{
+    tupc_require_thread(SPLIT);
+    struct tupc_team *p = tupc_team_get(SPLIT, parent);
+    if (!newteam)
+        tupc_fail(SPLIT, SEC, "newteam is NULL; expected where to store the new team");
+    _Static_assert(sizeof(struct split_entry) <= TUPC_SCRATCH_BYTES, "one scratch slot");
+
+    /* Every member waits for every other twice: NOSYNC in and out, and the
+     * two barriers below. */
+    struct tupc_coll c;
+    tupc_coll_begin_team(&c, p, SPLIT, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, TUPC_NOSYNC, TUPC_NOSYNC,
+                         (uint64_t)(unsigned)parent);
+    struct split_entry *mine = tupc_coll_scratch_claim(&c);
+    mine->colour = colour;
+    mine->key = key;
+    atomic_store_explicit(&mine->made, NULL, memory_order_relaxed);
+    tupc_coll_barrier(&c);
+
+    if (colour < 0) {
+        *newteam = TUPC_TEAM_NONE;
+        tupc_coll_barrier(&c);
+        tupc_coll_finish(&c);
+        return;
+    }
+    /* The members of our colour in order; the leader (first) makes the team. */
+    int n = 0;
+    struct ranked *m = malloc(sizeof *m * (size_t)p->n);
+    if (!m)
+        tupc_fail(SPLIT, NULL, "out of memory for %d members", p->n);
+    for (int r = 0; r < p->n; r++) {
+        const struct split_entry *e = tupc_coll_scratch(&c, r);
+        if (e->colour == colour)
+            m[n++] = (struct ranked){e->key, r};
+    }
+    qsort(m, (size_t)n, sizeof *m, by_key);
+    int leader = m[0].prank;
+    if (leader == c.me) {
+        struct tupc_team *t = team_new(p, m, n);
+        if (!t)
+            tupc_fail(SPLIT, NULL, "out of memory for a team of %d members", n);
+        /* Release: the team's fields, for the members' acquire below. */
+        atomic_store_explicit(&mine->made, t, memory_order_release);
+    }
+    free(m);
+    tupc_coll_barrier(&c);
+    const struct split_entry *le = tupc_coll_scratch(&c, leader);
+    struct tupc_team *t = atomic_load_explicit(&le->made, memory_order_acquire);
+    *newteam = t->id;
+    tupc_coll_finish(&c);
+}
+
+#define FREE "tupc_team_free"
+
+void tupc_team_free(upc_team_t *team)
+{
+    tupc_require_thread(FREE);
+    if (!team)
+        tupc_fail(FREE, SEC, "team is NULL; expected the address of a team handle");
+    if (*team == UPC_TEAM_ALL)
+        tupc_fail(FREE, SEC, "team is UPC_TEAM_ALL; expected a team from tupc_team_split");
+    tupc_check_not_split(FREE);
+    struct tupc_team *t = tupc_team_lookup_(FREE, *team);
+    int me = tupc_team_my_rank(t);
+    /* Every member has returned from its calls on the team: nothing of the
+     * team is read after this barrier but `left`. */
+    tupc_team_barrier_(t, me, FREE);
+    int s = t->id & 0xffff, n = t->n, id = t->id; /* read before `left`: t may go after it */
+    *team = TUPC_TEAM_NONE;
+    /* Every member takes the team out of the table before it returns (the
+     * first one does it), so that none of them finds it again through a
+     * stale handle while the last one deletes it. */
+    pthread_mutex_lock(&lock);
+    if (atomic_load_explicit(&ids[s], memory_order_relaxed) == id) {
+        atomic_store_explicit(&ids[s], -1, memory_order_relaxed);
+        atomic_store_explicit(&table[s], NULL, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&lock);
+    /* acq_rel: the last member to leave sees every other member done with
+     * the team, and deletes it. */
+    if (atomic_fetch_add_explicit(&t->left, 1, memory_order_acq_rel) + 1 == n) {
+        team_delete(t);
+    }
+}
+
+/* ---- Queries ------------------------------------------------------------ */
+
+int tupc_team_size(upc_team_t team)
+{
+    tupc_require_thread("tupc_team_size");
+    return tupc_team_get("tupc_team_size", team)->n;
+}
+
+int tupc_team_rank(upc_team_t team)
+{
+    tupc_require_thread("tupc_team_rank");
+    return tupc_team_my_rank(tupc_team_get("tupc_team_rank", team));
+}
+
+int tupc_team_thread(upc_team_t team, int rank)
+{
+    tupc_require_thread("tupc_team_thread");
+    const struct tupc_team *t = tupc_team_get("tupc_team_thread", team);
+    if (rank < 0 || rank >= t->n)
+        tupc_fail("tupc_team_thread", SEC, "rank is %d; expected 0..%d, the ranks of team %d", rank,
+                  t->n - 1, team);
+    return tupc_team_thread_of(t, rank);
+}
+
+int tupc_team_rank_of(upc_team_t team, int thread)
+{
+    tupc_require_thread("tupc_team_rank_of");
+    const struct tupc_team *t = tupc_team_get("tupc_team_rank_of", team);
+    if (thread < 0 || thread >= tupc_threads_)
+        tupc_fail("tupc_team_rank_of", SEC, "thread is %d; expected 0..THREADS-1 (%d)", thread,
+                  tupc_threads_ - 1);
+    return t->rank ? t->rank[thread] : thread;
+}
+
+void tupc_team_barrier(upc_team_t team)
+{
+    tupc_require_thread("tupc_team_barrier");
+    tupc_check_not_split("tupc_team_barrier");
+    struct tupc_team *t = tupc_team_get("tupc_team_barrier", team);
+    if (t == &tupc_team_all_)
+        tupc_barrier_all("tupc_team_barrier");
+    else
+        tupc_team_barrier_(t, tupc_team_my_rank(t), "tupc_team_barrier");
+}

@@ -1,0 +1,93 @@
+/* Teams (Extended Collectives 0.3 section 4 item 9): the threads a collective
+ * call runs on, and the state the call runs with.
+ *
+ * A team owns everything the sync-mode engine (coll/syncmode.h) keeps per
+ * call sequence: each member's line of counters and its scratch, eager lines
+ * and mailboxes, each member's own running state (calls made, the running
+ * signature), and a barrier of its own. So two teams run their calls
+ * without ever reading each other's counters, and a thread in several teams
+ * keeps one call sequence per team.
+ *
+ * UPC_TEAM_ALL is the team tupc_team_all_, whose members are the threads by
+ * number. Its per-member state is the engine's thread-local state and its
+ * barrier is sync/barrier.c's, so the 1.3 collectives, which run on it, pay
+ * for teams only with the loads of the team's fields from a global.
+ *
+ * Other teams are made by tupc_team_split (coll/team.c) and freed by
+ * tupc_team_free. A upc_team_t names one: slot | generation << 16, so a
+ * handle of a freed team is refused, not taken for the slot's next team. */
+#ifndef TUPC_COLL_TEAM_H
+#define TUPC_COLL_TEAM_H
+
+#include <upc_collective_ext.h>
+
+#include "sync/wait.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* One member's own state on one team; written by that member only, read by
+ * others only to explain an error or in the team barrier (see team.c). */
+struct tupc_coll_self {
+    uint32_t n;        /* calls made on this team (UPC_TEAM_ALL: tupc_calls_self_.n) */
+    int calls_mod;     /* n % team size, kept without a division */
+    const char *func;  /* the call n's function and the running signature of */
+    uint64_t sig;      /* calls 1..n, compared with the other members' */
+    uint32_t finished; /* newest call every member is known to have finished */
+    uint32_t episode;  /* team barriers this member has arrived at */
+    struct tupc_coll_line *line;
+} __attribute__((aligned(TUPC_CACHELINE)));
+
+struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
+
+struct tupc_team {
+    int n;                           /* members */
+    struct tupc_coll_member *member; /* by rank */
+    struct tupc_coll_self *self;     /* by rank; NULL for UPC_TEAM_ALL (thread-local) */
+    int *thread;                     /* rank -> thread; NULL for UPC_TEAM_ALL (the same) */
+    int *rank;                       /* thread -> rank, -1 for a non-member; NULL for ALL */
+    struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
+    upc_team_t id;
+    int depth; /* 0 for UPC_TEAM_ALL, a split's parent's + 1 */
+    /* The team barrier (team.c): arrivals of all episodes, never reset. */
+    _Alignas(TUPC_CACHELINE) _Atomic uint32_t arrived;
+    _Alignas(TUPC_CACHELINE) tupc_word release; /* last episode completed */
+    _Alignas(TUPC_CACHELINE) _Atomic int left;  /* members past tupc_team_free's barrier */
+};
+
+extern struct tupc_team tupc_team_all_;
+
+/* The thread of team rank r. */
+static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
+{
+    return t->thread ? t->thread[r] : r;
+}
+
+/* The team that handle `team` names, with the caller a member of it, or a
+ * failure naming `func`. Inline for UPC_TEAM_ALL, which every 1.3 call
+ * and most _x calls name. */
+struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team);
+static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
+{
+    if (__builtin_expect(team == UPC_TEAM_ALL, 1))
+        return &tupc_team_all_;
+    return tupc_team_lookup_(func, team);
+}
+
+/* The caller's rank in t (a member). */
+int tupc_team_my_rank(const struct tupc_team *t);
+
+/* Barrier of the members of t, for a library call named func. Compares the
+ * members' running signatures of calls on t, as the barrier of all threads
+ * does for theirs. */
+void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func);
+
+/* Fails the run explaining that member j's calls on t differ from those of
+ * member `me` (which a compared signature showed), in `func`. */
+_Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const char *func, int j);
+
+/* Set up and tear down the team table and UPC_TEAM_ALL (run.c). */
+int tupc_team_init(int threads);
+void tupc_team_fini(void);
+
+#endif

@@ -1,0 +1,450 @@
+/* The examples of Extended Collectives 0.3 5.3.1 to 5.3.6 (figures 1 to 6),
+ * at THREADS = 3 as drawn, every byte of D1 and D2 checked against a serial
+ * oracle that applies the spec's definition to a copy of C1 and C2; teams
+ * (split, nesting, queries, barriers); and every refusal of bad input. */
+#include "tt.h"
+
+#include <upc_collective_ext.h>
+
+#include <string.h>
+
+#define BLK 9
+#define NELEMS (BLK * 3)
+#define SENT '.'
+
+struct arrays {
+    tupc_sptr_t A, B, nb, P, C1, C2, D1, D2;
+};
+
+/* shared [BLK] char X[NELEMS] */
+static tupc_sptr_t ch(tupc_sptr_t X, int i)
+{
+    return tupc_index(X, i, BLK, char);
+}
+
+static void alloc_all(struct arrays *a, size_t ptr_blk)
+{
+    a->A = upc_all_alloc(3, ptr_blk * sizeof(tupc_sptr_t));
+    a->B = upc_all_alloc(3, ptr_blk * sizeof(tupc_sptr_t));
+    a->nb = upc_all_alloc(3, ptr_blk * sizeof(size_t));
+    a->P = upc_all_alloc(3, sizeof(int));
+    a->C1 = upc_all_alloc(3, BLK);
+    a->C2 = upc_all_alloc(3, BLK);
+    a->D1 = upc_all_alloc(3, BLK);
+    a->D2 = upc_all_alloc(3, BLK);
+    if (MYTHREAD == 0)
+        for (int i = 0; i < NELEMS; i++) {
+            tupc_ref(a->C1, i, BLK, char) = (char)('A' + i);
+            tupc_ref(a->C2, i, BLK, char) = (char)('a' + i);
+            tupc_ref(a->D1, i, BLK, char) = SENT;
+            tupc_ref(a->D2, i, BLK, char) = SENT;
+        }
+}
+
+/* Local images of C1, C2, D1, D2, indexed as the arrays. */
+struct image {
+    char c[2][NELEMS], d[2][NELEMS];
+};
+
+static void image_init(struct image *m)
+{
+    for (int i = 0; i < NELEMS; i++) {
+        m->c[0][i] = (char)('A' + i), m->c[1][i] = (char)('a' + i);
+        m->d[0][i] = m->d[1][i] = SENT;
+    }
+}
+
+/* The oracle's copy: n bytes from C<cs>[ci] to D<ds>[di]. */
+static void ocopy(struct image *m, int ds, int di, int cs, int ci, size_t n)
+{
+    memcpy(&m->d[ds - 1][di], &m->c[cs - 1][ci], n);
+}
+
+static void compare(const struct arrays *a, const struct image *m, const char *what)
+{
+    for (int i = 0; i < NELEMS; i++) {
+        TCHECK(tupc_ref(a->D1, i, BLK, char) == m->d[0][i], "%s: D1[%d] is '%c', expected '%c'",
+               what, i, tupc_ref(a->D1, i, BLK, char), m->d[0][i]);
+        TCHECK(tupc_ref(a->D2, i, BLK, char) == m->d[1][i], "%s: D2[%d] is '%c', expected '%c'",
+               what, i, tupc_ref(a->D2, i, BLK, char), m->d[1][i]);
+    }
+}
+
+#define PTR(arr, k, blk) tupc_ref(arr, k, blk, tupc_sptr_t)
+#define SZ(arr, k, blk) tupc_ref(arr, k, blk, size_t)
+
+static int fig1(void *arg)
+{
+    upc_flag_t extra = *(const upc_flag_t *)arg;
+    struct arrays a;
+    alloc_all(&a, 1);
+    if (MYTHREAD == 0) {
+        PTR(a.B, 0, 1) = ch(a.D1, 0);
+        PTR(a.B, 1, 1) = ch(a.D2, 11);
+        PTR(a.B, 2, 1) = ch(a.D2, 23);
+    }
+    upc_all_broadcast_x(a.B, ch(a.C1, 1), 4, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | extra,
+                        UPC_TEAM_ALL);
+    struct image m;
+    image_init(&m);
+    ocopy(&m, 1, 0, 1, 1, 4);
+    ocopy(&m, 2, 11, 1, 1, 4);
+    ocopy(&m, 2, 23, 1, 1, 4);
+    compare(&a, &m, "figure 1");
+    return 0;
+}
+
+static void set_nb3(const struct arrays *a, size_t x, size_t y, size_t z)
+{
+    SZ(a->nb, 0, 1) = x, SZ(a->nb, 1, 1) = y, SZ(a->nb, 2, 1) = z;
+}
+
+static int fig2(void *arg)
+{
+    upc_flag_t extra = *(const upc_flag_t *)arg;
+    struct arrays a;
+    alloc_all(&a, 1);
+    if (MYTHREAD == 0) {
+        set_nb3(&a, 2, 3, 1);
+        PTR(a.A, 0, 1) = ch(a.C1, 1), PTR(a.A, 1, 1) = ch(a.C2, 3), PTR(a.A, 2, 1) = ch(a.C2, 8);
+        PTR(a.B, 0, 1) = ch(a.D1, 5), PTR(a.B, 1, 1) = ch(a.D2, 9), PTR(a.B, 2, 1) = ch(a.D1, 19);
+    }
+    upc_all_scatter_x(a.B, a.A, a.nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | extra, UPC_TEAM_ALL);
+    struct image m;
+    image_init(&m);
+    ocopy(&m, 1, 5, 1, 1, 2);
+    ocopy(&m, 2, 9, 2, 3, 3);
+    ocopy(&m, 1, 19, 2, 8, 1);
+    compare(&a, &m, "figure 2");
+    return 0;
+}
+
+static int fig3(void *arg)
+{
+    upc_flag_t extra = *(const upc_flag_t *)arg;
+    struct arrays a;
+    alloc_all(&a, 1);
+    if (MYTHREAD == 0) {
+        set_nb3(&a, 2, 3, 1);
+        PTR(a.A, 0, 1) = ch(a.C1, 5), PTR(a.A, 1, 1) = ch(a.C2, 9), PTR(a.A, 2, 1) = ch(a.C1, 19);
+        PTR(a.B, 0, 1) = ch(a.D1, 1), PTR(a.B, 1, 1) = ch(a.D2, 3), PTR(a.B, 2, 1) = ch(a.D2, 8);
+    }
+    upc_all_gather_x(a.B, a.A, a.nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | extra, UPC_TEAM_ALL);
+    struct image m;
+    image_init(&m);
+    ocopy(&m, 1, 1, 1, 5, 2);
+    ocopy(&m, 2, 3, 2, 9, 3);
+    ocopy(&m, 2, 8, 1, 19, 1);
+    compare(&a, &m, "figure 3");
+    return 0;
+}
+
+static int fig4(void *arg)
+{
+    upc_flag_t extra = *(const upc_flag_t *)arg;
+    struct arrays a;
+    alloc_all(&a, 3);
+    static const int bd[9][2] = {{1, 1},  {2, 3},  {2, 8},  {2, 10}, {1, 12},
+                                 {1, 17}, {2, 18}, {2, 21}, {2, 25}};
+    static const int as[3][2] = {{1, 5}, {2, 9}, {1, 19}};
+    static const size_t nb[3] = {2, 3, 1};
+    if (MYTHREAD == 0) {
+        set_nb3(&a, nb[0], nb[1], nb[2]);
+        for (int r = 0; r < 3; r++)
+            PTR(a.A, r, 1) = ch(as[r][0] == 1 ? a.C1 : a.C2, as[r][1]);
+        for (int k = 0; k < 9; k++)
+            PTR(a.B, k, 3) = ch(bd[k][0] == 1 ? a.D1 : a.D2, bd[k][1]);
+    }
+    upc_all_gather_all_x(a.B, a.A, a.nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | extra, UPC_TEAM_ALL);
+    struct image m;
+    image_init(&m);
+    for (int i = 0; i < 3; i++)
+        for (int r = 0; r < 3; r++)
+            ocopy(&m, bd[i * 3 + r][0], bd[i * 3 + r][1], as[r][0], as[r][1], nb[r]);
+    compare(&a, &m, "figure 4");
+    return 0;
+}
+
+static const int ex_a[9][2] = {{1, 1},  {2, 3},  {1, 7},  {2, 9}, {1, 13},
+                               {2, 15}, {1, 18}, {1, 24}, {2, 20}};
+static const int ex_b[9][2] = {{2, 0},  {2, 3},  {1, 6},  {1, 9}, {2, 13},
+                               {1, 15}, {2, 19}, {2, 22}, {1, 23}};
+static const size_t ex_nb[9] = {2, 3, 1, 4, 2, 3, 1, 3, 4};
+
+static int fig5(void *arg)
+{
+    upc_flag_t extra = *(const upc_flag_t *)arg;
+    struct arrays a;
+    alloc_all(&a, 3);
+    if (MYTHREAD == 0)
+        for (int k = 0; k < 9; k++) {
+            SZ(a.nb, k, 3) = ex_nb[k];
+            PTR(a.A, k, 3) = ch(ex_a[k][0] == 1 ? a.C1 : a.C2, ex_a[k][1]);
+            PTR(a.B, k, 3) = ch(ex_b[k][0] == 1 ? a.D1 : a.D2, ex_b[k][1]);
+        }
+    upc_all_exchange_x(a.B, a.A, a.nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | extra, UPC_TEAM_ALL);
+    struct image m;
+    image_init(&m);
+    /* src[j*3+i] (block i of thread j) to dst[i*3+j], nbytes[j*3+i]. */
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            int s = j * 3 + i, d = i * 3 + j;
+            ocopy(&m, ex_b[d][0], ex_b[d][1], ex_a[s][0], ex_a[s][1], ex_nb[s]);
+        }
+    compare(&a, &m, "figure 5");
+    return 0;
+}
+
+static int fig6(void *arg)
+{
+    upc_flag_t extra = *(const upc_flag_t *)arg;
+    struct arrays a;
+    alloc_all(&a, 1);
+    static const int perm[3] = {2, 0, 1};
+    static const size_t nb[3] = {3, 4, 5};
+    static const int as[3][2] = {{1, 2}, {2, 14}, {1, 21}};
+    static const int bd[3][2] = {{2, 0}, {1, 9}, {1, 19}};
+    if (MYTHREAD == 0)
+        for (int r = 0; r < 3; r++) {
+            tupc_ref(a.P, r, 1, int) = perm[r];
+            SZ(a.nb, r, 1) = nb[r];
+            PTR(a.A, r, 1) = ch(as[r][0] == 1 ? a.C1 : a.C2, as[r][1]);
+            PTR(a.B, r, 1) = ch(bd[r][0] == 1 ? a.D1 : a.D2, bd[r][1]);
+        }
+    upc_all_permute_x(a.B, a.A, a.P, a.nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | extra, UPC_TEAM_ALL);
+    struct image m;
+    image_init(&m);
+    for (int r = 0; r < 3; r++)
+        ocopy(&m, bd[perm[r]][0], bd[perm[r]][1], as[r][0], as[r][1], nb[r]);
+    compare(&a, &m, "figure 6");
+    return 0;
+}
+
+static void test_figures(void **state)
+{
+    (void)state;
+    static const upc_flag_t extras[] = {0, UPC_PUSH, UPC_PULL};
+    int (*const figs[])(void *) = {fig1, fig2, fig3, fig4, fig5, fig6};
+    for (size_t f = 0; f < 6; f++)
+        for (size_t e = 0; e < 3; e++)
+            TT_RUN(3, figs[f], (void *)&extras[e]);
+}
+
+/* ---- Teams ---------------------------------------------------------------- */
+
+static int teams_body(void *arg)
+{
+    (void)arg;
+    int T = THREADS;
+    upc_team_t odd, sub;
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, T - MYTHREAD, &odd);
+    int n = (T + 1 - MYTHREAD % 2) / 2;
+    TCHECK(tupc_team_size(odd) == n, "size %d, expected %d", tupc_team_size(odd), n);
+    /* Ranked by key T - MYTHREAD: the highest thread first. */
+    int r = tupc_team_rank(odd);
+    int expect = (T - 1 - MYTHREAD) / 2; /* same-parity threads above this one */
+    TCHECK(r == expect, "thread %d has rank %d, expected %d", MYTHREAD, r, expect);
+    TCHECK(tupc_team_thread(odd, r) == MYTHREAD, "thread of my rank");
+    TCHECK(tupc_team_rank_of(odd, MYTHREAD) == r, "rank_of");
+    if (MYTHREAD + 1 < T)
+        TCHECK(tupc_team_rank_of(odd, MYTHREAD + 1) == -1, "a thread of the other parity");
+    TCHECK(tupc_team_size(UPC_TEAM_ALL) == T && tupc_team_rank(UPC_TEAM_ALL) == MYTHREAD,
+           "UPC_TEAM_ALL");
+    /* Negative colour: no team. */
+    tupc_team_split(odd, r == 0 ? -1 : 1, 0, &sub);
+    if (r == 0)
+        TCHECK(sub == TUPC_TEAM_NONE, "a negative colour gives TUPC_TEAM_NONE");
+    else
+        TCHECK(tupc_team_size(sub) == n - 1, "sub size");
+    /* Barrier-free chains of NOSYNC and MYSYNC broadcasts in each team, at once. */
+    tupc_sptr_t buf = upc_all_alloc((size_t)T, 64 * 8);
+    tupc_sptr_t ptrs = upc_all_alloc((size_t)T * (size_t)T * 8, sizeof(tupc_sptr_t));
+    tupc_sptr_t src = upc_all_alloc((size_t)T, 8 * 8);
+    int base = tupc_team_thread(odd, 0); /* a region per team */
+    for (int k = 0; k < 8; k++) {
+        /* Entry r of chain k at ptrs[(base * 8 + k) * T + r]: a region per team. */
+        tupc_sptr_t arr =
+            tupc_index(ptrs, (ptrdiff_t)((size_t)(base * 8 + k) * (size_t)T), 1, tupc_sptr_t);
+        tupc_ref(arr, r, 1, tupc_sptr_t) =
+            tupc_index(buf, (ptrdiff_t)((size_t)MYTHREAD * 512 + (size_t)k * 8), 512, char);
+    }
+    tupc_sptr_t my_src = tupc_index(src, (ptrdiff_t)((size_t)MYTHREAD * 64), 64, char);
+    for (int k = 0; k < 8; k++)
+        *(uint64_t *)tupc_index(my_src, k * 8, 64, char).addr =
+            (uint64_t)MYTHREAD * 1000 + (uint64_t)k;
+    upc_barrier();
+    for (int k = 0; k < 8; k++) {
+        tupc_sptr_t arr =
+            tupc_index(ptrs, (ptrdiff_t)((size_t)(base * 8 + k) * (size_t)T), 1, tupc_sptr_t);
+        int root = tupc_team_thread(odd, k % n);
+        tupc_sptr_t s = tupc_index(src, (ptrdiff_t)((size_t)root * 64 + (size_t)k * 8), 64, char);
+        upc_flag_t f = k % 2 ? UPC_IN_NOSYNC | UPC_OUT_NOSYNC : UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+        upc_all_broadcast_x(arr, s, 8, f, odd);
+    }
+    tupc_team_barrier(odd);
+    for (int k = 0; k < 8; k++) {
+        int root = tupc_team_thread(odd, k % n);
+        uint64_t got = tupc_ref(
+            tupc_index(buf, (ptrdiff_t)((size_t)MYTHREAD * 512 + (size_t)k * 8), 512, char), 0, 512,
+            uint64_t);
+        TCHECK(got == (uint64_t)root * 1000 + (uint64_t)k, "chain %d: %llu", k,
+               (unsigned long long)got);
+    }
+    if (sub != TUPC_TEAM_NONE)
+        tupc_team_free(&sub);
+    tupc_team_free(&odd);
+    upc_barrier();
+    return 0;
+}
+
+static void test_teams(void **state)
+{
+    (void)state;
+    static const int threads[] = {1, 2, 3, 5, 8, 32};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+        TT_RUN(threads[i], teams_body, NULL);
+}
+
+/* ---- Refusals ------------------------------------------------------------- */
+
+static int bad_team(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
+    upc_all_broadcast_x(a, a, 8, 0, 12345);
+    return 0;
+}
+
+static int not_member(void *arg)
+{
+    (void)arg;
+    upc_team_t t, other;
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &t);
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &other);
+    /* Thread 0 names a team of odd threads: trade handles by broadcast. */
+    tupc_sptr_t h = upc_all_alloc((size_t)THREADS, sizeof(int));
+    tupc_ref(h, MYTHREAD, 1, int) = t;
+    upc_barrier();
+    if (MYTHREAD == 0)
+        tupc_team_barrier(tupc_ref(h, 1, 1, int));
+    return 0;
+}
+
+static int freed_team(void *arg)
+{
+    (void)arg;
+    upc_team_t t, keep;
+    tupc_team_split(UPC_TEAM_ALL, 0, 0, &t);
+    keep = t;
+    tupc_team_free(&t);
+    tupc_team_barrier(keep);
+    return 0;
+}
+
+static int push_pull(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
+    upc_all_broadcast_x(a, a, 8, UPC_PUSH | UPC_PULL, UPC_TEAM_ALL);
+    return 0;
+}
+
+static int in_place_refused(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
+    upc_all_gather_x(a, a, a, UPC_IN_PLACE, UPC_TEAM_ALL);
+    return 0;
+}
+
+static int async_refused(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
+    upc_all_scatter_x(a, a, a, UPC_ASYNC, UPC_TEAM_ALL);
+    return 0;
+}
+
+static int wrong_affinity(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t ptrs = upc_all_alloc((size_t)THREADS, sizeof(tupc_sptr_t));
+    tupc_sptr_t data = upc_all_alloc((size_t)THREADS, 64);
+    /* dst[1] on thread 0, the others right. */
+    tupc_ref(ptrs, MYTHREAD, 1, tupc_sptr_t) =
+        tupc_index(data, MYTHREAD == 1 ? 8 : MYTHREAD * 64, 64, char);
+    upc_barrier();
+    upc_all_broadcast_x(ptrs, upc_all_alloc((size_t)THREADS, 8), 8, 0, UPC_TEAM_ALL);
+    return 0;
+}
+
+static int past_end(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t ptrs = upc_all_alloc((size_t)THREADS, sizeof(tupc_sptr_t));
+    tupc_sptr_t data = upc_all_alloc((size_t)THREADS, 64);
+    tupc_ref(ptrs, MYTHREAD, 1, tupc_sptr_t) = tupc_index(data, MYTHREAD * 64 + 60, 64, char);
+    upc_barrier();
+    upc_all_broadcast_x(ptrs, upc_all_alloc((size_t)THREADS, 8), 8, 0, UPC_TEAM_ALL);
+    return 0;
+}
+
+static int not_a_perm(void *arg)
+{
+    const int *pull = arg;
+    tupc_sptr_t ptrs = upc_all_alloc((size_t)THREADS, sizeof(tupc_sptr_t));
+    tupc_sptr_t nb = upc_all_alloc((size_t)THREADS, sizeof(size_t));
+    tupc_sptr_t perm = upc_all_alloc((size_t)THREADS, sizeof(int));
+    tupc_sptr_t data = upc_all_alloc((size_t)THREADS, 64);
+    tupc_ref(ptrs, MYTHREAD, 1, tupc_sptr_t) = tupc_index(data, MYTHREAD * 64, 64, char);
+    tupc_ref(nb, MYTHREAD, 1, size_t) = 8;
+    tupc_ref(perm, MYTHREAD, 1, int) = MYTHREAD == 1 ? 0 : MYTHREAD; /* 0 twice */
+    upc_barrier();
+    upc_all_permute_x(ptrs, ptrs, perm, nb, *pull ? UPC_PULL : UPC_PUSH, UPC_TEAM_ALL);
+    return 0;
+}
+
+static int members_disagree(void *arg)
+{
+    (void)arg;
+    upc_team_t t;
+    tupc_team_split(UPC_TEAM_ALL, 0, 0, &t);
+    tupc_sptr_t ptrs = upc_all_alloc((size_t)THREADS, sizeof(tupc_sptr_t));
+    tupc_sptr_t data = upc_all_alloc((size_t)THREADS, 64);
+    tupc_ref(ptrs, MYTHREAD, 1, tupc_sptr_t) = tupc_index(data, MYTHREAD * 64, 64, char);
+    upc_barrier();
+    tupc_sptr_t src = upc_all_alloc((size_t)THREADS, 8);
+    upc_all_broadcast_x(ptrs, src, MYTHREAD ? 8 : 4, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, t);
+    tupc_team_barrier(t);
+    return 0;
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    static const int zero = 0, one = 1;
+    for (int T = 2; T <= 4; T += 2) {
+        tt_expect_error(T, bad_team, NULL, "upc_all_broadcast_x", "team is 12345", NULL);
+        tt_expect_error(T, not_member, NULL, "tupc_team_barrier", "not a member", NULL);
+        tt_expect_error(T, freed_team, NULL, "tupc_team_barrier", "names no team", NULL);
+        tt_expect_error(T, push_pull, NULL, "both UPC_PUSH and UPC_PULL", NULL);
+        tt_expect_error(T, in_place_refused, NULL, "upc_all_gather_x", "UPC_IN_PLACE", NULL);
+        tt_expect_error(T, async_refused, NULL, "UPC_ASYNC", NULL);
+        tt_expect_error(T, wrong_affinity, NULL, "dst[1] has affinity to thread 0",
+                        "expected thread 1", NULL);
+        tt_expect_error(T, past_end, NULL, "upc_all_broadcast_x", "past the end", NULL);
+        tt_expect_error(T, not_a_perm, (void *)&zero, "upc_all_permute_x", "both 0", NULL);
+        tt_expect_error(T, not_a_perm, (void *)&one, "upc_all_permute_x", "holds 0 twice", NULL);
+        tt_expect_error(T, members_disagree, NULL, "team", "other arguments", NULL);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_teams),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
