@@ -104,7 +104,8 @@ static inline tupc_sptr_t tupc_src_int_(long v)
 #define tupc_src_(s) _Generic((s), tupc_sptr_t: tupc_src_sptr_, default: tupc_src_int_)(s)
 /* clang-format on */
 
-/* The functions that take UPC_IN_PLACE for src, as macros that turn it into
+/* The functions that take UPC_IN_PLACE for src (the exchanges, permutes
+ * and prefix reductions), as macros that turn it into
  * TUPC_IN_PLACE_SPTR ((f)(...) still names the function). Not inside the
  * library, which defines the functions. */
 #ifndef TUPC_BUILDING_LIBTUPC
@@ -116,6 +117,28 @@ static inline tupc_sptr_t tupc_src_int_(long v)
     upc_all_exchange_x(dst, tupc_src_(src), nbytes, mode, team)
 #define upc_all_permute_x(dst, src, perm, nbytes, mode, team)                                      \
     upc_all_permute_x(dst, tupc_src_(src), perm, nbytes, mode, team)
+#define upc_all_prefix_reduceC(dst, src, op, n, blk, f, fl)                                        \
+    upc_all_prefix_reduceC(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceUC(dst, src, op, n, blk, f, fl)                                       \
+    upc_all_prefix_reduceUC(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceS(dst, src, op, n, blk, f, fl)                                        \
+    upc_all_prefix_reduceS(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceUS(dst, src, op, n, blk, f, fl)                                       \
+    upc_all_prefix_reduceUS(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceI(dst, src, op, n, blk, f, fl)                                        \
+    upc_all_prefix_reduceI(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceUI(dst, src, op, n, blk, f, fl)                                       \
+    upc_all_prefix_reduceUI(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceL(dst, src, op, n, blk, f, fl)                                        \
+    upc_all_prefix_reduceL(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceUL(dst, src, op, n, blk, f, fl)                                       \
+    upc_all_prefix_reduceUL(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceF(dst, src, op, n, blk, f, fl)                                        \
+    upc_all_prefix_reduceF(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceD(dst, src, op, n, blk, f, fl)                                        \
+    upc_all_prefix_reduceD(dst, tupc_src_(src), op, n, blk, f, fl)
+#define upc_all_prefix_reduceLD(dst, src, op, n, blk, f, fl)                                       \
+    upc_all_prefix_reduceLD(dst, tupc_src_(src), op, n, blk, f, fl)
 #endif
 
 /* upc_wait(handle) names the completion of 0.3 section 5.4.1, not the

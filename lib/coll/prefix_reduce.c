@@ -18,8 +18,15 @@
  * writes tiles in any partition (IN_MYSYNC waits for every thread,
  * OUT_MYSYNC is a barrier), and threads hand partials over once per round.
  * Sync: OUT_ALLSYNC is a barrier (every thread writes output); OUT_MYSYNC
- * needs no wait in the LOCAL case and waits for every thread with CHUNK. */
+ * needs no wait in the LOCAL case and waits for every thread with CHUNK.
+ * In place (UPC_IN_PLACE as src or in flags, Extended Collectives 0.3 5.2
+ * and footnote 5): src is dst. Every path but the direct one reads each
+ * element of src only in the piece or tile of the thread that writes it,
+ * before writing it, so those run in place as they are; the direct path
+ * reads other threads' src and is not taken. */
 #include "coll/reduce_types.h"
+
+#include <upc_collective_ext.h>
 
 #include "check/error.h"
 #include "coll/scan_lines.h"
@@ -445,7 +452,10 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
-    tupc_coll_flags(func, flags, &in, &out);
+    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
+    tupc_coll_flags(func, flags & ~UPC_IN_PLACE, &in, &out);
+    if (in_place)
+        src = dst; /* a decoy src is not read */
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
     tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
     if (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase)))
@@ -459,7 +469,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
     tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
-    if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC) {
+    if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place) {
         prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f);
         tupc_coll_leave_symmetric(&c); /* ALLSYNC: a barrier; NOSYNC: nothing */
         return;

@@ -305,6 +305,69 @@ static void test_teams(void **state)
         TT_RUN(threads[i], teams_body, NULL);
 }
 
+/* ---- In-place prefix reduction ------------------------------------------- */
+
+struct prefix_case {
+    size_t nelems, blk;
+    upc_flag_t flags;
+    int as_src; /* UPC_IN_PLACE as the src argument, else in flags with a decoy src */
+};
+
+/* Each thread fills the elements with affinity to it, the call scans in
+ * place, every thread checks every element against a serial scan. */
+static int prefix_in_place(void *arg)
+{
+    const struct prefix_case *pc = arg;
+    size_t n = pc->nelems, B = pc->blk, T = (size_t)THREADS;
+    size_t per = B ? (n + B * T - 1) / (B * T) * B : n;
+    tupc_sptr_t A = upc_all_alloc(T, per * sizeof(long) + 8);
+    tupc_sptr_t decoy = upc_all_alloc(T, per * sizeof(long) + 8);
+    for (size_t i = 0; i < n; i++) {
+        tupc_sptr_t e = tupc_index(A, i, B, long);
+        if (B == 0 ? MYTHREAD == 0 : (int)e.thread == MYTHREAD)
+            *(long *)e.addr = (long)(i * 2654435761u % 1000) - 500;
+        tupc_sptr_t d = tupc_index(decoy, i, B, long);
+        if (B == 0 ? MYTHREAD == 0 : (int)d.thread == MYTHREAD)
+            *(long *)d.addr = 77;
+    }
+    upc_barrier();
+    if (pc->as_src)
+        upc_all_prefix_reduceL(A, UPC_IN_PLACE, UPC_ADD, n, B, NULL, pc->flags);
+    else
+        upc_all_prefix_reduceL(A, decoy, UPC_ADD, n, B, NULL, pc->flags | UPC_IN_PLACE);
+    upc_barrier();
+    long run = 0;
+    for (size_t i = 0; i < n; i++) {
+        run += (long)(i * 2654435761u % 1000) - 500;
+        long got = tupc_ref(A, i, B, long);
+        TCHECK(got == run, "n %zu blk %zu flags 0x%x: element %zu is %ld, expected %ld", n, B,
+               (unsigned)pc->flags, i, got, run);
+        if (got != run)
+            break;
+    }
+    return 0;
+}
+
+static void test_prefix_in_place(void **state)
+{
+    (void)state;
+    static const size_t sizes[][2] = {
+        {1, 1},     {5, 1},       {7, 3},    {100, 0},
+        {1000, 16}, {1000, 1000}, {3000, 5}, {(3u << 20) / 8, (3u << 20) / 8}};
+    static const upc_flag_t flags[] = {UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
+                                       UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
+                                       UPC_IN_MYSYNC | UPC_OUT_MYSYNC};
+    for (int T = 1; T <= 4; T++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (size_t f = 0; f < 3; f++) {
+                size_t blk = sizes[s][1];
+                if (blk >= sizes[s][0] && T > 1 && s == 7)
+                    blk = (sizes[s][0] + (size_t)T - 1) / (size_t)T; /* one block per thread */
+                struct prefix_case pc = {sizes[s][0], blk, flags[f], (int)(s + f) % 2};
+                TT_RUN(T, prefix_in_place, &pc);
+            }
+}
+
 /* ---- Refusals ------------------------------------------------------------- */
 
 static int bad_team(void *arg)
@@ -444,6 +507,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_teams),
+        cmocka_unit_test(test_prefix_in_place),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
