@@ -24,7 +24,7 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
         tupc_x_checked(&x, sig, gen);
     }
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.c.me;
+    int me = x.c.self->me;
     int root = tupc_x_rank_of(&x, (int)src.thread);
     if (nbytes && x.push && root >= 0) {
         if (me == root)

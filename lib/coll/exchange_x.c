@@ -19,7 +19,7 @@
 
 static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 {
-    int n = x->c.n, me = x->c.me;
+    int n = x->c.self->size, me = x->c.self->me;
     size_t T = (size_t)tupc_threads_, N = (size_t)n;
     void *buf = NULL;
     size_t cap = 0;
@@ -72,7 +72,7 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
         tupc_x_checked(&x, sig, gen);
     }
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.c.me;
+    int me = x.c.self->me;
     if (x.in_place) {
         swap_pairs(&x, dst, nbytes);
     } else {

@@ -25,7 +25,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
         tupc_x_checked(&x, sig, gen);
     }
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.c.me;
+    int me = x.c.self->me;
     if (x.push) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
         if (len) {

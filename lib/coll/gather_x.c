@@ -24,7 +24,7 @@ upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t
         tupc_x_checked(&x, sig, gen);
     }
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.c.me;
+    int me = x.c.self->me;
     for (int r = x.push ? me : 0; r < (x.push ? me + 1 : n); r++) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)r, 1);
         if (!len)

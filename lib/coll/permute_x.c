@@ -21,10 +21,10 @@
 static int perm_of(struct tupc_x *x, tupc_sptr_t perm, int r)
 {
     int to = *(const int *)tupc_x_entry(x, perm, (size_t)r, 1, sizeof(int));
-    if (to < 0 || to >= x->c.n)
+    if (to < 0 || to >= x->c.self->size)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] is %d; expected perm to hold the team's %d ranks 0..%d, each once", r,
-                  to, x->c.n, x->c.n - 1);
+                  to, x->c.self->size, x->c.self->size - 1);
     return to;
 }
 
@@ -35,19 +35,19 @@ static void claim(struct tupc_x *x, int to)
     (void)tupc_coll_scratch_claim(&x->c);
     struct tupc_mailbox *m = tupc_coll_mailbox(&x->c, to);
     /* Relaxed: the exchange's atomicity alone makes the second see the first. */
-    uint64_t old = atomic_exchange_explicit(&m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)x->c.me,
-                                            memory_order_relaxed);
+    uint64_t old = atomic_exchange_explicit(
+        &m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)x->c.self->me, memory_order_relaxed);
     if ((uint32_t)(old >> 32) == x->c.seq)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] and perm[%u] are both %d; expected perm to hold the team's %d ranks "
                   "0..%d, each once",
-                  x->c.me, (unsigned)(uint32_t)old, to, x->c.n, x->c.n - 1);
+                  x->c.self->me, (unsigned)(uint32_t)old, to, x->c.self->size, x->c.self->size - 1);
 }
 
 /* Pull: the rank whose block comes to us, having checked all of perm. */
 static int source_of(struct tupc_x *x, tupc_sptr_t perm)
 {
-    int n = x->c.n, from = -1;
+    int n = x->c.self->size, from = -1;
     unsigned char *seen = calloc((size_t)n, 1);
     if (!seen)
         tupc_fail(FUNC, NULL, "out of memory for %d ranks", n);
@@ -59,7 +59,7 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
                       "each once",
                       to, r, n, n - 1);
         seen[to] = 1;
-        if (to == x->c.me)
+        if (to == x->c.self->me)
             from = r;
     }
     free(seen);
@@ -86,7 +86,7 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         tupc_x_checked(&x, sig, gen);
     }
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.c.me;
+    int me = x.c.self->me;
 
     if (x.in_place) {
         int to = perm_of(&x, perm, me);

@@ -36,9 +36,9 @@ struct tupc_coll {
     enum tupc_sync in, out;
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
-    struct tupc_team *team;
-    struct tupc_coll_self *self; /* the caller's state on team */
-    int me, n;                   /* the caller's rank, and the team's size */
+    /* The caller's state on the call's team, which also names the team,
+     * the caller's rank and the team's size: one store per call. */
+    struct tupc_coll_self *self;
 };
 
 /* Every thread must make the same collective calls with the same
@@ -116,10 +116,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
 {
     struct tupc_coll_self *self = &tupc_coll_self_;
     tupc_check_not_split(func);
-    c->team = &tupc_team_all_;
     c->self = self;
-    c->me = tupc_mythread_;
-    c->n = tupc_threads_;
     c->in = in;
     c->out = out;
     c->func = func;

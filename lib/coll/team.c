@@ -230,6 +230,9 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
         t->thread[r] = th;
         t->rank[th] = r;
         t->self[r].line = tupc_coll_member_line(t->member, r);
+        t->self[r].team = t;
+        t->self[r].me = r;
+        t->self[r].size = n;
     }
     pthread_mutex_lock(&lock);
     int s = 1;
@@ -289,7 +292,7 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
     }
     qsort(m, (size_t)n, sizeof *m, by_key);
     int leader = m[0].prank;
-    if (leader == c.me) {
+    if (leader == c.self->me) {
         struct tupc_team *t = team_new(p, m, n);
         if (!t)
             tupc_fail(SPLIT, NULL, "out of memory for a team of %d members", n);

@@ -36,6 +36,8 @@ struct tupc_coll_self {
     uint32_t finished; /* newest call every member is known to have finished */
     uint32_t episode;  /* team barriers this member has arrived at */
     struct tupc_coll_line *line;
+    struct tupc_team *team; /* the team, */
+    int me, size;           /* this member's rank in it, and its size */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
