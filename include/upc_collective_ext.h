@@ -53,6 +53,22 @@ int tupc_team_rank_of(upc_team_t team, int thread);
 /* A barrier of the members of team (collective over them). */
 void tupc_team_barrier(upc_team_t team);
 
+/* The 1.3 relocalizations on a team (tupc extensions): THREADS read as the
+ * team's size and thread i as rank i; the block of rank r is the one in the
+ * partition of its thread (see tupc_team_broadcast(3)). */
+void tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
+                         upc_team_t team);
+void tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
+                       upc_team_t team);
+void tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
+                      upc_team_t team);
+void tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
+                          upc_team_t team);
+void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
+                        upc_team_t team);
+void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
+                       upc_flag_t flags, upc_team_t team);
+
 /* ---- Handles (0.3 section 5.4) ------------------------------------------ */
 
 /* The result of an _x call. Without UPC_ASYNC it is UPC_HANDLE_COMPLETE and

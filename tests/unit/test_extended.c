@@ -6,6 +6,7 @@
 
 #include <upc_collective_ext.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #define BLK 9
@@ -305,6 +306,142 @@ static void test_teams(void **state)
         TT_RUN(threads[i], teams_body, NULL);
 }
 
+/* ---- The 1.3 relocalizations on teams -------------------------------------- */
+
+static unsigned char pat(int thread, size_t pos, int it)
+{
+    return (unsigned char)(thread * 131 + (int)(pos * 7) + it);
+}
+
+enum { TBC, TSC, TGA, TGAA, TEX, TPE };
+
+static void team_call(int fn, tupc_sptr_t D, tupc_sptr_t S, tupc_sptr_t P, size_t A, size_t nb,
+                      int root_th, upc_flag_t f, upc_team_t team)
+{
+    tupc_sptr_t rootS = tupc_index(S, (ptrdiff_t)((size_t)root_th * A), A, char);
+    tupc_sptr_t rootD = tupc_index(D, (ptrdiff_t)((size_t)root_th * A), A, char);
+    switch (fn) {
+    case TBC:
+        tupc_team_broadcast(D, rootS, nb, f, team);
+        break;
+    case TSC:
+        tupc_team_scatter(D, rootS, nb, f, team);
+        break;
+    case TGA:
+        tupc_team_gather(rootD, S, nb, f, team);
+        break;
+    case TGAA:
+        tupc_team_gather_all(D, S, nb, f, team);
+        break;
+    case TEX:
+        tupc_team_exchange(D, S, nb, f, team);
+        break;
+    case TPE:
+        tupc_team_permute(D, S, P, nb, f, team);
+        break;
+    }
+}
+
+/* What my D area must hold after fn: byte k of block b. Returns the number
+ * of blocks to check (0: none on this thread). */
+static int team_expect(int fn, upc_team_t team, int root, int b, size_t k, size_t nb, int it,
+                       const int *perm, unsigned char *out)
+{
+    int n = tupc_team_size(team), me = tupc_team_rank(team);
+    int rt = tupc_team_thread(team, root);
+    switch (fn) {
+    case TBC:
+        *out = pat(rt, k, it);
+        return 1;
+    case TSC:
+        *out = pat(rt, (size_t)me * nb + k, it);
+        return 1;
+    case TGA:
+        *out = pat(tupc_team_thread(team, b), k, it);
+        return me == root ? n : 0;
+    case TGAA:
+        *out = pat(tupc_team_thread(team, b), k, it);
+        return n;
+    case TEX:
+        *out = pat(tupc_team_thread(team, b), (size_t)me * nb + k, it);
+        return n;
+    default:
+        for (int w = 0; w < n; w++)
+            if (perm[w] == me)
+                *out = pat(tupc_team_thread(team, w), k, it);
+        return 1;
+    }
+}
+
+static int team_reloc_body(void *arg)
+{
+    (void)arg;
+    int T = THREADS;
+    static const size_t sizes[] = {1, 13, 200};
+    size_t A = (size_t)T * 200;
+    tupc_sptr_t S = upc_all_alloc((size_t)T, A), D = upc_all_alloc((size_t)T, A);
+    tupc_sptr_t P = upc_all_alloc((size_t)T, sizeof(int));
+    upc_team_t teams[2];
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &teams[0]);
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 3, -MYTHREAD, &teams[1]);
+    int it = 0;
+    for (int ti = 0; ti < 2; ti++) {
+        upc_team_t team = teams[ti];
+        int n = tupc_team_size(team), me = tupc_team_rank(team);
+        int *perm = malloc(sizeof(int) * (size_t)n);
+        for (int fn = TBC; fn <= TPE; fn++)
+            for (int m = 0; m < TT_NSYNC; m++)
+                for (size_t z = 0; z < 3; z++, it++) {
+                    size_t nb = sizes[z];
+                    int root = it % n;
+                    for (int r = 0; r < n; r++)
+                        perm[r] = (r + it) % n;
+                    unsigned char *mineS =
+                        (unsigned char *)tupc_index(S, (ptrdiff_t)((size_t)MYTHREAD * A), A, char)
+                            .addr;
+                    unsigned char *mineD =
+                        (unsigned char *)tupc_index(D, (ptrdiff_t)((size_t)MYTHREAD * A), A, char)
+                            .addr;
+                    for (size_t k = 0; k < A; k++)
+                        mineS[k] = pat(MYTHREAD, k, it), mineD[k] = 0;
+                    tupc_ref(P, MYTHREAD, 1, int) = perm[me];
+                    upc_barrier();
+                    team_call(fn, D, S, P, A, nb, tupc_team_thread(team, root), tt_sync_flags[m],
+                              team);
+                    upc_barrier();
+                    unsigned char want;
+                    int blocks = team_expect(fn, team, root, 0, 0, nb, it, perm, &want);
+                    for (int b = 0; b < blocks; b++)
+                        for (size_t k = 0; k < nb; k++) {
+                            team_expect(fn, team, root, b, k, nb, it, perm, &want);
+                            unsigned char got = mineD[(size_t)b * nb + k];
+                            TCHECK(got == want,
+                                   "fn %d flags 0x%x nb %zu team %d: block %d byte %zu "
+                                   "is %d, expected %d",
+                                   fn, (unsigned)tt_sync_flags[m], nb, ti, b, k, got, want);
+                            if (got != want)
+                                b = blocks, k = nb;
+                        }
+                    /* Nothing written past the blocks. */
+                    size_t used = (size_t)blocks * nb;
+                    for (size_t k = used; k < used + nb && k < A; k++)
+                        TCHECK(mineD[k] == 0, "fn %d: byte %zu past the blocks written", fn, k);
+                }
+        free(perm);
+    }
+    tupc_team_free(&teams[1]);
+    tupc_team_free(&teams[0]);
+    return 0;
+}
+
+static void test_team_reloc(void **state)
+{
+    (void)state;
+    static const int threads[] = {1, 2, 3, 5, 8, 16};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+        TT_RUN(threads[i], team_reloc_body, NULL);
+}
+
 /* ---- In-place prefix reduction ------------------------------------------- */
 
 struct prefix_case {
@@ -505,9 +642,8 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_figures),
-        cmocka_unit_test(test_teams),
-        cmocka_unit_test(test_prefix_in_place),
+        cmocka_unit_test(test_figures),         cmocka_unit_test(test_teams),
+        cmocka_unit_test(test_prefix_in_place), cmocka_unit_test(test_team_reloc),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
