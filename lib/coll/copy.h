@@ -43,10 +43,10 @@ static inline void tupc_copy_elem(void *dst, const void *src, size_t size)
     }
 }
 
-/* Reads TUPC_STREAM_MIN, or else 1.5x the size of the last-level cache: the
- * working set (bytes read plus bytes written by all threads) from which a
- * call streams. Returns 0, or -1 with a message in err for a bad value. */
-int tupc_copy_init(char *err, size_t errlen);
+/* Sets the working set (bytes read plus bytes written by all threads) from
+ * which a call streams: TUPC_STREAM_MIN (runtime/config.h), or else 1.5x
+ * the size of the last-level cache. */
+void tupc_copy_init(void);
 
 /* Whether a call whose threads read and write `working_set` bytes in all
  * streams. The same answer on every thread (a single-valued input). */

@@ -150,7 +150,7 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     }
 
     if (out == TUPC_MYSYNC) {
-        /* seq_cst store: a release of the copy above, and it wakes t. */
+        /* Release (tupc_word_set): publishes the copy above, and wakes t. */
         tupc_word_set(&theirs->done, c.seq);
         /* Our writer's copy into our dst block, the only access to our data
          * by another thread. The slot's done only grows past seq once we

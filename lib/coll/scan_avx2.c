@@ -11,28 +11,18 @@
  * instructions instead of 28, and the sum of the next tile 4 instead of 8. */
 #include "coll/scan_lines.h"
 
-#include <stdio.h>
-
-#include <stdlib.h>
-#include <string.h>
+#include "runtime/config.h"
 
 int tupc_scan_avx2_;
 
-int tupc_scan_init(char *err, size_t errlen)
+void tupc_scan_init(void)
 {
-    const char *e = getenv("TUPC_SIMD");
-    int sse2 = e && strcmp(e, "sse2") == 0;
-    if (e && *e && !sse2 && strcmp(e, "auto") != 0) {
-        snprintf(err, errlen, "TUPC_SIMD is \"%.64s\"; expected auto or sse2", e);
-        return -1;
-    }
 #if TUPC_HAVE_AVX2
     __builtin_cpu_init();
-    tupc_scan_avx2_ = !sse2 && __builtin_cpu_supports("avx2");
+    tupc_scan_avx2_ = !tupc_config_.simd_sse2 && __builtin_cpu_supports("avx2");
 #else
     tupc_scan_avx2_ = 0;
 #endif
-    return 0;
 }
 
 #if TUPC_HAVE_AVX2

@@ -16,11 +16,10 @@
 #define TUPC_HAVE_AVX2 0
 #endif
 
-/* Reads TUPC_SIMD (auto, the default, or sse2) and sets tupc_scan_avx2_:
- * whether the AVX2 kernels run (the CPU has AVX2 and TUPC_SIMD is not
- * sse2). Before the UPC threads start, which then only read it. Returns 0,
- * or -1 with a message in err for a bad value. */
-int tupc_scan_init(char *err, size_t errlen);
+/* Sets tupc_scan_avx2_: whether the AVX2 kernels run (the CPU has AVX2
+ * and TUPC_SIMD, runtime/config.h, is not sse2). Before the UPC threads
+ * start, which then only read it. */
+void tupc_scan_init(void);
 extern int tupc_scan_avx2_;
 
 #if defined(__SSE2__)

@@ -42,6 +42,17 @@ struct tupc_coll_self {
 
 struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
 
+/* What each member leaves for an episode of the team barrier (team_barrier.c),
+ * in slot episode % 2: written by the member, read by the last arriver. */
+struct tupc_team_bar {
+    struct {
+        _Atomic uint32_t episode;   /* the episode this slot is of */
+        _Atomic uint32_t calls;     /* calls made on the team */
+        _Atomic uint64_t sig;       /* their running signature */
+        _Atomic(const char *) func; /* the function that arrived */
+    } slot[2];
+} __attribute__((aligned(TUPC_CACHELINE)));
+
 struct tupc_team {
     int n;                           /* members */
     struct tupc_coll_member *member; /* by rank */
@@ -77,7 +88,10 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 }
 
 /* The caller's rank in t (a member). */
-int tupc_team_my_rank(const struct tupc_team *t);
+static inline int tupc_team_my_rank(const struct tupc_team *t)
+{
+    return t->rank ? t->rank[tupc_mythread_] : tupc_mythread_;
+}
 
 /* Barrier of the members of t, for a library call named func. Compares the
  * members' running signatures of calls on t, as the barrier of all threads

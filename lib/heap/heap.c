@@ -21,6 +21,7 @@
 
 #include "check/error.h"
 #include "heap/arena.h"
+#include "runtime/config.h"
 #include "runtime/placement.h"
 #include "runtime/runtime.h"
 #include "sync/barrier.h"
@@ -34,6 +35,9 @@
 #include <unistd.h>
 
 char *tupc_heap_base_;
+/* Frees so far (heap/range_check.h); from 1, so that a zeroed cache entry
+ * never matches. */
+_Atomic uint32_t tupc_heap_gen_ = 1;
 size_t tupc_partition_size_;
 
 struct partition {
@@ -101,8 +105,7 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
                  part);
         return -1;
     }
-    const char *huge = getenv("TUPC_HUGEPAGES");
-    huge_pages = !huge || strcmp(huge, "0") != 0;
+    huge_pages = tupc_config_.hugepages;
     parts = aligned_alloc(64, sizeof *parts * (size_t)threads);
     if (!parts) {
         munmap(m, map_len);
@@ -398,9 +401,14 @@ void upc_all_free(tupc_sptr_t ptr)
 {
     tupc_require_thread("upc_all_free");
     tupc_check_not_split("upc_all_free");
+    /* Every thread's cache of allocations it has seen (heap/range_check.h)
+     * goes stale now, not when the block goes: the count of frees moves
+     * before the barrier, which orders it before every thread's next
+     * check. Relaxed: the barrier is the release and the acquire. */
+    if (tupc_mythread_ == 0)
+        atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
     /* No thread may still use the block when it goes. */
     tupc_barrier_all("upc_all_free");
-    tupc_seen_forget();
     if (tupc_mythread_ == 0 && !tupc_isnull(ptr))
         free_block("upc_all_free", ptr);
 }

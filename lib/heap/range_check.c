@@ -8,16 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-_Atomic uint32_t tupc_heap_gen_ = 1;
 _Thread_local struct tupc_seen tupc_seen_[TUPC_SEEN] __attribute__((tls_model("initial-exec")));
 
 _Thread_local struct tupc_seen_call tupc_seen_calls_[2] __attribute__((tls_model("initial-exec")));
-
-void tupc_seen_forget(void)
-{
-    memset(tupc_seen_, 0, sizeof tupc_seen_);
-    memset(tupc_seen_calls_, 0, sizeof tupc_seen_calls_);
-}
 
 void tupc_call_seen(uint64_t key, uint32_t gen)
 {

@@ -87,8 +87,4 @@ void tupc_call_seen(uint64_t key, uint32_t gen);
 void tupc_check_range_array(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
                             size_t blk_size, size_t esize);
 
-/* The calling thread forgets what it has seen (upc_all_free: the block may
- * go before the others' next call sees tupc_heap_gen_ move). */
-void tupc_seen_forget(void);
-
 #endif

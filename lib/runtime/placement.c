@@ -1,5 +1,7 @@
 #include "runtime/placement.h"
 
+#include "runtime/config.h"
+
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,19 +64,9 @@ static int by_rank_then_node(const void *a, const void *b)
 int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, char *err,
                        size_t errlen)
 {
-    const char *policy = getenv("TUPC_PLACEMENT");
-    if (!policy || !*policy)
-        policy = "compact";
-    int scatter = 0, none = 0;
-    if (strcmp(policy, "scatter") == 0)
-        scatter = 1;
-    else if (strcmp(policy, "none") == 0)
-        none = 1;
-    else if (strcmp(policy, "compact") != 0) {
-        snprintf(err, errlen, "TUPC_PLACEMENT is \"%s\"; expected compact, scatter or none",
-                 policy);
-        return -1;
-    }
+    const char *policy = tupc_config_.placement_name;
+    int scatter = tupc_config_.placement == TUPC_PLACE_SCATTER;
+    int none = tupc_config_.placement == TUPC_PLACE_NONE;
 
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -108,8 +100,7 @@ int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, cha
     }
     free(cpus);
 
-    const char *verbose = getenv("TUPC_VERBOSE");
-    if (verbose && *verbose && strcmp(verbose, "0") != 0) {
+    if (tupc_config_.verbose) {
         fprintf(stderr, "tupc: %d threads on %d allowed CPUs, placement %s%s, NUMA %s\n", threads,
                 n, policy, pin ? "" : " (not pinned)", have_numa() ? "available" : "not available");
         for (int t = 0; t < threads; t++)

@@ -1,6 +1,8 @@
 /* Starting and stopping THREADS: the run function. */
 #include "runtime/runtime.h"
 
+#include "runtime/config.h"
+
 #include "check/calls.h"
 #include "check/error.h"
 #include "coll/copy.h"
@@ -21,76 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tupc_threads_;
-_Thread_local int tupc_mythread_ __attribute__((tls_model("initial-exec"))) = -1;
-struct tupc_run_state tupc_run_;
-
 #define DEFAULT_HEAP_SIZE ((size_t)64 << 20)
 
 /* Per-run bookkeeping private to this file. */
 static int (*run_entry)(void *);
 static void *run_arg;
-static int *run_status;         /* what each thread's entry returned */
-static _Atomic int stop_status; /* status given by the first tupc_stop_run */
+static int *run_status; /* what each thread's entry returned */
 static int main_mode;
 
 void tupc_set_main_mode(void)
 {
     main_mode = 1;
-}
-
-size_t tupc_parse_size(const char *s)
-{
-    if (!s || !*s)
-        return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
-        return 0;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'k':
-    case 'K':
-        shift = 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        shift = 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        shift = 30;
-        end++;
-        break;
-    default:
-        break;
-    }
-    if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
-        return 0;
-    return (size_t)v << shift;
-}
-
-_Noreturn void tupc_thread_leave(void)
-{
-    pthread_exit(NULL);
-}
-
-void tupc_stop_run(int status)
-{
-    int expected = 0;
-    /* The first stop decides the status; the flag is set after the status is
-     * published so that whoever sees the flag (acquire) sees the status. */
-    if (atomic_compare_exchange_strong_explicit(&stop_status, &expected, status ? status : 1,
-                                                memory_order_relaxed, memory_order_relaxed)) {
-        if (status == 0) /* upc_global_exit(0): keep 0 as the run's status */
-            atomic_store_explicit(&stop_status, INT_MIN, memory_order_relaxed);
-    }
-    atomic_store_explicit(&tupc_stopping_, 1, memory_order_release);
 }
 
 _Noreturn void upc_global_exit(int status)
@@ -103,9 +46,6 @@ _Noreturn void upc_global_exit(int status)
     tupc_stop_run(status);
     tupc_thread_leave();
 }
-
-_Atomic int *tupc_gone_;
-_Atomic int tupc_gone_count_;
 
 static void *thread_main(void *p)
 {
@@ -138,43 +78,18 @@ static int run_error(const tupc_options *o, const char *fmt, const char *detail)
     exit(1);
 }
 
-/* Reads a count from the environment into *v (-1 when unset); returns -1
- * when malformed or above max. The knobs of the waits (TUPC_SPIN,
- * TUPC_YIELD, TUPC_NAP) are bounded so that a typo cannot turn a reported
- * error into a hang: a million pauses is some 10-40 ms per wait. */
-static int env_count(const char *name, long max, long *v)
-{
-    const char *env = getenv(name);
-    *v = -1;
-    if (!env || !*env)
-        return 0;
-    char *end;
-    errno = 0;
-    long n = strtol(env, &end, 10);
-    if (errno || end == env || *end != '\0' || n < 0 || n > max)
-        return -1;
-    *v = n;
-    return 0;
-}
-
 static int resolve_threads(const tupc_options *o, int *threads)
 {
     if (o->threads != 0) {
         *threads = o->threads;
         return o->threads >= 1 && o->threads <= TUPC_MAX_THREADS ? 0 : -1;
     }
-    const char *env = getenv("UPC_THREADS");
-    if (!env || !*env) {
+    if (!tupc_config_.threads_env) {
         *threads = tupc_allowed_cpus();
         return 0;
     }
-    char *end;
-    errno = 0;
-    long v = strtol(env, &end, 10);
-    if (errno || end == env || *end != '\0' || v < 1 || v > TUPC_MAX_THREADS)
-        return -1;
-    *threads = (int)v;
-    return 0;
+    *threads = tupc_config_.threads;
+    return *threads > 0 ? 0 : -1;
 }
 
 /* Frees what a run set up; every fini tolerates a module never initialised. */
@@ -230,6 +145,11 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     if (!entry)
         return run_error(&o, "tupc: tupc_run: %s", "entry is NULL; expected a function");
     tupc_clear_last_error_();
+    {
+        char detail[160];
+        if (tupc_config_read(detail, sizeof detail) != 0)
+            return run_error(&o, "tupc: tupc_run: %s", detail);
+    }
 
     int threads;
     if (resolve_threads(&o, &threads) != 0) {
@@ -239,14 +159,14 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
                      TUPC_MAX_THREADS);
         else
             snprintf(detail, sizeof detail, "UPC_THREADS is \"%s\"; expected a number from 1 to %d",
-                     getenv("UPC_THREADS"), TUPC_MAX_THREADS);
+                     tupc_config_.threads_env, TUPC_MAX_THREADS);
         return run_error(&o, "tupc: tupc_run: %s", detail);
     }
     size_t heap = o.heap_size;
     if (heap == 0) {
-        const char *env = getenv("UPC_SHARED_HEAP_SIZE");
-        if (env && *env) {
-            heap = tupc_parse_size(env);
+        const char *env = tupc_config_.heap_env;
+        if (env) {
+            heap = tupc_config_.heap_size;
             if (heap == 0) {
                 char detail[160];
                 snprintf(detail, sizeof detail,
@@ -258,37 +178,8 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
         }
     }
 
-    const char *bar = getenv("TUPC_BARRIER");
-    if (bar && *bar && strcmp(bar, "flat") != 0 && strcmp(bar, "tree") != 0) {
-        char detail[160];
-        snprintf(detail, sizeof detail, "TUPC_BARRIER is \"%.64s\"; expected flat or tree", bar);
-        return run_error(&o, "tupc: tupc_run: %s", detail);
-    }
-    const char *fence = getenv("TUPC_FENCE");
-    if (fence && *fence && strcmp(fence, "asymmetric") != 0 && strcmp(fence, "symmetric") != 0) {
-        char detail[160];
-        snprintf(detail, sizeof detail, "TUPC_FENCE is \"%.64s\"; expected asymmetric or symmetric",
-                 fence);
-        return run_error(&o, "tupc: tupc_run: %s", detail);
-    }
-    static const struct {
-        const char *name;
-        long max;
-    } knobs[3] = {{"TUPC_SPIN", 1000000}, {"TUPC_YIELD", 100000}, {"TUPC_NAP", 100000}};
-    long knob[3];
-    for (int k = 0; k < 3; k++)
-        if (env_count(knobs[k].name, knobs[k].max, &knob[k]) != 0) {
-            char detail[160];
-            snprintf(detail, sizeof detail, "%s is \"%.64s\"; expected a count from 0 to %ld",
-                     knobs[k].name, getenv(knobs[k].name), knobs[k].max);
-            return run_error(&o, "tupc: tupc_run: %s", detail);
-        }
-    {
-        char detail[160];
-        if (tupc_copy_init(detail, sizeof detail) != 0 ||
-            tupc_scan_init(detail, sizeof detail) != 0)
-            return run_error(&o, "tupc: tupc_run: %s", detail);
-    }
+    tupc_copy_init();
+    tupc_scan_init();
 
     int *cpu = calloc((size_t)threads, sizeof *cpu);
     int *node = calloc((size_t)threads, sizeof *node);
@@ -317,8 +208,8 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
     tupc_gone_ = gone;
     atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
-    atomic_store_explicit(&stop_status, 0, memory_order_relaxed);
-    tupc_wait_tune(threads, tupc_run_.cpus, knob[0], knob[1], knob[2]);
+    atomic_store_explicit(&tupc_stop_status_, 0, memory_order_relaxed);
+    tupc_wait_tune(threads, tupc_run_.cpus);
 
     if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
         goto fail;
@@ -358,11 +249,11 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     tupc_run_.active = 0;
     /* Every thread returned: their collective calls must agree, as at a
      * barrier (NOSYNC calls at the end of a run are checked only here). */
-    if (started == threads && !atomic_load_explicit(&stop_status, memory_order_relaxed))
+    if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
         tupc_calls_check_end(threads, err, sizeof err);
 
     int result = 0;
-    int stopped = atomic_load_explicit(&stop_status, memory_order_relaxed);
+    int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);
     if (stopped)
         result = stopped == INT_MIN ? 0 : stopped;
     else

@@ -27,6 +27,13 @@ extern struct tupc_run_state tupc_run_;
 extern _Atomic int *tupc_gone_;
 extern _Atomic int tupc_gone_count_;
 
+/* Whether the run is being stopped (an error or upc_global_exit elsewhere);
+ * waits check it so that no thread hangs on a thread that is gone. Set
+ * after tupc_stop_status_, the status given by the first tupc_stop_run
+ * (INT_MIN for upc_global_exit(0)), 0 while nobody stopped the run. */
+extern _Atomic int tupc_stopping_;
+extern _Atomic int tupc_stop_status_;
+
 /* Leaves the calling UPC thread because the run is stopping. */
 _Noreturn void tupc_thread_leave(void);
 

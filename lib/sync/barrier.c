@@ -34,6 +34,7 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "runtime/config.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
@@ -99,10 +100,9 @@ _Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
 int tupc_barrier_init(int threads)
 {
     nthreads = threads;
-    const char *env = getenv("TUPC_BARRIER");
-    if (env && strcmp(env, "tree") == 0)
+    if (tupc_config_.barrier == TUPC_BARRIER_TREE)
         use_tree = 1;
-    else if (env && strcmp(env, "flat") == 0)
+    else if (tupc_config_.barrier == TUPC_BARRIER_FLAT)
         use_tree = 0;
     else
         use_tree = threads > tupc_run_.cpus || threads > FLAT_MAX;

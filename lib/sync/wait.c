@@ -2,6 +2,7 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "runtime/config.h"
 #include "runtime/runtime.h"
 
 #include <errno.h>
@@ -15,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-_Atomic int tupc_stopping_;
 _Atomic int tupc_wait_asym_;
 
 static long membarrier(int cmd)
@@ -49,7 +49,7 @@ static _Atomic unsigned yield_limit = 64;
 static _Atomic unsigned nap_limit = 0;
 #define NAP_NS (10 * 1000)
 
-void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env, long nap_env)
+void tupc_wait_tune(int threads, int cpus)
 {
     /* With more threads than CPUs the thread we wait for may need our CPU:
      * spinning only delays it, so give the CPU up at once. Yielding hands
@@ -69,6 +69,8 @@ void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env, long n
     unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over ? 100u : 0u;
     /* Tuning knobs, mainly for measuring (README, environment table),
      * validated by tupc_run. */
+    const long spin_env = tupc_config_.spin, yield_env = tupc_config_.yield,
+               nap_env = tupc_config_.nap;
     if (spin_env >= 0)
         spin = (unsigned)spin_env;
     if (yield_env >= 0)
@@ -80,8 +82,7 @@ void tupc_wait_tune(int threads, int cpus, long spin_env, long yield_env, long n
     atomic_store_explicit(&nap_limit, nap, memory_order_relaxed);
     /* TUPC_FENCE=symmetric: seq_cst on both sides (tupc_run has refused
      * any value but asymmetric and symmetric). */
-    const char *e = getenv("TUPC_FENCE");
-    int asym = !(e && strcmp(e, "symmetric") == 0) && asym_fences();
+    int asym = !tupc_config_.fence_symmetric && asym_fences();
     atomic_store_explicit(&tupc_wait_asym_, asym, memory_order_relaxed);
 }
 

@@ -22,6 +22,8 @@
 #ifndef TUPC_SYNC_WAIT_H
 #define TUPC_SYNC_WAIT_H
 
+#include "runtime/runtime.h"
+
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,8 +48,8 @@ static inline int tupc_reached(uint32_t v, uint32_t t)
 
 /* How long a waiter spins, yields and naps before it sleeps; set per run
  * from the ratio of THREADS to the CPUs the run may use, or from TUPC_SPIN,
- * TUPC_YIELD and TUPC_NAP (-1 where unset). */
-void tupc_wait_tune(int threads, int cpus, long spin, long yield, long nap);
+ * TUPC_YIELD and TUPC_NAP (runtime/config.h); and the fence (TUPC_FENCE). */
+void tupc_wait_tune(int threads, int cpus);
 
 /* Who a wait depends on, for tupc_wait_peer. */
 #define TUPC_NO_PEER (-2)  /* nobody in particular: no check */
@@ -128,8 +130,6 @@ static inline void tupc_word_set(tupc_word *w, uint32_t v)
  * to make): pause, and past the spin limit give the CPU away. */
 void tupc_backoff(unsigned step);
 
-/* Whether the run is being stopped (an error or upc_global_exit elsewhere);
- * waits check it so that no thread hangs on a thread that is gone. */
-extern _Atomic int tupc_stopping_;
+/* tupc_stopping_ (runtime/runtime.h) ends every wait of a run that stops. */
 
 #endif

@@ -1,0 +1,99 @@
+/* The barrier of a team other than UPC_TEAM_ALL: a counter of arrivals that
+ * is never reset and a release word. Episode e is complete when the counter
+ * reaches e * n, as no member can arrive at e + 1 before e is released; its
+ * last arriver stores e in the release word, on which the others wait (one
+ * futex wake for all of them when they sleep). Before it arrives, each
+ * member leaves in its own line, in slot e % 2, its count of calls on the
+ * team, their running signature and the function that arrived; the last
+ * arriver compares them before it releases. A slot is rewritten at e + 2
+ * only, after every member has left e.
+ *
+ * Below the sync-mode engine, which calls it for ALLSYNC on a team; team.c
+ * (split, free) is above the engine. */
+#include "coll/team.h"
+
+#include "check/calls.h"
+#include "check/error.h"
+#include "runtime/runtime.h"
+#include "sync/wait.h"
+
+#define SEC "Extended Collectives 0.3 section 4 item 9"
+
+/* UPC_TEAM_ALL's instance: here, at the bottom of the team files, so that
+ * the engine (syncmode.c) and team.c both build on this file alone. */
+struct tupc_team tupc_team_all_;
+
+_Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const char *func, int j)
+{
+    if (t == &tupc_team_all_)
+        tupc_calls_differ(func, j);
+    const struct tupc_coll_self *a = &t->self[me];
+    tupc_fail(func, "UPC 1.3 7.4 para 3 and 4; " SEC,
+              "member %d of team %d (thread %d) made other calls on the team than this member "
+              "(rank %d), or passed other arguments or flags, in its %u calls up to the one in "
+              "%s; expected every member to make the same calls on the team with the same "
+              "single-valued arguments",
+              j, t->id, tupc_team_thread_of(t, j), me, (unsigned)a->n,
+              a->func ? a->func : "no call");
+}
+
+struct bar_wait {
+    const struct tupc_team *t;
+    uint32_t e;
+    const char *func;
+};
+
+/* A sleeping waiter at episode e: a member that has not arrived and has
+ * returned, or sits in a barrier of all threads that this thread has not
+ * reached, can never arrive. */
+static void bar_stuck(const void *arg, tupc_word *w, uint32_t target)
+{
+    const struct bar_wait *b = arg;
+    for (int r = 0; r < b->t->n; r++) {
+        uint32_t got =
+            atomic_load_explicit(&b->t->bar[r].slot[b->e % 2].episode, memory_order_acquire);
+        if (got != b->e)
+            tupc_wait_check_peer(w, target, tupc_team_thread_of(b->t, r), b->func);
+    }
+}
+
+static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char *func)
+{
+    const struct tupc_coll_self *a = &t->self[me];
+    for (int r = 0; r < t->n; r++) {
+        /* Relaxed: the arrivals' acq_rel increments order these stores
+         * before our last increment. */
+        uint32_t n = atomic_load_explicit(&t->bar[r].slot[e % 2].calls, memory_order_relaxed);
+        uint64_t s = atomic_load_explicit(&t->bar[r].slot[e % 2].sig, memory_order_relaxed);
+        const char *f = atomic_load_explicit(&t->bar[r].slot[e % 2].func, memory_order_relaxed);
+        if (n != a->n || s != a->sig)
+            tupc_team_calls_differ(t, me, func, r);
+        if (f != func)
+            tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3; " SEC,
+                      "member %d of team %d (thread %d) is in %s while this member is in %s; "
+                      "expected every member to reach the same barriers and calls on the team",
+                      r, t->id, tupc_team_thread_of(t, r), f, func);
+    }
+}
+
+void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
+{
+    struct tupc_coll_self *s = &t->self[rank];
+    uint32_t e = ++s->episode;
+    struct tupc_team_bar *b = &t->bar[rank];
+    atomic_store_explicit(&b->slot[e % 2].calls, s->n, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
+    /* acq_rel: our stores before it (the slot, and every access of our
+     * calls on the team) are visible to the last arriver, whose release of
+     * the word passes them on to every member. */
+    uint32_t got = atomic_fetch_add_explicit(&t->arrived, 1, memory_order_acq_rel) + 1;
+    if (got == e * (uint32_t)t->n) {
+        bar_check(t, rank, e, func);
+        tupc_word_set(&t->release, e);
+    } else {
+        struct bar_wait bw = {t, e, func};
+        tupc_wait_checked(&t->release, e, bar_stuck, &bw); /* acquire */
+    }
+}
