@@ -69,6 +69,29 @@ void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
 void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                        upc_flag_t flags, upc_team_t team);
 
+/* upc_all_reduceT and upc_all_prefix_reduceT on a team (tupc extensions):
+ * the arrays as in 1.3, the work and the synchronization among the members
+ * (see tupc_team_reduce(3)). */
+#define TUPC_DECLARE_TEAM_REDUCE_(T, TYPE)                                                         \
+    void tupc_team_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,         \
+                             size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,          \
+                             upc_team_t team);                                                     \
+    void tupc_team_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,  \
+                                    size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,   \
+                                    upc_team_t team);
+TUPC_DECLARE_TEAM_REDUCE_(C, signed char)
+TUPC_DECLARE_TEAM_REDUCE_(UC, unsigned char)
+TUPC_DECLARE_TEAM_REDUCE_(S, signed short)
+TUPC_DECLARE_TEAM_REDUCE_(US, unsigned short)
+TUPC_DECLARE_TEAM_REDUCE_(I, signed int)
+TUPC_DECLARE_TEAM_REDUCE_(UI, unsigned int)
+TUPC_DECLARE_TEAM_REDUCE_(L, signed long)
+TUPC_DECLARE_TEAM_REDUCE_(UL, unsigned long)
+TUPC_DECLARE_TEAM_REDUCE_(F, float)
+TUPC_DECLARE_TEAM_REDUCE_(D, double)
+TUPC_DECLARE_TEAM_REDUCE_(LD, long double)
+#undef TUPC_DECLARE_TEAM_REDUCE_
+
 /* ---- Handles (0.3 section 5.4) ------------------------------------------ */
 
 /* The result of an _x call. Without UPC_ASYNC it is UPC_HANDLE_COMPLETE and

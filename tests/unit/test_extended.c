@@ -442,6 +442,107 @@ static void test_team_reloc(void **state)
         TT_RUN(threads[i], team_reloc_body, NULL);
 }
 
+/* ---- Reductions on teams ------------------------------------------------------ */
+
+/* Non-commutative: a 2x2 integer matrix product packed in a long, mod 2^16
+ * per entry (order matters, associativity holds). */
+static long matmul(long a, long b)
+{
+    unsigned long x = (unsigned long)a, y = (unsigned long)b;
+    unsigned a0 = x & 0xffff, a1 = (x >> 16) & 0xffff, a2 = (x >> 32) & 0xffff, a3 = x >> 48;
+    unsigned b0 = y & 0xffff, b1 = (y >> 16) & 0xffff, b2 = (y >> 32) & 0xffff, b3 = y >> 48;
+    unsigned long c0 = (a0 * b0 + a1 * b2) & 0xffff, c1 = (a0 * b1 + a1 * b3) & 0xffff;
+    unsigned long c2 = (a2 * b0 + a3 * b2) & 0xffff, c3 = (a2 * b1 + a3 * b3) & 0xffff;
+    return (long)(c0 | c1 << 16 | c2 << 32 | c3 << 48);
+}
+
+static long elem(size_t i, int it)
+{
+    uint64_t s = i * 31 + (uint64_t)it * 1000003u;
+    return (long)(tt_rand(&s) & 0x0003000300030003ull);
+}
+
+static int team_reduce_body(void *arg)
+{
+    (void)arg;
+    int T = THREADS;
+    static const size_t ns[] = {0, 1, 7, 100, 1000};
+    static const size_t blks[] = {0, 1, 3, 64};
+    upc_team_t teams[2];
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &teams[0]);
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 3, -MYTHREAD, &teams[1]);
+    size_t per = 1000 + 64;
+    tupc_sptr_t A = upc_all_alloc((size_t)T, per * sizeof(long));
+    tupc_sptr_t R = upc_all_alloc((size_t)T, per * sizeof(long));
+    tupc_sptr_t out = upc_all_alloc((size_t)T, sizeof(long) * 4);
+    tupc_sptr_t Ab = upc_all_alloc((size_t)T, per * sizeof(long));
+    tupc_sptr_t Rb = upc_all_alloc((size_t)T, per * sizeof(long));
+    int it = 0;
+    for (int ti = 0; ti < 2; ti++) {
+        upc_team_t team = teams[ti];
+        int lead = tupc_team_thread(team, 0), me = tupc_team_rank(team);
+        for (size_t a = 0; a < 5; a++)
+            for (size_t b = 0; b < 4; b++)
+                for (int m = 0; m < TT_NPAIRS; m += 2, it++) {
+                    size_t n = ns[a], B = blks[b];
+                    if (B == 0 && n > per)
+                        continue;
+                    int noncomm = it % 2;
+                    /* Blocked arrays spread over every thread: only the
+                     * team of thread 0 runs those, on Ab and Rb. The
+                     * indefinite ones lie in block `lead` of A and R, one
+                     * per team, so that teams never share an element. */
+                    if (B && lead != 0)
+                        continue;
+                    tupc_sptr_t src = B ? tupc_index(Ab, 0, B, long)
+                                        : tupc_index(A, (ptrdiff_t)((size_t)lead * per), per, long);
+                    tupc_sptr_t dst = B ? tupc_index(Rb, 0, B, long)
+                                        : tupc_index(R, (ptrdiff_t)((size_t)lead * per), per, long);
+                    if (me == 0)
+                        for (size_t i = 0; i < n; i++)
+                            tupc_ref(src, i, B, long) = elem(i, it), tupc_ref(dst, i, B, long) = 0;
+                    tupc_sptr_t res = tupc_index(out, lead * 4, 4, long);
+                    if (me == 0)
+                        tupc_ref(res, 0, 4, long) = -1;
+                    tupc_team_barrier(team);
+                    upc_flag_t f = tt_sync_flags[m];
+                    if (noncomm)
+                        tupc_team_reduceL(res, src, UPC_NONCOMM_FUNC, n, B, matmul, f, team);
+                    else
+                        tupc_team_reduceL(res, src, UPC_ADD, n, B, NULL, f, team);
+                    tupc_team_prefix_reduceL(dst, src, noncomm ? UPC_NONCOMM_FUNC : UPC_ADD, n, B,
+                                             noncomm ? matmul : NULL, f, team);
+                    tupc_team_barrier(team);
+                    long acc = 0;
+                    for (size_t i = 0; i < n; i++) {
+                        long e = elem(i, it);
+                        acc = i == 0 ? e : noncomm ? matmul(acc, e) : acc + e;
+                        long got = tupc_ref(dst, i, B, long);
+                        TCHECK(got == acc, "prefix n %zu B %zu team %d noncomm %d: [%zu] %ld, %ld",
+                               n, B, ti, noncomm, i, got, acc);
+                        if (got != acc)
+                            break;
+                    }
+                    long r = tupc_ref(res, 0, 4, long);
+                    TCHECK(r == (n ? acc : -1), "reduce n %zu B %zu team %d noncomm %d: %ld, %ld",
+                           n, B, ti, noncomm, r, n ? acc : -1);
+                    tupc_team_barrier(team);
+                }
+    }
+    upc_barrier();
+    tupc_team_free(&teams[1]);
+    tupc_team_free(&teams[0]);
+    return 0;
+}
+
+static void test_team_reduce(void **state)
+{
+    (void)state;
+    static const int threads[] = {1, 2, 3, 5, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+        TT_RUN(threads[i], team_reduce_body, NULL);
+}
+
 /* ---- In-place prefix reduction ------------------------------------------- */
 
 struct prefix_case {
@@ -644,7 +745,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures),         cmocka_unit_test(test_teams),
         cmocka_unit_test(test_prefix_in_place), cmocka_unit_test(test_team_reloc),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_team_reduce),     cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,169 @@
+/* upc_all_reduceT and upc_all_prefix_reduceT on a team (tupc extensions):
+ * tupc_team_reduceT and tupc_team_prefix_reduceT.
+ *
+ * The arrays are those of the 1.3 functions (any blocked layout over all
+ * THREADS, their elements on any threads); the members of the team do the
+ * work and synchronize among themselves. Member r takes the r-th of n
+ * balanced index ranges, reduces it and publishes the partial in its
+ * scratch slot. For a reduction, the member that holds dst (or rank 0 when
+ * no member does) combines the partials in rank order, which is index order:
+ * UPC_NONCOMM_FUNC holds. For a prefix reduction, member r combines the
+ * partials of ranks below r into a seed and scans its range from it.
+ *
+ * Sync: data with affinity to a non-member counts as ready at entry;
+ * IN_MYSYNC waits for every member, as any member may read any element;
+ * OUT_MYSYNC waits for every member to finish, for the same reason. On
+ * UPC_TEAM_ALL each calls the 1.3 function. */
+#include "coll/reduce_types.h"
+
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "coll/team.h"
+
+#include <upc_collective_ext.h>
+
+#include <string.h>
+
+/* A member's partial in its scratch slot: `have` is 0 for an empty range. */
+struct partial {
+    union tupc_red_val v;
+    int have;
+};
+
+/* Reduces (scan == 0) elements lo..lo+m-1 of the array at L->src into *out,
+ * or scans them into dst from seed (NULL: none). */
+static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                 size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
+                 union tupc_red_val *out)
+{
+    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
+    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, L->es) : dst;
+    union tupc_red_val acc, part, carry;
+    int any = 0;
+    for (size_t left = m; left;) {
+        size_t r = tupc_red_run(L, s, left);
+        if (scan) {
+            ty->scan(op, f, d.addr, s.addr, r, seed);
+            memcpy(&carry, d.addr + (r - 1) * L->es, L->es);
+            seed = &carry;
+        } else {
+            ty->reduce(op, f, s.addr, r, any ? &part : &acc);
+            if (any)
+                ty->combine(op, f, &acc, &part);
+            any = 1;
+        }
+        left -= r;
+        if (left) {
+            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, L->es);
+            if (scan)
+                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, L->es);
+        }
+    }
+    if (!scan)
+        memcpy(out, &acc, ty->size);
+}
+
+static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
+                        tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+                        upc_flag_t flags, upc_team_t team, int prefix)
+{
+    tupc_require_thread(func);
+    enum tupc_sync in, out;
+    tupc_red_check_op(func, ty, op, f);
+    tupc_coll_flags(func, flags, &in, &out);
+    struct tupc_team *t = tupc_team_get(func, team);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    if (prefix) {
+        tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
+        if (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase)))
+            tupc_fail(func, "UPC 1.3 7.4.3.1 para 10",
+                      "dst has thread %u and phase %u, src thread %u and phase %u; expected "
+                      "upc_threadof(dst) == upc_threadof(src) && upc_phaseof(dst) == "
+                      "upc_phaseof(src)",
+                      dst.thread, dst.phase, src.thread, src.phase);
+    } else {
+        (void)tupc_check_in_partition(func, "dst", dst, ty->size);
+    }
+    uint64_t args = tupc_red_args(dst, src, nelems, blk_size);
+    tupc_red_check_allocs(func, args, dst, prefix, src, nelems, blk_size, ty->size);
+    uint64_t sig =
+        args ^ ((uint64_t)op * 0x165667b19e3779f9ull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
+
+    struct tupc_coll c;
+    tupc_coll_begin_team(&c, t, func, flags, in, out, sig);
+    const int me = c.self->me, n = c.self->size;
+    if (in == TUPC_MYSYNC)
+        for (int j = 0; j < n; j++)
+            tupc_coll_need(&c, j);
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
+    /* Member r's range: the r-th of n balanced index ranges. */
+    size_t base = nelems / (size_t)n, extra = nelems % (size_t)n, r = (size_t)me;
+    size_t lo = r * base + (r < extra ? r : extra), m = base + (r < extra);
+
+    int combiner = prefix ? -1 : t->rank[dst.thread] >= 0 ? t->rank[dst.thread] : 0;
+    struct partial *mine = tupc_coll_scratch_claim(&c);
+    mine->have = m != 0;
+    if (m && (prefix ? me + 1 < n : 1))
+        walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine->v);
+    /* Release: the partial, for the readers' acquire waits below. */
+    tupc_coll_publish(&c);
+
+    if (!prefix && me == combiner) {
+        union tupc_red_val acc;
+        int any = 0;
+        for (int j = 0; j < n; j++) {
+            if (j != me)
+                tupc_coll_wait_published(&c, j);
+            const struct partial *p = tupc_coll_scratch(&c, j);
+            if (!p->have)
+                continue;
+            if (any)
+                ty->combine(op, f, &acc, &p->v);
+            else
+                memcpy(&acc, &p->v, ty->size);
+            any = 1;
+        }
+        if (any) /* nelems == 0: dst is left as it was */
+            memcpy(dst.addr, &acc, ty->size);
+    } else if (prefix && m) {
+        union tupc_red_val seed;
+        int any = 0;
+        for (int j = 0; j < me; j++) {
+            tupc_coll_wait_published(&c, j);
+            const struct partial *p = tupc_coll_scratch(&c, j);
+            if (!p->have)
+                continue;
+            if (any)
+                ty->combine(op, f, &seed, &p->v);
+            else
+                memcpy(&seed, &p->v, ty->size);
+            any = 1;
+        }
+        walk(ty, &L, dst, lo, m, op, f, 1, any ? &seed : NULL, NULL);
+    }
+    tupc_coll_leave_everyone(&c);
+}
+
+#define TUPC_DEFINE_TEAM_RED(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                \
+    void tupc_team_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,         \
+                             size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,          \
+                             upc_team_t team)                                                      \
+    {                                                                                              \
+        if (team == UPC_TEAM_ALL)                                                                  \
+            upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags);                        \
+        else                                                                                       \
+            team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,      \
+                        (tupc_red_fn)func, flags, team, 0);                                        \
+    }                                                                                              \
+    void tupc_team_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,  \
+                                    size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,   \
+                                    upc_team_t team)                                               \
+    {                                                                                              \
+        if (team == UPC_TEAM_ALL)                                                                  \
+            upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags);                 \
+        else                                                                                       \
+            team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,         \
+                        blk_size, (tupc_red_fn)func, flags, team, 1);                              \
+    }
+TUPC_REDUCE_TYPES(TUPC_DEFINE_TEAM_RED)
