@@ -16,13 +16,11 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);
     int n = x.t->n;
     uint64_t sig = tupc_x_sig(dst, src, TUPC_NULL, nbytes);
-    uint32_t gen;
-    if (tupc_x_unchecked(&x, sig, &gen)) {
-        tupc_x_check_array(&x, "dst", dst, (size_t)n, 1, sizeof(tupc_sptr_t));
-        if (nbytes)
-            tupc_check_sptr(FUNC, "src", src, nbytes);
-        tupc_x_checked(&x, sig, gen);
-    }
+    tupc_x_check_arrays(
+        &x, sig,
+        (const struct tupc_x_array[]){{"dst", dst, (size_t)n, 1, sizeof(tupc_sptr_t)},
+                                      {"src", src, nbytes, 0, 1}},
+        2);
     tupc_x_begin(&x, mode, in, out, sig);
     int me = x.c.self->me;
     int root = tupc_x_rank_of(&x, (int)src.thread);

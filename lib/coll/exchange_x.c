@@ -63,14 +63,12 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
     if (x.in_place)
         src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
-    uint32_t gen;
-    if (tupc_x_unchecked(&x, sig, &gen)) {
-        tupc_x_check_array(&x, "dst", dst, N * N, T, sizeof(tupc_sptr_t));
-        if (!x.in_place)
-            tupc_x_check_array(&x, "src", src, N * N, T, sizeof(tupc_sptr_t));
-        tupc_x_check_array(&x, "nbytes", nbytes, N * N, T, sizeof(size_t));
-        tupc_x_checked(&x, sig, gen);
-    }
+    tupc_x_check_arrays(
+        &x, sig,
+        (const struct tupc_x_array[]){{"dst", dst, N * N, T, sizeof(tupc_sptr_t)},
+                                      {"src", src, x.in_place ? 0 : N * N, T, sizeof(tupc_sptr_t)},
+                                      {"nbytes", nbytes, N * N, T, sizeof(size_t)}},
+        3);
     tupc_x_begin(&x, mode, in, out, sig);
     int me = x.c.self->me;
     if (x.in_place) {

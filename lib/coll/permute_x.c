@@ -76,15 +76,13 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     if (x.in_place)
         src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
     uint64_t sig = tupc_sig(tupc_x_sig(dst, src, nbytes, 0), (uintptr_t)perm.addr);
-    uint32_t gen;
-    if (tupc_x_unchecked(&x, sig, &gen)) {
-        tupc_x_check_array(&x, "dst", dst, N, 1, sizeof(tupc_sptr_t));
-        if (!x.in_place)
-            tupc_x_check_array(&x, "src", src, N, 1, sizeof(tupc_sptr_t));
-        tupc_x_check_array(&x, "perm", perm, N, 1, sizeof(int));
-        tupc_x_check_array(&x, "nbytes", nbytes, N, 1, sizeof(size_t));
-        tupc_x_checked(&x, sig, gen);
-    }
+    tupc_x_check_arrays(
+        &x, sig,
+        (const struct tupc_x_array[]){{"dst", dst, N, 1, sizeof(tupc_sptr_t)},
+                                      {"src", src, x.in_place ? 0 : N, 1, sizeof(tupc_sptr_t)},
+                                      {"perm", perm, N, 1, sizeof(int)},
+                                      {"nbytes", nbytes, N, 1, sizeof(size_t)}},
+        4);
     tupc_x_begin(&x, mode, in, out, sig);
     int me = x.c.self->me;
 

@@ -63,6 +63,27 @@ static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, t
         memcpy(out, &acc, ty->size);
 }
 
+/* Combines the partials of ranks 0..upto-1 in rank order into *acc, each
+ * once its member has published it; 0 when all of them were empty. */
+static int combine(const struct tupc_red_type *ty, const struct tupc_coll *c, upc_op_t op,
+                   tupc_red_fn f, int upto, union tupc_red_val *acc)
+{
+    int any = 0;
+    for (int j = 0; j < upto; j++) {
+        if (j != c->self->me)
+            tupc_coll_wait_published(c, j); /* acquire: j's partial */
+        const struct partial *p = tupc_coll_scratch(c, j);
+        if (!p->have)
+            continue;
+        if (any)
+            ty->combine(op, f, acc, &p->v);
+        else
+            memcpy(acc, &p->v, ty->size);
+        any = 1;
+    }
+    return any;
+}
+
 static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                         tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                         upc_flag_t flags, upc_team_t team, int prefix)
@@ -111,35 +132,11 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
 
     if (!prefix && me == combiner) {
         union tupc_red_val acc;
-        int any = 0;
-        for (int j = 0; j < n; j++) {
-            if (j != me)
-                tupc_coll_wait_published(&c, j);
-            const struct partial *p = tupc_coll_scratch(&c, j);
-            if (!p->have)
-                continue;
-            if (any)
-                ty->combine(op, f, &acc, &p->v);
-            else
-                memcpy(&acc, &p->v, ty->size);
-            any = 1;
-        }
-        if (any) /* nelems == 0: dst is left as it was */
+        if (combine(ty, &c, op, f, n, &acc)) /* nelems == 0: dst is left as it was */
             memcpy(dst.addr, &acc, ty->size);
     } else if (prefix && m) {
         union tupc_red_val seed;
-        int any = 0;
-        for (int j = 0; j < me; j++) {
-            tupc_coll_wait_published(&c, j);
-            const struct partial *p = tupc_coll_scratch(&c, j);
-            if (!p->have)
-                continue;
-            if (any)
-                ty->combine(op, f, &seed, &p->v);
-            else
-                memcpy(&seed, &p->v, ty->size);
-            any = 1;
-        }
+        int any = combine(ty, &c, op, f, me, &seed);
         walk(ty, &L, dst, lo, m, op, f, 1, any ? &seed : NULL, NULL);
     }
     tupc_coll_leave_everyone(&c);

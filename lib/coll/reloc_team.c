@@ -21,19 +21,41 @@
 
 #include <upc_collective_ext.h>
 
-/* Starts call c on team t; returns the caller's rank. */
-static int enter(struct tupc_coll *c, const char *func, upc_flag_t flags, struct tupc_team *t,
-                 uint64_t sig, enum tupc_sync in, enum tupc_sync out)
-{
-    tupc_coll_begin_team(c, t, func, flags, in, out, sig);
-    return c->self->me;
-}
+/* An area a call checks: p, of one block (nbytes) or of n blocks (n *
+ * nbytes), either at the same offset in every partition (`all`, from a
+ * pointer with affinity to thread 0) or in one partition (a root area). */
+struct area {
+    const char *arg;
+    tupc_sptr_t p;
+    int n_blocks, all;
+    size_t len; /* instead, when not 0 (permute's perm: one int) */
+};
 
-static struct tupc_team *start(const char *func, upc_flag_t flags, upc_team_t team,
-                               enum tupc_sync *in, enum tupc_sync *out)
+/* What every team form does before its copies: the checks of its 1.3
+ * namesake, in the same order (flags, nbytes, the areas, their
+ * allocations), then the entry to the call on the team. Returns the
+ * caller's rank; *total gets n * nbytes. */
+static int team_begin(struct tupc_coll *c, struct tupc_team **tp, const char *F, const char *sec3,
+                      const char *sec_area, upc_flag_t flags, upc_team_t team, size_t nbytes,
+                      struct area *a, int na, uint64_t sig, size_t *total)
 {
-    tupc_reloc_start(func, flags, in, out);
-    return tupc_team_get(func, team);
+    enum tupc_sync in, out;
+    tupc_reloc_start(F, flags, &in, &out);
+    struct tupc_team *t = *tp = tupc_team_get(F, team);
+    tupc_reloc_check_nbytes(F, sec3, nbytes);
+    *total = tupc_reloc_total(F, nbytes) / (size_t)tupc_threads_ * (size_t)t->n;
+    struct tupc_reloc_area ra[3];
+    for (int i = 0; i < na; i++) {
+        size_t len = a[i].len ? a[i].len : a[i].n_blocks ? *total : nbytes;
+        if (a[i].all)
+            tupc_reloc_check_thread0(F, sec_area, a[i].arg, a[i].p, len);
+        else
+            (void)tupc_check_in_partition(F, a[i].arg, a[i].p, len);
+        ra[i] = (struct tupc_reloc_area){a[i].arg, a[i].p, len, a[i].all};
+    }
+    tupc_reloc_check_allocs(F, sig, ra, na);
+    tupc_coll_begin_team(c, t, F, flags, in, out, sig);
+    return c->self->me;
 }
 
 static char *block_of(const struct tupc_team *t, tupc_sptr_t p, int r)
@@ -41,9 +63,15 @@ static char *block_of(const struct tupc_team *t, tupc_sptr_t p, int r)
     return tupc_reloc_on(p, tupc_team_thread_of(t, r));
 }
 
-/* Leaves a rooted call (broadcast, scatter, gather). */
-static void leave_rooted(const struct tupc_coll *c, int root)
+/* A rooted call (broadcast, scatter, gather): every member needs the root,
+ * if a member; under OUT_MYSYNC the root waits for every member, the
+ * others for nobody. */
+static void rooted_copy(struct tupc_coll *c, int root, void *d, const void *s, size_t nbytes,
+                        int stream)
 {
+    if (root >= 0)
+        tupc_coll_need(c, root);
+    tupc_copy(d, s, nbytes, stream);
     if (c->self->me == root)
         tupc_coll_leave_everyone(c);
     else
@@ -55,144 +83,105 @@ static void leave_rooted(const struct tupc_coll *c, int root)
 void tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
                          upc_team_t team)
 {
-    const char *F = "tupc_team_broadcast";
     if (team == UPC_TEAM_ALL) {
         upc_all_broadcast(dst, src, nbytes, flags);
         return;
     }
-    enum tupc_sync in, out;
-    struct tupc_team *t = start(F, flags, team, &in, &out);
-    tupc_reloc_check_nbytes(F, SEC_OF("7.4.2.1 para 3"), nbytes);
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.1 para 6"), "dst", dst, nbytes);
-    (void)tupc_check_in_partition(F, "src", src, nbytes);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
-    tupc_reloc_check_allocs(
-        F, sig, (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1}, {"src", src, nbytes, 0}},
-        2);
     struct tupc_coll c;
-    int me = enter(&c, F, flags, t, sig, in, out);
-    int root = t->rank[src.thread];
-    if (root >= 0)
-        tupc_coll_need(&c, root);
-    tupc_copy(block_of(t, dst, me), src.addr, nbytes, tupc_reloc_streams(nbytes, (size_t)t->n + 1));
-    leave_rooted(&c, root);
+    struct tupc_team *t;
+    size_t total;
+    struct area a[] = {{"dst", dst, 0, 1, 0}, {"src", src, 0, 0, 0}};
+    int me = team_begin(&c, &t, "tupc_team_broadcast", SEC_OF("7.4.2.1 para 3"),
+                        SEC_OF("7.4.2.1 para 6"), flags, team, nbytes, a, 2,
+                        tupc_reloc_sig(dst, src, nbytes), &total);
+    rooted_copy(&c, t->rank[src.thread], block_of(t, dst, me), src.addr, nbytes,
+                tupc_reloc_streams(nbytes, (size_t)t->n + 1));
 }
 
 void tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
                        upc_team_t team)
 {
-    const char *F = "tupc_team_scatter";
     if (team == UPC_TEAM_ALL) {
         upc_all_scatter(dst, src, nbytes, flags);
         return;
     }
-    enum tupc_sync in, out;
-    struct tupc_team *t = start(F, flags, team, &in, &out);
-    tupc_reloc_check_nbytes(F, SEC_OF("7.4.2.2 para 3"), nbytes);
-    size_t total = tupc_reloc_total(F, nbytes) / (size_t)tupc_threads_ * (size_t)t->n;
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.2 para 6"), "dst", dst, nbytes);
-    (void)tupc_check_in_partition(F, "src", src, total);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
-    tupc_reloc_check_allocs(
-        F, sig, (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1}, {"src", src, total, 0}},
-        2);
     struct tupc_coll c;
-    int me = enter(&c, F, flags, t, sig, in, out);
-    int root = t->rank[src.thread];
-    if (root >= 0)
-        tupc_coll_need(&c, root);
-    tupc_copy(block_of(t, dst, me), src.addr + (size_t)me * nbytes, nbytes,
-              tupc_reloc_streams(total, 2));
-    leave_rooted(&c, root);
+    struct tupc_team *t;
+    size_t total;
+    struct area a[] = {{"dst", dst, 0, 1, 0}, {"src", src, 1, 0, 0}};
+    int me =
+        team_begin(&c, &t, "tupc_team_scatter", SEC_OF("7.4.2.2 para 3"), SEC_OF("7.4.2.2 para 6"),
+                   flags, team, nbytes, a, 2, tupc_reloc_sig(dst, src, nbytes), &total);
+    rooted_copy(&c, t->rank[src.thread], block_of(t, dst, me), src.addr + (size_t)me * nbytes,
+                nbytes, tupc_reloc_streams(total, 2));
 }
 
 void tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
                       upc_team_t team)
 {
-    const char *F = "tupc_team_gather";
     if (team == UPC_TEAM_ALL) {
         upc_all_gather(dst, src, nbytes, flags);
         return;
     }
-    enum tupc_sync in, out;
-    struct tupc_team *t = start(F, flags, team, &in, &out);
-    tupc_reloc_check_nbytes(F, SEC_OF("7.4.2.3 para 3"), nbytes);
-    size_t total = tupc_reloc_total(F, nbytes) / (size_t)tupc_threads_ * (size_t)t->n;
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.3 para 6"), "src", src, nbytes);
-    (void)tupc_check_in_partition(F, "dst", dst, total);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
-    tupc_reloc_check_allocs(
-        F, sig, (const struct tupc_reloc_area[]){{"src", src, nbytes, 1}, {"dst", dst, total, 0}},
-        2);
     struct tupc_coll c;
-    int me = enter(&c, F, flags, t, sig, in, out);
-    int root = t->rank[dst.thread];
-    if (root >= 0)
-        tupc_coll_need(&c, root);
-    tupc_copy(dst.addr + (size_t)me * nbytes, block_of(t, src, me), nbytes,
-              tupc_reloc_streams(total, 2));
-    leave_rooted(&c, root);
+    struct tupc_team *t;
+    size_t total;
+    struct area a[] = {{"src", src, 0, 1, 0}, {"dst", dst, 1, 0, 0}};
+    int me =
+        team_begin(&c, &t, "tupc_team_gather", SEC_OF("7.4.2.3 para 3"), SEC_OF("7.4.2.3 para 6"),
+                   flags, team, nbytes, a, 2, tupc_reloc_sig(dst, src, nbytes), &total);
+    rooted_copy(&c, t->rank[dst.thread], dst.addr + (size_t)me * nbytes, block_of(t, src, me),
+                nbytes, tupc_reloc_streams(total, 2));
+}
+
+/* gather_all and exchange: member me fills its n blocks from block `from`
+ * of each member's src area (0 for gather_all, me * nbytes for exchange). */
+static void fill_mine(struct tupc_coll *c, const struct tupc_team *t, tupc_sptr_t dst,
+                      tupc_sptr_t src, size_t from, size_t nbytes, int stream)
+{
+    int me = c->self->me, n = t->n;
+    char *mine = block_of(t, dst, me);
+    for (int k = 1; k <= n; k++) {
+        int j = me + k < n ? me + k : me + k - n;
+        tupc_coll_need(c, j);
+        tupc_copy(mine + (size_t)j * nbytes, block_of(t, src, j) + from, nbytes, stream);
+    }
+    tupc_coll_leave_symmetric(c);
 }
 
 void tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
                           upc_team_t team)
 {
-    const char *F = "tupc_team_gather_all";
     if (team == UPC_TEAM_ALL) {
         upc_all_gather_all(dst, src, nbytes, flags);
         return;
     }
-    enum tupc_sync in, out;
-    struct tupc_team *t = start(F, flags, team, &in, &out);
-    tupc_reloc_check_nbytes(F, SEC_OF("7.4.2.4 para 3"), nbytes);
-    size_t total = tupc_reloc_total(F, nbytes) / (size_t)tupc_threads_ * (size_t)t->n;
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.4 para 6"), "src", src, nbytes);
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.4 para 6"), "dst", dst, total);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
-    tupc_reloc_check_allocs(
-        F, sig, (const struct tupc_reloc_area[]){{"src", src, nbytes, 1}, {"dst", dst, total, 1}},
-        2);
     struct tupc_coll c;
-    int me = enter(&c, F, flags, t, sig, in, out), n = t->n;
-    char *mine = block_of(t, dst, me);
-    int stream = tupc_reloc_streams(total, (size_t)n + 1);
-    for (int k = 1; k <= n; k++) {
-        int j = me + k < n ? me + k : me + k - n;
-        tupc_coll_need(&c, j);
-        tupc_copy(mine + (size_t)j * nbytes, block_of(t, src, j), nbytes, stream);
-    }
-    tupc_coll_leave_symmetric(&c);
+    struct tupc_team *t;
+    size_t total;
+    struct area a[] = {{"src", src, 0, 1, 0}, {"dst", dst, 1, 1, 0}};
+    (void)team_begin(&c, &t, "tupc_team_gather_all", SEC_OF("7.4.2.4 para 3"),
+                     SEC_OF("7.4.2.4 para 6"), flags, team, nbytes, a, 2,
+                     tupc_reloc_sig(dst, src, nbytes), &total);
+    fill_mine(&c, t, dst, src, 0, nbytes, tupc_reloc_streams(total, (size_t)t->n + 1));
 }
 
 void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
                         upc_team_t team)
 {
-    const char *F = "tupc_team_exchange";
     if (team == UPC_TEAM_ALL) {
         upc_all_exchange(dst, src, nbytes, flags);
         return;
     }
-    enum tupc_sync in, out;
-    struct tupc_team *t = start(F, flags, team, &in, &out);
-    tupc_reloc_check_nbytes(F, SEC_OF("7.4.2.5 para 3"), nbytes);
-    size_t total = tupc_reloc_total(F, nbytes) / (size_t)tupc_threads_ * (size_t)t->n;
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.5 para 5"), "src", src, total);
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.5 para 5"), "dst", dst, total);
-    uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
-    tupc_reloc_check_allocs(
-        F, sig, (const struct tupc_reloc_area[]){{"src", src, total, 1}, {"dst", dst, total, 1}},
-        2);
     struct tupc_coll c;
-    int me = enter(&c, F, flags, t, sig, in, out), n = t->n;
-    char *mine = block_of(t, dst, me);
-    size_t from = (size_t)me * nbytes;
-    int stream = tupc_reloc_streams(total, 2 * (size_t)n);
-    for (int k = 1; k <= n; k++) {
-        int j = me + k < n ? me + k : me + k - n;
-        tupc_coll_need(&c, j);
-        tupc_copy(mine + (size_t)j * nbytes, block_of(t, src, j) + from, nbytes, stream);
-    }
-    tupc_coll_leave_symmetric(&c);
+    struct tupc_team *t;
+    size_t total;
+    struct area a[] = {{"src", src, 1, 1, 0}, {"dst", dst, 1, 1, 0}};
+    int me =
+        team_begin(&c, &t, "tupc_team_exchange", SEC_OF("7.4.2.5 para 3"), SEC_OF("7.4.2.5 para 5"),
+                   flags, team, nbytes, a, 2, tupc_reloc_sig(dst, src, nbytes), &total);
+    fill_mine(&c, t, dst, src, (size_t)me * nbytes, nbytes,
+              tupc_reloc_streams(total, 2 * (size_t)t->n));
 }
 
 void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
@@ -203,20 +192,15 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
         upc_all_permute(dst, src, perm, nbytes, flags);
         return;
     }
-    enum tupc_sync in, out;
-    struct tupc_team *t = start(F, flags, team, &in, &out);
-    tupc_reloc_check_nbytes(F, SEC_OF("7.4.2.6 para 3"), nbytes);
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.6 para 6"), "src", src, nbytes);
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.6 para 6"), "dst", dst, nbytes);
-    tupc_reloc_check_thread0(F, SEC_OF("7.4.2.6 para 6"), "perm", perm, sizeof(int));
-    uint64_t sig = tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr);
-    tupc_reloc_check_allocs(F, sig,
-                            (const struct tupc_reloc_area[]){{"src", src, nbytes, 1},
-                                                             {"dst", dst, nbytes, 1},
-                                                             {"perm", perm, sizeof(int), 1}},
-                            3);
     struct tupc_coll c;
-    int me = enter(&c, F, flags, t, sig, in, out), n = t->n;
+    struct tupc_team *t;
+    size_t total;
+    struct area a[] = {
+        {"src", src, 0, 1, 0}, {"dst", dst, 0, 1, 0}, {"perm", perm, 0, 1, sizeof(int)}};
+    int me = team_begin(&c, &t, F, SEC_OF("7.4.2.6 para 3"), SEC_OF("7.4.2.6 para 6"), flags, team,
+                        nbytes, a, 3,
+                        tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr), &total);
+    int n = t->n;
     /* Read after the entry sync, as upc_all_permute does. */
     int to = *(const int *)block_of(t, perm, me);
     if (to < 0 || to >= n)

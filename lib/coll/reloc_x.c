@@ -35,14 +35,22 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
     x->t = tupc_team_get(func, team);
 }
 
-void tupc_x_check_array(struct tupc_x *x, const char *arg, tupc_sptr_t p, size_t entries,
-                        size_t blk, size_t esize)
+void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_array *a, int n)
 {
-    tupc_check_sptr(x->func, arg, p, esize);
-    /* The far end, then the whole extent in one allocation. */
-    tupc_sptr_t last = tupc_ptr_add(p, (ptrdiff_t)entries - 1, blk, esize);
-    (void)tupc_check_in_partition(x->func, arg, last, esize);
-    tupc_check_range_array(x->func, arg, p, entries, blk, esize);
+    uint64_t key = tupc_call_key(x->func, sig);
+    uint32_t gen;
+    if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
+        return;
+    for (int i = 0; i < n; i++) {
+        if (!a[i].entries)
+            continue;
+        tupc_check_sptr(x->func, a[i].arg, a[i].p, a[i].esize);
+        /* The far end, then the whole extent in one allocation. */
+        tupc_sptr_t last = tupc_ptr_add(a[i].p, (ptrdiff_t)a[i].entries - 1, a[i].blk, a[i].esize);
+        (void)tupc_check_in_partition(x->func, a[i].arg, last, a[i].esize);
+        tupc_check_range_array(x->func, a[i].arg, a[i].p, a[i].entries, a[i].blk, a[i].esize);
+    }
+    tupc_call_seen(key, gen);
 }
 
 void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t p, size_t n,

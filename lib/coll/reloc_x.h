@@ -49,22 +49,18 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   int pull_default, int in_place_ok, tupc_sptr_t src, enum tupc_sync *in,
                   enum tupc_sync *out);
 
-/* Checks the argument array `arg` at p: `entries` entries of `esize`
- * bytes, block size 1 (n entries) or THREADS (n * n), in one allocation. */
-void tupc_x_check_array(struct tupc_x *x, const char *arg, tupc_sptr_t p, size_t entries,
-                        size_t blk, size_t esize);
+/* An argument array: `entries` entries of `esize` bytes at p, block size
+ * `blk` (1 for n entries, THREADS for n * n, 0 for one area on one thread).
+ * An array of 0 entries is not checked (a src that UPC_IN_PLACE replaces). */
+struct tupc_x_array {
+    const char *arg;
+    tupc_sptr_t p;
+    size_t entries, blk, esize;
+};
 
-/* Whether the array checks of the call with signature sig must run: once
- * per distinct call between frees, as for the 1.3 relocalizations. Call
- * tupc_x_checked after them with the generation given. */
-static inline int tupc_x_unchecked(struct tupc_x *x, uint64_t sig, uint32_t *gen)
-{
-    return tupc_call_unseen(tupc_call_key(x->func, sig), gen);
-}
-static inline void tupc_x_checked(struct tupc_x *x, uint64_t sig, uint32_t gen)
-{
-    tupc_call_seen(tupc_call_key(x->func, sig), gen);
-}
+/* Checks that each array lies in one live allocation: once per distinct
+ * call (signature sig) between frees, as for the 1.3 relocalizations. */
+void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_array *a, int n);
 
 /* Starts the call on x's team. */
 static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in,

@@ -15,13 +15,12 @@ upc_coll_handle_t upc_all_scatter_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);
     int n = x.t->n;
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
-    uint32_t gen;
-    if (tupc_x_unchecked(&x, sig, &gen)) {
-        tupc_x_check_array(&x, "dst", dst, (size_t)n, 1, sizeof(tupc_sptr_t));
-        tupc_x_check_array(&x, "src", src, (size_t)n, 1, sizeof(tupc_sptr_t));
-        tupc_x_check_array(&x, "nbytes", nbytes, (size_t)n, 1, sizeof(size_t));
-        tupc_x_checked(&x, sig, gen);
-    }
+    tupc_x_check_arrays(
+        &x, sig,
+        (const struct tupc_x_array[]){{"dst", dst, (size_t)n, 1, sizeof(tupc_sptr_t)},
+                                      {"src", src, (size_t)n, 1, sizeof(tupc_sptr_t)},
+                                      {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
+        3);
     tupc_x_begin(&x, mode, in, out, sig);
     int me = x.c.self->me;
     for (int r = x.push ? 0 : me; r < (x.push ? n : me + 1); r++) {

@@ -29,6 +29,7 @@
  *          [--funcs broadcast,scatter,...] [--modes no,my,all,no-my,...]
  *          [--iters N] [--quick] [--b2b] [--rounds R] [--mem BYTES] [--csv FILE]
  * Sizes take K, M, G suffixes. A mode "X" is IN_X | OUT_X, "X-Y" IN_X | OUT_Y. */
+#include "args.h"
 #include "median.h"
 #include "probe.h"
 
@@ -75,34 +76,6 @@ static double lat[MAX_ROUNDS][NFN + 1][9][MAX_SIZES];
 
 /* Per-thread results of the last measurement, read by thread 0 after a barrier. */
 static double th_mean[TUPC_MAX_THREADS], th_cmin[TUPC_MAX_THREADS], th_cmax[TUPC_MAX_THREADS];
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static size_t parse_size(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    switch (*end) {
-    case 'K':
-    case 'k':
-        v *= 1024;
-        break;
-    case 'M':
-    case 'm':
-        v *= 1024 * 1024;
-        break;
-    case 'G':
-    case 'g':
-        v *= 1024.0 * 1024 * 1024;
-        break;
-    }
-    return (size_t)v;
-}
 
 static int iters_for(size_t moved)
 {
@@ -161,9 +134,9 @@ struct times {
 
 static void timed(struct times *t, int fn, size_t nb, upc_flag_t fl)
 {
-    double t0 = now_us();
+    double t0 = tb_now_us();
     one(fn, nb, fl);
-    double dt = now_us() - t0;
+    double dt = tb_now_us() - t0;
     t->sum += dt;
     t->cmin = dt < t->cmin ? dt : t->cmin;
     t->cmax = dt > t->cmax ? dt : t->cmax;
@@ -199,10 +172,10 @@ static struct stat measure(int fn, size_t nb, upc_flag_t fl, int iters)
     }
     struct times t = {0, DBL_MAX, 0};
     if (opt.b2b) {
-        double t0 = now_us();
+        double t0 = tb_now_us();
         for (int i = 0; i < iters; i++)
             one(fn, nb, fl);
-        t.sum = now_us() - t0;
+        t.sum = tb_now_us() - t0;
         t.cmin = t.cmax = t.sum / iters;
         upc_barrier();
     }
@@ -405,11 +378,11 @@ int main(int argc, char **argv)
         if (strcmp(a, "-n") == 0)
             threads = atoi(v);
         else if (strcmp(a, "--min") == 0)
-            opt.min = parse_size(v);
+            opt.min = tb_parse_size(v);
         else if (strcmp(a, "--max") == 0)
-            opt.max = parse_size(v);
+            opt.max = tb_parse_size(v);
         else if (strcmp(a, "--mem") == 0)
-            opt.mem = parse_size(v);
+            opt.mem = tb_parse_size(v);
         else if (strcmp(a, "--iters") == 0)
             opt.iters = atoi(v);
         else if (strcmp(a, "--rounds") == 0)

@@ -12,6 +12,7 @@
  *
  * Usage: bench_x [-n THREADS] [--min BYTES] [--max BYTES] [--rounds R]
  *          [--mode all|my|no] [--funcs broadcast,scatter,...] */
+#include "args.h"
 #include "median.h"
 #include "probe.h"
 
@@ -46,24 +47,6 @@ static double th_mean[TUPC_MAX_THREADS];
 
 static tupc_sptr_t S, D, P, p1_src, p1_dst, pT_src, pT_dst, nb1, nbT;
 static size_t R; /* bytes per thread of S and D */
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static size_t parse_size(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (*end == 'K' || *end == 'k')
-        v *= 1024;
-    else if (*end == 'M' || *end == 'm')
-        v *= 1024 * 1024;
-    return (size_t)v;
-}
 
 /* Byte `off` of thread t's area of X. */
 static tupc_sptr_t at(tupc_sptr_t X, int t, size_t off)
@@ -178,9 +161,9 @@ static double timeit(void (*g)(const void *), const void *arg, int iters)
     }
     double sum = 0;
     for (int i = 0; i < iters; i++) {
-        double t0 = now_us();
+        double t0 = tb_now_us();
         g(arg);
-        sum += now_us() - t0;
+        sum += tb_now_us() - t0;
         upc_barrier();
     }
     th_mean[MYTHREAD] = sum / iters;
@@ -310,9 +293,9 @@ int main(int argc, char **argv)
         if (!strcmp(a, "-n") && v)
             threads = atoi(v), i++;
         else if (!strcmp(a, "--min") && v)
-            opt.min = parse_size(v), i++;
+            opt.min = tb_parse_size(v), i++;
         else if (!strcmp(a, "--max") && v)
-            opt.max = parse_size(v), i++;
+            opt.max = tb_parse_size(v), i++;
         else if (!strcmp(a, "--rounds") && v)
             opt.rounds = atoi(v), i++;
         else if (!strcmp(a, "--mode") && v) {
