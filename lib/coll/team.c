@@ -20,7 +20,6 @@
 #define SLOTS 4096 /* teams alive at once, UPC_TEAM_ALL included */
 #define GEN_MAX 0x7fff
 
-
 /* Slot s holds the team whose handle is ids[s], or NULL. Written under
  * `lock`; read without it (acquire) by lookups, which see a team that a
  * split made once the split's barrier has ordered its publication. */
@@ -63,6 +62,11 @@ void tupc_team_fini(void)
 
 static _Noreturn void unknown_team(const char *func, upc_team_t team)
 {
+    if (team == TUPC_TEAM_NONE)
+        tupc_fail(func, SEC,
+                  "team is TUPC_TEAM_NONE, which tupc_team_split gives a thread that passed a "
+                  "negative colour (or tupc_team_free leaves); expected a team this thread is a "
+                  "member of");
     tupc_fail(func, SEC,
               "team is %d, which names no team (never made by tupc_team_split, or freed); "
               "expected UPC_TEAM_ALL or a team from tupc_team_split",

@@ -616,6 +616,14 @@ static int bad_team(void *arg)
     return 0;
 }
 
+static int negative_team(void *arg)
+{
+    const int *which = arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
+    tupc_team_broadcast(a, a, 8, 0, *which);
+    return 0;
+}
+
 static int not_member(void *arg)
 {
     (void)arg;
@@ -726,6 +734,11 @@ static void test_refusals(void **state)
     static const int zero = 0, one = 1;
     for (int T = 2; T <= 4; T += 2) {
         tt_expect_error(T, bad_team, NULL, "upc_all_broadcast_x", "team is 12345", NULL);
+        static const int minus5 = -5, none = TUPC_TEAM_NONE;
+        tt_expect_error(T, negative_team, (void *)&minus5, "tupc_team_broadcast", "team is -5",
+                        NULL);
+        tt_expect_error(T, negative_team, (void *)&none, "tupc_team_broadcast",
+                        "team is TUPC_TEAM_NONE", NULL);
         tt_expect_error(T, not_member, NULL, "tupc_team_barrier", "not a member", NULL);
         tt_expect_error(T, freed_team, NULL, "tupc_team_barrier", "names no team", NULL);
         tt_expect_error(T, push_pull, NULL, "both UPC_PUSH and UPC_PULL", NULL);
