@@ -92,6 +92,11 @@ TUPC_DECLARE_TEAM_REDUCE_(D, double)
 TUPC_DECLARE_TEAM_REDUCE_(LD, long double)
 #undef TUPC_DECLARE_TEAM_REDUCE_
 
+/* upc_all_sort on a team (tupc extension): the array as in 1.3, the work
+ * and the synchronization among the members (see tupc_team_sort(3)). */
+void tupc_team_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_size,
+                    int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags, upc_team_t team);
+
 /* ---- Handles (0.3 section 5.4) ------------------------------------------ */
 
 /* The result of an _x call. Without UPC_ASYNC it is UPC_HANDLE_COMPLETE and

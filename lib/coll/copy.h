@@ -43,6 +43,20 @@ static inline void tupc_copy_elem(void *dst, const void *src, size_t size)
     }
 }
 
+/* Swaps n bytes at a and b through a buffer on the stack (no allocation:
+ * the in-place exchanges need no memory, and an error that ends the thread
+ * in the middle leaks none). */
+static inline void tupc_swap(void *a, void *b, size_t n)
+{
+    unsigned char tmp[512], *x = a, *y = b;
+    for (size_t k = 0; k < n; k += sizeof tmp) {
+        size_t m = n - k < sizeof tmp ? n - k : sizeof tmp;
+        memcpy(tmp, x + k, m);
+        memcpy(x + k, y + k, m);
+        memcpy(y + k, tmp, m);
+    }
+}
+
 /* Sets the working set (bytes read plus bytes written by all threads) from
  * which a call streams: TUPC_STREAM_MIN (runtime/config.h), or else 1.5x
  * the size of the last-level cache. */

@@ -15,13 +15,11 @@
  * In place (UPC_IN_PLACE as src or in flags, Extended Collectives 0.3
  * 5.2): dst is also the source, and block j of thread i trades places with
  * block i of thread j. One thread swaps each pair through a buffer of one
- * block (i if i + j is even and i < j, or odd and i > j): no second copy
- * of the data. */
+ * block on its stack (i if i + j is even and i < j, or odd and i > j): no
+ * second copy of the data. */
 #include "coll/reloc.h"
 
 #include <upc_collective_ext.h>
-
-#include <stdlib.h>
 
 #define FUNC "upc_all_exchange"
 #define SEC "UPC 1.3 7.4.2.5"
@@ -47,20 +45,13 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);
     int me = MYTHREAD, T = THREADS;
     if (in_place) {
-        void *buf = malloc(nbytes);
-        if (!buf)
-            tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", nbytes);
         for (int j = 0; j < T; j++) {
             if (j == me || ((me + j) % 2 == 0) != (me < j))
                 continue;
-            char *a = tupc_reloc_on(dst, me) + (size_t)j * nbytes;
-            char *b = tupc_reloc_on(dst, j) + (size_t)me * nbytes;
             tupc_coll_need(&c, j);
-            memcpy(buf, a, nbytes);
-            memcpy(a, b, nbytes);
-            memcpy(b, buf, nbytes);
+            tupc_swap(tupc_reloc_on(dst, me) + (size_t)j * nbytes,
+                      tupc_reloc_on(dst, j) + (size_t)me * nbytes, nbytes);
         }
-        free(buf);
         tupc_coll_leave_symmetric(&c);
         return;
     }

@@ -9,11 +9,9 @@
  * In place (dst is also the source): blocks dst[j * n + i] and
  * dst[i * n + j] trade places, nbytes[j * n + i] bytes one way and
  * nbytes[i * n + j] the other. One member swaps each pair through a buffer
- * of one block: i if i + j is even and i < j, or odd and i > j, which gives
+ * on its stack: i if i + j is even and i < j, or odd and i > j, which gives
  * each member about half of its pairs. */
 #include "coll/reloc_x.h"
-
-#include <stdlib.h>
 
 #define FUNC "upc_all_exchange_x"
 
@@ -21,35 +19,29 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 {
     int n = x->c.self->size, me = x->c.self->me;
     size_t T = (size_t)tupc_threads_, N = (size_t)n;
-    void *buf = NULL;
-    size_t cap = 0;
     for (int j = 0; j < n; j++) {
         if (j == me || ((me + j) % 2 == 0) != (me < j))
             continue;
         size_t mine = (size_t)me * N + (size_t)j, theirs = (size_t)j * N + (size_t)me;
         size_t out = tupc_x_size(x, nbytes, mine, T);    /* me -> j */
         size_t back = tupc_x_size(x, nbytes, theirs, T); /* j -> me */
+        if (!out && !back)
+            continue;
         tupc_sptr_t a = tupc_x_ptr(x, dst, mine, T), b = tupc_x_ptr(x, dst, theirs, T);
-        size_t room_a = out > back ? out : back, room_b = room_a;
         /* Block a sends `out` bytes and receives `back`, b the reverse. */
-        if (out || back) {
-            tupc_x_check_block(x, "dst", mine, a, room_a, tupc_mythread_);
-            tupc_x_check_block(x, "dst", theirs, b, room_b, tupc_team_thread_of(x->t, j));
-        }
+        size_t room = out > back ? out : back, both = out < back ? out : back;
+        tupc_x_check_block(x, "dst", mine, a, room, tupc_mythread_);
+        tupc_x_check_block(x, "dst", theirs, b, room, tupc_team_thread_of(x->t, j));
         tupc_x_need(x, a.thread);
         tupc_x_need(x, b.thread);
-        if (out > cap) {
-            free(buf);
-            cap = out;
-            buf = malloc(cap);
-            if (!buf)
-                tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", cap);
-        }
-        memcpy(buf, a.addr, out);
-        memcpy(a.addr, b.addr, back);
-        memcpy(b.addr, buf, out);
+        /* The bytes both send trade places; the longer block's tail then
+         * moves one way (what it overwrites is past what the other holds). */
+        tupc_swap(a.addr, b.addr, both);
+        if (out > both)
+            memcpy(b.addr + both, a.addr + both, out - both);
+        else if (back > both)
+            memcpy(a.addr + both, b.addr + both, back - both);
     }
-    free(buf);
 }
 
 upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,

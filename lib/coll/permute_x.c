@@ -48,9 +48,7 @@ static void claim(struct tupc_x *x, int to)
 static int source_of(struct tupc_x *x, tupc_sptr_t perm)
 {
     int n = x->c.self->size, from = -1;
-    unsigned char *seen = calloc((size_t)n, 1);
-    if (!seen)
-        tupc_fail(FUNC, NULL, "out of memory for %d ranks", n);
+    unsigned char seen[TUPC_MAX_THREADS] = {0}; /* on the stack: a refusal leaks nothing */
     for (int r = 0; r < n; r++) {
         int to = perm_of(x, perm, r);
         if (seen[to])
@@ -62,7 +60,6 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
         if (to == x->c.self->me)
             from = r;
     }
-    free(seen);
     return from;
 }
 
@@ -94,6 +91,9 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         void *buf = NULL;
         if (len) {
             tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_mythread_);
+            /* Checked before the buffer is taken: a refusal leaks nothing. */
+            tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)to, 1);
+            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
             buf = malloc(len);
             if (!buf)
                 tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", len);

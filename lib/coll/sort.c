@@ -31,6 +31,7 @@
 #include "sync/barrier.h"
 
 #include <upc_collective.h>
+#include <upc_collective_ext.h>
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -171,13 +172,15 @@ static size_t corank(const struct sort_ctx *s, char *x, size_t nx, char *y, size
     return lo;
 }
 
-void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_size,
-                  int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
+/* The sort on a team (UPC_TEAM_ALL for upc_all_sort): "thread k" above is
+ * rank k of the team, the barriers are the team's. */
+static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
+                    size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
 {
-    const char *fn = "upc_all_sort";
     tupc_require_thread(fn);
     enum tupc_sync in, out;
     tupc_coll_flags(fn, flags, &in, &out);
+    struct tupc_team *team_p = tupc_team_get(fn, team);
     if (!func)
         tupc_fail(fn, "Collectives 1.0 4.3.4 para 5",
                   "func is NULL; expected a comparison function");
@@ -204,11 +207,11 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
         tupc_check_range_array(fn, "A", A, nelems, blk_size, elem_size);
     }
 
-    const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
     uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)A.addr), elem_size);
     sig = tupc_sig(tupc_sig(tupc_sig(sig, nelems), blk_size), (uintptr_t)func);
-    tupc_coll_enter(&c, fn, flags, sig);
+    tupc_coll_begin_team(&c, team_p, fn, flags, in, out, sig);
+    const int T = c.self->size, me = c.self->me;
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);
@@ -217,7 +220,8 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
         return;
     }
 
-    /* Thread 0 allocates; the barrier hands the area to every thread. */
+    /* Rank 0 allocates; the barrier hands the area to every member (on a
+     * team, through rank 0's scratch slot, which the barrier orders). */
     struct sort_tmp *tmp = NULL;
     size_t bytes = 2 * nelems * elem_size;
     if (me == 0) {
@@ -228,11 +232,18 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
         if (tmp)
             atomic_init(&tmp->left, T);
     }
-    tmp = tupc_barrier_bcast(fn, tmp);
+    if (team_p == &tupc_team_all_) {
+        tmp = tupc_barrier_bcast(fn, tmp);
+    } else {
+        if (me == 0)
+            *(struct sort_tmp **)tupc_coll_scratch_claim(&c) = tmp;
+        tupc_coll_barrier(&c);
+        tmp = *(struct sort_tmp **)tupc_coll_scratch(&c, 0);
+    }
     if (!tmp)
         tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", bytes);
 
-    struct sort_ctx s = {func, elem_size, (uint32_t)me};
+    struct sort_ctx s = {func, elem_size, (uint32_t)tupc_mythread_};
     char *buf[2] = {tmp->data, tmp->data + nelems * elem_size};
     size_t lo, hi;
     chunk_of(nelems, T, me, &lo, &hi);
@@ -240,7 +251,7 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
     int odd = sort_passes(hi - lo) & 1;
     copy_chunk(A, blk_size, elem_size, lo, hi - lo, buf[odd] + lo * elem_size, 0);
     local_sort(&s, buf[odd] + lo * elem_size, buf[!odd] + lo * elem_size, hi - lo);
-    tupc_barrier_all(fn);
+    tupc_coll_barrier(&c);
 
     int cur = 0;
     for (int w = 1; w < T; w *= 2, cur ^= 1) {
@@ -253,7 +264,7 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
         size_t i0 = corank(&s, xs, nx, ys, ny, d0), i1 = corank(&s, xs, nx, ys, ny, d1);
         merge(&s, xs + i0 * elem_size, i1 - i0, ys + (d0 - i0) * elem_size, (d1 - i1) - (d0 - i0),
               buf[cur ^ 1] + lo * elem_size);
-        tupc_barrier_all(fn);
+        tupc_coll_barrier(&c);
     }
 
     copy_chunk(A, blk_size, elem_size, lo, hi - lo, buf[cur] + lo * elem_size, 1);
@@ -262,4 +273,16 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
     if (atomic_fetch_sub_explicit(&tmp->left, 1, memory_order_acq_rel) == 1)
         free(tmp);
     tupc_coll_leave_symmetric(&c); /* OUT_MYSYNC: any thread may have written my part of A */
+}
+
+void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_size,
+                  int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
+{
+    sort_on(UPC_TEAM_ALL, "upc_all_sort", A, elem_size, nelems, blk_size, func, flags);
+}
+
+void tupc_team_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_size,
+                    int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags, upc_team_t team)
+{
+    sort_on(team, "tupc_team_sort", A, elem_size, nelems, blk_size, func, flags);
 }

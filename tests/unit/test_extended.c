@@ -543,6 +543,150 @@ static void test_team_reduce(void **state)
         TT_RUN(threads[i], team_reduce_body, NULL);
 }
 
+/* ---- 1.3 exchange and permute in place ----------------------------------- */
+
+static int in_place_13_body(void *arg)
+{
+    (void)arg;
+    int T = THREADS, it = 0;
+    static const size_t sizes[] = {1, 13, 1000};
+    tupc_sptr_t D = upc_all_alloc((size_t)T, 1000 * (size_t)T);
+    tupc_sptr_t decoy = upc_all_alloc((size_t)T, 1000 * (size_t)T);
+    tupc_sptr_t P = upc_all_alloc((size_t)T, sizeof(int));
+    for (int ex = 0; ex < 2; ex++)
+        for (size_t z = 0; z < 3; z++)
+            for (int m = 0; m < TT_NSYNC; m++, it++) {
+                size_t nb = sizes[z], area = ex ? nb * (size_t)T : nb;
+                unsigned char *mine =
+                    (unsigned char *)tupc_index(D, (ptrdiff_t)(MYTHREAD * area), area, char).addr;
+                for (size_t k = 0; k < area; k++)
+                    mine[k] = pat(MYTHREAD, k, it);
+                memset(tupc_index(decoy, (ptrdiff_t)(MYTHREAD * area), area, char).addr, 0xEE,
+                       area);
+                tupc_ref(P, MYTHREAD, 1, int) = (MYTHREAD + it) % T;
+                upc_barrier();
+                upc_flag_t f = tt_sync_flags[m];
+                tupc_sptr_t Dp = tupc_index(D, 0, area, char);
+                if (ex && it % 2)
+                    upc_all_exchange(Dp, UPC_IN_PLACE, nb, f);
+                else if (ex)
+                    upc_all_exchange(Dp, decoy, nb, f | UPC_IN_PLACE);
+                else if (it % 2)
+                    upc_all_permute(Dp, UPC_IN_PLACE, P, nb, f);
+                else
+                    upc_all_permute(Dp, decoy, P, nb, f | UPC_IN_PLACE);
+                upc_barrier();
+                for (size_t k = 0; k < area; k++) {
+                    /* exchange: my block j came from block MYTHREAD of j;
+                     * permute: my block came from the thread w with
+                     * perm[w] == MYTHREAD. */
+                    int w = (MYTHREAD - it % T + T) % T;
+                    unsigned char want =
+                        ex ? pat((int)(k / nb), (size_t)MYTHREAD * nb + k % nb, it) : pat(w, k, it);
+                    TCHECK(mine[k] == want, "%s nb %zu flags 0x%x: byte %zu is %d, expected %d",
+                           ex ? "exchange" : "permute", nb, (unsigned)f, k, mine[k], want);
+                    if (mine[k] != want)
+                        break;
+                }
+                upc_barrier();
+            }
+    return 0;
+}
+
+static void test_in_place_13(void **state)
+{
+    (void)state;
+    static const int threads[] = {1, 2, 3, 5, 8, 16};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+        TT_RUN(threads[i], in_place_13_body, NULL);
+}
+
+/* ---- Sort on teams -------------------------------------------------------- */
+
+struct kv {
+    int key, idx;
+};
+
+static int by_key_only(tupc_sptr_t a, tupc_sptr_t b)
+{
+    const struct kv *x = tupc_local(a), *y = tupc_local(b);
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+static int team_sort_body(void *arg)
+{
+    (void)arg;
+    int T = THREADS;
+    upc_team_t teams[2];
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &teams[0]);
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 3, -MYTHREAD, &teams[1]);
+    size_t per = 3000;
+    tupc_sptr_t A = upc_all_alloc((size_t)T, per * sizeof(struct kv));
+    tupc_sptr_t Ab = upc_all_alloc((size_t)T, per * sizeof(struct kv));
+    static const size_t ns[] = {0, 1, 2, 17, 1000, 3000};
+    static const size_t blks[] = {0, 1, 7, 100};
+    int it = 0;
+    for (int ti = 0; ti < 2; ti++) {
+        upc_team_t team = teams[ti];
+        int lead = tupc_team_thread(team, 0), me = tupc_team_rank(team);
+        for (size_t a = 0; a < 6; a++)
+            for (size_t b = 0; b < 4; b++, it++) {
+                size_t n = ns[a], B = blks[b];
+                if (B && lead != 0) /* blocked arrays span every thread: one team */
+                    continue;
+                tupc_sptr_t arr =
+                    B ? tupc_index(Ab, 0, B, struct kv)
+                      : tupc_index(A, (ptrdiff_t)((size_t)lead * per), per, struct kv);
+                if (me == 0)
+                    for (size_t i = 0; i < n; i++) {
+                        uint64_t st = i * 7919 + (uint64_t)it;
+                        tupc_ref(arr, i, B, struct kv) =
+                            (struct kv){(int)(tt_rand(&st) % 50), (int)i};
+                    }
+                upc_flag_t f = tt_sync_flags[it % TT_NPAIRS];
+                tupc_team_barrier(team);
+                tupc_team_sort(arr, sizeof(struct kv), n, B, by_key_only, f, team);
+                tupc_team_barrier(team);
+                /* Every element once, with its key, */
+                char *seen = calloc(n + 1, 1);
+                for (size_t i = 0; i < n; i++) {
+                    struct kv e = tupc_ref(arr, i, B, struct kv);
+                    uint64_t st = (uint64_t)e.idx * 7919 + (uint64_t)it;
+                    int ok = e.idx >= 0 && (size_t)e.idx < n && !seen[e.idx] &&
+                             e.key == (int)(tt_rand(&st) % 50);
+                    TCHECK(ok, "team %d n %zu B %zu: [%zu] is (%d,%d)", ti, n, B, i, e.key, e.idx);
+                    if (!ok)
+                        break;
+                    seen[e.idx] = 1;
+                }
+                free(seen);
+                /* in order, equal keys in their first order. */
+                for (size_t i = 1; i < n; i++) {
+                    struct kv p = tupc_ref(arr, i - 1, B, struct kv);
+                    struct kv q = tupc_ref(arr, i, B, struct kv);
+                    int ok = p.key < q.key || (p.key == q.key && p.idx < q.idx);
+                    TCHECK(ok, "team %d n %zu B %zu: [%zu] (%d,%d) before (%d,%d)", ti, n, B, i,
+                           p.key, p.idx, q.key, q.idx);
+                    if (!ok)
+                        break;
+                }
+                tupc_team_barrier(team);
+            }
+    }
+    upc_barrier();
+    tupc_team_free(&teams[1]);
+    tupc_team_free(&teams[0]);
+    return 0;
+}
+
+static void test_team_sort(void **state)
+{
+    (void)state;
+    static const int threads[] = {1, 2, 3, 5, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+        TT_RUN(threads[i], team_sort_body, NULL);
+}
+
 /* ---- In-place prefix reduction ------------------------------------------- */
 
 struct prefix_case {
@@ -758,7 +902,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures),         cmocka_unit_test(test_teams),
         cmocka_unit_test(test_prefix_in_place), cmocka_unit_test(test_team_reloc),
-        cmocka_unit_test(test_team_reduce),     cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_team_reduce),     cmocka_unit_test(test_team_sort),
+        cmocka_unit_test(test_in_place_13),     cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
