@@ -21,10 +21,10 @@
 static int perm_of(struct tupc_x *x, tupc_sptr_t perm, int r)
 {
     int to = *(const int *)tupc_x_entry(x, perm, (size_t)r, 1, sizeof(int));
-    if (to < 0 || to >= x->c.self->size)
+    if (to < 0 || to >= tupc_coll_state(&x->c)->size)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] is %d; expected perm to hold the team's %d ranks 0..%d, each once", r,
-                  to, x->c.self->size, x->c.self->size - 1);
+                  to, tupc_coll_state(&x->c)->size, tupc_coll_state(&x->c)->size - 1);
     return to;
 }
 
@@ -36,18 +36,20 @@ static void claim(struct tupc_x *x, int to)
     struct tupc_mailbox *m = tupc_coll_mailbox(&x->c, to);
     /* Relaxed: the exchange's atomicity alone makes the second see the first. */
     uint64_t old = atomic_exchange_explicit(
-        &m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)x->c.self->me, memory_order_relaxed);
+        &m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)tupc_coll_state(&x->c)->me,
+        memory_order_relaxed);
     if ((uint32_t)(old >> 32) == x->c.seq)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] and perm[%u] are both %d; expected perm to hold the team's %d ranks "
                   "0..%d, each once",
-                  x->c.self->me, (unsigned)(uint32_t)old, to, x->c.self->size, x->c.self->size - 1);
+                  tupc_coll_state(&x->c)->me, (unsigned)(uint32_t)old, to,
+                  tupc_coll_state(&x->c)->size, tupc_coll_state(&x->c)->size - 1);
 }
 
 /* Pull: the rank whose block comes to us, having checked all of perm. */
 static int source_of(struct tupc_x *x, tupc_sptr_t perm)
 {
-    int n = x->c.self->size, from = -1;
+    int n = tupc_coll_state(&x->c)->size, from = -1;
     unsigned char seen[TUPC_MAX_THREADS] = {0}; /* on the stack: a refusal leaks nothing */
     for (int r = 0; r < n; r++) {
         int to = perm_of(x, perm, r);
@@ -57,7 +59,7 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
                       "each once",
                       to, r, n, n - 1);
         seen[to] = 1;
-        if (to == x->c.self->me)
+        if (to == tupc_coll_state(&x->c)->me)
             from = r;
     }
     return from;
@@ -81,7 +83,7 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
                                       {"nbytes", nbytes, N, 1, sizeof(size_t)}},
         4);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.c.self->me;
+    int me = tupc_coll_state(&x.c)->me;
 
     if (x.in_place) {
         int to = perm_of(&x, perm, me);

@@ -70,7 +70,7 @@ static int combine(const struct tupc_red_type *ty, const struct tupc_coll *c, up
 {
     int any = 0;
     for (int j = 0; j < upto; j++) {
-        if (j != c->self->me)
+        if (j != tupc_coll_state(c)->me)
             tupc_coll_wait_published(c, j); /* acquire: j's partial */
         const struct partial *p = tupc_coll_scratch(c, j);
         if (!p->have)
@@ -112,7 +112,7 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
 
     struct tupc_coll c;
     tupc_coll_begin_team(&c, t, func, flags, in, out, sig);
-    const int me = c.self->me, n = c.self->size;
+    const int me = tupc_coll_state(&c)->me, n = tupc_coll_state(&c)->size;
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < n; j++)
             tupc_coll_need(&c, j);

@@ -55,7 +55,7 @@ static int team_begin(struct tupc_coll *c, struct tupc_team **tp, const char *F,
     }
     tupc_reloc_check_allocs(F, sig, ra, na);
     tupc_coll_begin_team(c, t, F, flags, in, out, sig);
-    return c->self->me;
+    return tupc_coll_state(c)->me;
 }
 
 static char *block_of(const struct tupc_team *t, tupc_sptr_t p, int r)
@@ -72,7 +72,7 @@ static void rooted_copy(struct tupc_coll *c, int root, void *d, const void *s, s
     if (root >= 0)
         tupc_coll_need(c, root);
     tupc_copy(d, s, nbytes, stream);
-    if (c->self->me == root)
+    if (tupc_coll_state(c)->me == root)
         tupc_coll_leave_everyone(c);
     else
         tupc_coll_leave_alone(c);
@@ -139,7 +139,7 @@ void tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
 static void fill_mine(struct tupc_coll *c, const struct tupc_team *t, tupc_sptr_t dst,
                       tupc_sptr_t src, size_t from, size_t nbytes, int stream)
 {
-    int me = c->self->me, n = t->n;
+    int me = tupc_coll_state(c)->me, n = t->n;
     char *mine = block_of(t, dst, me);
     for (int k = 1; k <= n; k++) {
         int j = me + k < n ? me + k : me + k - n;

@@ -137,7 +137,7 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
     tupc_x_need(x, d.thread);
     /* Streams once the blocks of this size, one per member read and one
      * written, outgrow the cache (coll/copy.h). */
-    size_t copies = 2 * (size_t)x->c.self->size;
+    size_t copies = 2 * (size_t)tupc_coll_state(&x->c)->size;
     tupc_copy(d.addr, s.addr, n, tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies));
 }
 

@@ -211,7 +211,7 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
     uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)A.addr), elem_size);
     sig = tupc_sig(tupc_sig(tupc_sig(sig, nelems), blk_size), (uintptr_t)func);
     tupc_coll_begin_team(&c, team_p, fn, flags, in, out, sig);
-    const int T = c.self->size, me = c.self->me;
+    const int T = tupc_coll_state(&c)->size, me = tupc_coll_state(&c)->me;
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);

@@ -97,7 +97,7 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
  * check/calls.c says which (on UPC_TEAM_ALL; team.c on other teams). */
 static void check_peer(const struct tupc_coll *c, int j)
 {
-    struct tupc_coll_line *k = &c->self->team->member[j].k;
+    struct tupc_coll_line *k = &tupc_coll_state(c)->team->member[j].k;
     const uint32_t s = c->seq;
     const char *f = atomic_load_explicit(&k->sig[s % 2].func, memory_order_relaxed);
     uint64_t a = atomic_load_explicit(&k->sig[s % 2].sig, memory_order_relaxed);
@@ -107,8 +107,9 @@ static void check_peer(const struct tupc_coll *c, int j)
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&k->entered.value, memory_order_relaxed) != s)
         return;
-    if (f != c->self->func || a != c->self->sig)
-        tupc_team_calls_differ(c->self->team, c->self->me, c->self->func, j);
+    if (f != tupc_coll_state(c)->func || a != tupc_coll_state(c)->sig)
+        tupc_team_calls_differ(tupc_coll_state(c)->team, tupc_coll_state(c)->me,
+                               tupc_coll_state(c)->func, j);
 }
 
 void tupc_coll_compare(const struct tupc_coll *c, int j)
@@ -124,9 +125,10 @@ void tupc_coll_compare(const struct tupc_coll *c, int j)
  * root's eager line), and would never get to a point that compares them. */
 void tupc_coll_check_wait(const struct tupc_coll *c, int j, tupc_word *w, uint32_t target)
 {
-    tupc_wait_check_peer(w, target, tupc_team_thread_of(c->self->team, j), c->self->func);
-    if (atomic_load_explicit(&c->self->team->member[j].k.entered.value, memory_order_acquire) ==
-        c->seq)
+    tupc_wait_check_peer(w, target, tupc_team_thread_of(tupc_coll_state(c)->team, j),
+                         tupc_coll_state(c)->func);
+    if (atomic_load_explicit(&tupc_coll_state(c)->team->member[j].k.entered.value,
+                             memory_order_acquire) == c->seq)
         check_peer(c, j);
 }
 
@@ -198,10 +200,10 @@ void tupc_coll_barrier(const struct tupc_coll *c)
 {
     /* Both barriers compare the running signatures of the members they hear
      * from, this call's included: no other check is needed here. */
-    if (c->self->team == &tupc_team_all_)
+    if (tupc_coll_state(c)->team == &tupc_team_all_)
         tupc_barrier_all(c->func);
     else
-        tupc_team_barrier_(c->self->team, c->self->me, c->func);
+        tupc_team_barrier_(tupc_coll_state(c)->team, tupc_coll_state(c)->me, c->func);
 }
 
 void tupc_coll_begin_barrier_(const struct tupc_coll *c)
@@ -211,19 +213,21 @@ void tupc_coll_begin_barrier_(const struct tupc_coll *c)
 
 uint32_t tupc_coll_entered(const struct tupc_coll *c, int j)
 {
-    return atomic_load_explicit(&c->self->team->member[j].k.entered.value, memory_order_acquire);
+    return atomic_load_explicit(&tupc_coll_state(c)->team->member[j].k.entered.value,
+                                memory_order_acquire);
 }
 
 void tupc_coll_wait_entered(const struct tupc_coll *c, int j)
 {
     /* Acquire: j's writes before entering. */
-    coll_wait(c, &c->self->team->member[j].k.entered, c->seq, j);
+    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.entered, c->seq, j);
     check_peer(c, j);
 }
 
 void tupc_coll_wait_finished(const struct tupc_coll *c, int j)
 {
-    coll_wait(c, &c->self->team->member[j].k.finished, c->seq, j); /* acquire: j's accesses */
+    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.finished, c->seq,
+              j); /* acquire: j's accesses */
     check_peer(c, j);
 }
 
@@ -231,17 +235,18 @@ void tupc_coll_publish(const struct tupc_coll *c)
 {
     /* Release: the scratch slot written before is visible to a thread
      * whose acquire wait sees published >= seq. */
-    tupc_word_set(&c->self->line->published, c->seq);
+    tupc_word_set(&tupc_coll_state(c)->line->published, c->seq);
 }
 
 void tupc_coll_wait_published(const struct tupc_coll *c, int j)
 {
-    coll_wait(c, &c->self->team->member[j].k.published, c->seq, j); /* acquire: j's slot */
+    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.published, c->seq,
+              j); /* acquire: j's slot */
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)
 {
-    if (c->in == TUPC_MYSYNC && j != c->self->me)
+    if (c->in == TUPC_MYSYNC && j != tupc_coll_state(c)->me)
         tupc_coll_wait_entered(c, j);
 }
 
@@ -251,7 +256,7 @@ void tupc_coll_leave_(const struct tupc_coll *c, const int *touchers, int n, int
     if (c->out == TUPC_ALLSYNC) {
         tupc_coll_barrier(c);
     } else if (c->out == TUPC_MYSYNC) {
-        int me = c->self->me, T = c->self->size;
+        int me = tupc_coll_state(c)->me, T = tupc_coll_state(c)->size;
         if (everyone == 2) {
             tupc_coll_barrier(c);
         } else if (everyone) {
@@ -269,7 +274,7 @@ void tupc_coll_leave_(const struct tupc_coll *c, const int *touchers, int n, int
 
 void *tupc_coll_scratch(const struct tupc_coll *c, int j)
 {
-    return c->self->team->member[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+    return tupc_coll_state(c)->team->member[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 /* Waits until every other thread has finished call c->seq - TUPC_SCRATCH_SLOTS,
@@ -277,7 +282,7 @@ void *tupc_coll_scratch(const struct tupc_coll *c, int j)
 static void claim_wait(const struct tupc_coll *c)
 {
     uint32_t prev = c->seq - TUPC_SCRATCH_SLOTS;
-    if (c->seq > TUPC_SCRATCH_SLOTS && !tupc_reached(c->self->finished, prev)) {
+    if (c->seq > TUPC_SCRATCH_SLOTS && !tupc_reached(tupc_coll_state(c)->finished, prev)) {
         /* Wait for half the ring rather than one slot: a thread that runs
          * ahead then reads the others' finished lines once every
          * SLOTS / 2 calls instead of every call, and they keep those lines
@@ -285,51 +290,60 @@ static void claim_wait(const struct tupc_coll *c)
          * side, so no thread needs us in order to finish it. */
         uint32_t want = c->seq - TUPC_SCRATCH_SLOTS / 2;
         uint32_t newest = c->seq - 1; /* lowest finished count seen, at most seq - 1 */
-        for (int j = 0; j < c->self->size; j++) {
-            if (j == c->self->me)
+        for (int j = 0; j < tupc_coll_state(c)->size; j++) {
+            if (j == tupc_coll_state(c)->me)
                 continue;
-            uint32_t f = coll_wait(c, &c->self->team->member[j].k.finished, want, j);
+            uint32_t f = coll_wait(c, &tupc_coll_state(c)->team->member[j].k.finished, want, j);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }
-        c->self->finished = newest;
+        tupc_coll_state(c)->finished = newest;
     }
 }
 
 void *tupc_coll_scratch_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
-    return c->self->team->member[c->self->me].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+    return tupc_coll_state(c)->team->member[tupc_coll_state(c)->me].scratch[c->seq %
+                                                                            TUPC_SCRATCH_SLOTS];
 }
 
 struct tupc_mailbox *tupc_coll_mailbox(const struct tupc_coll *c, int t)
 {
-    return &c->self->team->member[t].mailbox[c->seq % TUPC_SCRATCH_SLOTS];
+    return &tupc_coll_state(c)->team->member[t].mailbox[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 void *tupc_coll_eager_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
-    return c->self->team->member[c->self->me].eager[c->seq % TUPC_SCRATCH_SLOTS].data;
+    return tupc_coll_state(c)
+        ->team->member[tupc_coll_state(c)->me]
+        .eager[c->seq % TUPC_SCRATCH_SLOTS]
+        .data;
 }
 
 void tupc_coll_eager_post(const struct tupc_coll *c)
 {
     /* Release: the payload written before is visible to a reader whose
      * acquire wait sees this call's number. */
-    tupc_word_set(&c->self->team->member[c->self->me].eager[c->seq % TUPC_SCRATCH_SLOTS].seq,
+    tupc_word_set(&tupc_coll_state(c)
+                       ->team->member[tupc_coll_state(c)->me]
+                       .eager[c->seq % TUPC_SCRATCH_SLOTS]
+                       .seq,
                   c->seq);
 }
 
 const void *tupc_coll_eager_wait(const struct tupc_coll *c, int j)
 {
-    struct eager_line *line = &c->self->team->member[j].eager[c->seq % TUPC_SCRATCH_SLOTS];
+    struct eager_line *line =
+        &tupc_coll_state(c)->team->member[j].eager[c->seq % TUPC_SCRATCH_SLOTS];
     /* Acquire: the payload. The line cannot move on to call seq + SLOTS
      * before this thread finishes call seq (claim_wait), so reaching seq
      * means holding exactly this call's payload. */
     coll_wait(c, &line->seq, c->seq, j);
     /* A poster that runs ahead has often filled the next line already:
      * start its transfer now so that it overlaps this call's work. */
-    __builtin_prefetch(&c->self->team->member[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
+    __builtin_prefetch(
+        &tupc_coll_state(c)->team->member[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
     return line->data;
 }

@@ -37,9 +37,20 @@ struct tupc_coll {
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
     /* The caller's state on the call's team, which also names the team,
-     * the caller's rank and the team's size: one store per call. */
+     * the caller's rank and the team's size; NULL on UPC_TEAM_ALL, whose
+     * state is the thread-local tupc_coll_self_ (tupc_coll_state): a call
+     * on all threads then stores a constant, not an address it computes. */
     struct tupc_coll_self *self;
 };
+
+extern _Thread_local struct tupc_coll_self tupc_coll_self_
+    __attribute__((tls_model("initial-exec")));
+
+/* The caller's state on call c's team. */
+static inline struct tupc_coll_self *tupc_coll_state(const struct tupc_coll *c)
+{
+    return __builtin_expect(c->self == NULL, 1) ? &tupc_coll_self_ : c->self;
+}
 
 /* Every thread must make the same collective calls with the same
  * (single-valued) arguments. Each call is recorded in check/calls.h, which
@@ -116,7 +127,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
 {
     struct tupc_coll_self *self = &tupc_coll_self_;
     tupc_check_not_split(func);
-    c->self = self;
+    c->self = NULL;
     c->in = in;
     c->out = out;
     c->func = func;
@@ -166,7 +177,7 @@ static inline void tupc_coll_finish(const struct tupc_coll *c)
 {
     /* Release: our reads and writes of call seq happen before any thread
      * that sees finished >= seq goes on. */
-    tupc_word_set(&c->self->line->finished, c->seq);
+    tupc_word_set(&tupc_coll_state(c)->line->finished, c->seq);
 }
 
 /* Ends call c: stores that this thread is done (tupc_coll_finish) and runs

@@ -198,7 +198,7 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
     }
     qsort(m, (size_t)n, sizeof *m, by_key);
     int leader = m[0].prank;
-    if (leader == c.self->me) {
+    if (leader == tupc_coll_state(&c)->me) {
         struct tupc_team *t = team_new(p, m, n);
         if (!t)
             tupc_fail(SPLIT, NULL, "out of memory for a team of %d members", n);
