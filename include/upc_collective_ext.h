@@ -161,6 +161,32 @@ static inline tupc_sptr_t tupc_src_int_(long v)
     upc_all_exchange_x(dst, tupc_src_(src), nbytes, mode, team)
 #define upc_all_permute_x(dst, src, perm, nbytes, mode, team)                                      \
     upc_all_permute_x(dst, tupc_src_(src), perm, nbytes, mode, team)
+#define tupc_team_exchange(dst, src, nbytes, flags, team)                                          \
+    tupc_team_exchange(dst, tupc_src_(src), nbytes, flags, team)
+#define tupc_team_permute(dst, src, perm, nbytes, flags, team)                                     \
+    tupc_team_permute(dst, tupc_src_(src), perm, nbytes, flags, team)
+#define tupc_team_prefix_reduceC(dst, src, op, n, blk, f, fl, team)                                \
+    tupc_team_prefix_reduceC(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceUC(dst, src, op, n, blk, f, fl, team)                               \
+    tupc_team_prefix_reduceUC(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceS(dst, src, op, n, blk, f, fl, team)                                \
+    tupc_team_prefix_reduceS(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceUS(dst, src, op, n, blk, f, fl, team)                               \
+    tupc_team_prefix_reduceUS(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceI(dst, src, op, n, blk, f, fl, team)                                \
+    tupc_team_prefix_reduceI(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceUI(dst, src, op, n, blk, f, fl, team)                               \
+    tupc_team_prefix_reduceUI(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceL(dst, src, op, n, blk, f, fl, team)                                \
+    tupc_team_prefix_reduceL(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceUL(dst, src, op, n, blk, f, fl, team)                               \
+    tupc_team_prefix_reduceUL(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceF(dst, src, op, n, blk, f, fl, team)                                \
+    tupc_team_prefix_reduceF(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceD(dst, src, op, n, blk, f, fl, team)                                \
+    tupc_team_prefix_reduceD(dst, tupc_src_(src), op, n, blk, f, fl, team)
+#define tupc_team_prefix_reduceLD(dst, src, op, n, blk, f, fl, team)                               \
+    tupc_team_prefix_reduceLD(dst, tupc_src_(src), op, n, blk, f, fl, team)
 #define upc_all_prefix_reduceC(dst, src, op, n, blk, f, fl)                                        \
     upc_all_prefix_reduceC(dst, tupc_src_(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceUC(dst, src, op, n, blk, f, fl)                                       \

@@ -38,7 +38,7 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     tupc_reloc_check_thread0(FUNC, SEC " para 5", "dst", dst, total);
     uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
     tupc_reloc_check_allocs(
-        FUNC, sig, (const struct tupc_reloc_area[]){{"src", src, total, 1}, {"dst", dst, total, 1}},
+        FUNC, sig, (const struct tupc_reloc_area[]){{"dst", dst, total, 1}, {"src", src, total, 1}},
         2);
 
     struct tupc_coll c;

@@ -93,15 +93,17 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
     tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
+    /* dst first: in place, it is also the source, and a refusal names it. */
+    tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
     if (in_place)
         src = dst; /* a decoy src is not read */
-    tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
-    tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
+    else
+        tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
     uint64_t sig = tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr);
     tupc_reloc_check_allocs(FUNC, sig,
-                            (const struct tupc_reloc_area[]){{"src", src, nbytes, 1},
-                                                             {"dst", dst, nbytes, 1},
+                            (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1},
+                                                             {"src", src, nbytes, 1},
                                                              {"perm", perm, sizeof(int), 1}},
                             3);
     int me = MYTHREAD, T = THREADS;

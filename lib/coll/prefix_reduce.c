@@ -455,9 +455,10 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
     tupc_coll_flags(func, flags & ~UPC_IN_PLACE, &in, &out);
     if (in_place)
-        src = dst; /* a decoy src is not read */
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+        src = dst; /* a decoy src is not read; dst is checked first, below */
     tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
+    if (!in_place)
+        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
     if (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase)))
         tupc_fail(func, "UPC 1.3 7.4.3.1 para 10",
                   "dst has thread %u and phase %u, src thread %u and phase %u; expected "

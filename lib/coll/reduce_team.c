@@ -91,11 +91,18 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
-    tupc_coll_flags(func, flags, &in, &out);
+    /* A prefix reduction may run in place (each member reads each element
+     * of its range before it writes it); a reduction has no such form. */
+    int in_place = prefix && (tupc_is_in_place(src) || (flags & UPC_IN_PLACE));
+    tupc_coll_flags(func, in_place ? flags & ~UPC_IN_PLACE : flags, &in, &out);
     struct tupc_team *t = tupc_team_get(func, team);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    if (prefix) {
+    if (in_place)
+        src = dst; /* a decoy src is not read */
+    if (prefix)
         tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
+    if (!in_place)
+        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    if (prefix) {
         if (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase)))
             tupc_fail(func, "UPC 1.3 7.4.3.1 para 10",
                       "dst has thread %u and phase %u, src thread %u and phase %u; expected "

@@ -162,7 +162,9 @@ static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int 
                                          tupc_sptr_t src, size_t nelems, size_t blk_size,
                                          size_t esize)
 {
-    tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
+    /* In place (src is dst) the one array is named dst. */
+    if (!dst_array || src.addr != dst.addr)
+        tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
     if (dst_array)
         tupc_check_range_array(func, "dst", dst, nelems, blk_size, esize);
     else

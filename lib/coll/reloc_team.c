@@ -21,6 +21,8 @@
 
 #include <upc_collective_ext.h>
 
+#include <stdlib.h>
+
 /* An area a call checks: p, of one block (nbytes) or of n blocks (n *
  * nbytes), either at the same offset in every partition (`all`, from a
  * pointer with affinity to thread 0) or in one partition (a root area). */
@@ -53,7 +55,8 @@ static int team_begin(struct tupc_coll *c, struct tupc_team **tp, const char *F,
             (void)tupc_check_in_partition(F, a[i].arg, a[i].p, len);
         ra[i] = (struct tupc_reloc_area){a[i].arg, a[i].p, len, a[i].all};
     }
-    tupc_reloc_check_allocs(F, sig, ra, na);
+    /* The extents depend on the team's size: fold it into the key. */
+    tupc_reloc_check_allocs(F, tupc_sig(sig, (uint64_t)t->n), ra, na);
     tupc_coll_begin_team(c, t, F, flags, in, out, sig);
     return tupc_coll_state(c)->me;
 }
@@ -176,10 +179,26 @@ void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
-    struct area a[] = {{"src", src, 1, 1, 0}, {"dst", dst, 1, 1, 0}};
-    int me =
-        team_begin(&c, &t, "tupc_team_exchange", SEC_OF("7.4.2.5 para 3"), SEC_OF("7.4.2.5 para 5"),
-                   flags, team, nbytes, a, 2, tupc_reloc_sig(dst, src, nbytes), &total);
+    /* In place (as upc_all_exchange): dst is the source too, checked as dst. */
+    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
+    if (in_place)
+        src = dst;
+    struct area a[] = {{"dst", dst, 1, 1, 0}, {"src", src, 1, 1, 0}};
+    int me = team_begin(&c, &t, "tupc_team_exchange", SEC_OF("7.4.2.5 para 3"),
+                        SEC_OF("7.4.2.5 para 5"), flags & ~UPC_IN_PLACE, team, nbytes, a,
+                        in_place ? 1 : 2, tupc_reloc_sig(dst, src, nbytes), &total);
+    if (in_place) {
+        /* Pairs swap through the stack, one member each (see exchange.c). */
+        for (int j = 0; j < t->n; j++) {
+            if (j == me || ((me + j) % 2 == 0) != (me < j))
+                continue;
+            tupc_coll_need(&c, j);
+            tupc_swap(block_of(t, dst, me) + (size_t)j * nbytes,
+                      block_of(t, dst, j) + (size_t)me * nbytes, nbytes);
+        }
+        tupc_coll_leave_symmetric(&c);
+        return;
+    }
     fill_mine(&c, t, dst, src, (size_t)me * nbytes, nbytes,
               tupc_reloc_streams(total, 2 * (size_t)t->n));
 }
@@ -195,10 +214,13 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
+    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
+    if (in_place)
+        src = dst;
     struct area a[] = {
-        {"src", src, 0, 1, 0}, {"dst", dst, 0, 1, 0}, {"perm", perm, 0, 1, sizeof(int)}};
-    int me = team_begin(&c, &t, F, SEC_OF("7.4.2.6 para 3"), SEC_OF("7.4.2.6 para 6"), flags, team,
-                        nbytes, a, 3,
+        {"dst", dst, 0, 1, 0}, {"perm", perm, 0, 1, sizeof(int)}, {"src", src, 0, 1, 0}};
+    int me = team_begin(&c, &t, F, SEC_OF("7.4.2.6 para 3"), SEC_OF("7.4.2.6 para 6"),
+                        flags & ~UPC_IN_PLACE, team, nbytes, a, in_place ? 2 : 3,
                         tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr), &total);
     int n = t->n;
     /* Read after the entry sync, as upc_all_permute does. */
@@ -218,8 +240,22 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
                   "the entries of ranks %d and %u of perm are both %d; expected the team's ranks "
                   "0..%d, each once",
                   me, (unsigned)(uint32_t)old, to, n - 1);
-    tupc_coll_need(&c, to);
-    tupc_copy(block_of(t, dst, to), block_of(t, src, me), nbytes,
-              tupc_reloc_streams(nbytes, 2 * (size_t)n));
+    if (in_place) {
+        /* As upc_all_permute: save, say so, and write once the target's
+         * owner has saved its block. */
+        void *buf = malloc(nbytes);
+        if (!buf)
+            tupc_fail(F, NULL, "out of memory for a block of %zu bytes", nbytes);
+        memcpy(buf, block_of(t, dst, me), nbytes);
+        tupc_coll_publish(&c); /* release: our block is saved */
+        if (to != me)
+            tupc_coll_wait_published(&c, to); /* acquire: the target's is */
+        memcpy(block_of(t, dst, to), buf, nbytes);
+        free(buf);
+    } else {
+        tupc_coll_need(&c, to);
+        tupc_copy(block_of(t, dst, to), block_of(t, src, me), nbytes,
+                  tupc_reloc_streams(nbytes, 2 * (size_t)n));
+    }
     tupc_coll_leave_everyone(&c);
 }

@@ -37,7 +37,9 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
 
 void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_array *a, int n)
 {
-    uint64_t key = tupc_call_key(x->func, sig);
+    /* The extents depend on the team's size too: the same arrays on a
+     * larger team are checked again. */
+    uint64_t key = tupc_call_key(x->func, tupc_sig(sig, (uint64_t)x->t->n));
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;

@@ -240,8 +240,10 @@ void tupc_coll_publish(const struct tupc_coll *c)
 
 void tupc_coll_wait_published(const struct tupc_coll *c, int j)
 {
-    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.published, c->seq,
-              j); /* acquire: j's slot */
+    /* Acquire: j's slot. Then the same comparison as the other waits: a
+     * peer in another call must not have its partial taken for ours. */
+    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.published, c->seq, j);
+    check_peer(c, j);
 }
 
 void tupc_coll_need(const struct tupc_coll *c, int j)

@@ -13,6 +13,7 @@
 #include "sync/wait.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ static _Atomic(struct tupc_team *) table[SLOTS];
 static _Atomic int ids[SLOTS];
 static uint16_t gens[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int last_slot; /* under lock */
 
 int tupc_team_init(int threads)
 {
@@ -35,6 +37,32 @@ int tupc_team_init(int threads)
     tupc_team_all_.depth = 0;
     atomic_store_explicit(&table[0], &tupc_team_all_, memory_order_relaxed);
     atomic_store_explicit(&ids[0], UPC_TEAM_ALL, memory_order_relaxed);
+    return 0;
+}
+
+int tupc_team_check_end(char *buf, size_t len)
+{
+    /* After every thread has been joined: the members' states are final. */
+    for (int s = 1; s < SLOTS; s++) {
+        const struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_relaxed);
+        if (!t)
+            continue;
+        const struct tupc_coll_self *a = &t->self[0];
+        for (int r = 1; r < t->n; r++) {
+            const struct tupc_coll_self *b = &t->self[r];
+            if (b->n == a->n && b->sig == a->sig)
+                continue;
+            snprintf(buf, len,
+                     "when the threads ended (an implicit barrier, UPC 1.3 3 \"program "
+                     "termination\"): member %d of team %d (thread %d) made %u calls on the team, "
+                     "the last %s, where its rank 0 (thread %d) made %u, the last %s; expected "
+                     "every member to make the same calls on the team with the same "
+                     "single-valued arguments (UPC 1.3 7.4 para 3 and 4; " SEC ")",
+                     r, t->id, t->thread[r], (unsigned)b->n, b->func ? b->func : "none",
+                     t->thread[0], (unsigned)a->n, a->func ? a->func : "none");
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -81,11 +109,25 @@ struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
     struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_acquire);
     if (!t)
         unknown_team(func, team);
-    if (t->rank[tupc_mythread_] < 0)
-        tupc_fail(func, SEC,
-                  "this thread is not a member of team %d (%d members, rank 0 is thread %d); "
-                  "expected a call on a team by its members only",
-                  team, t->n, t->thread[0]);
+    if (t->rank[tupc_mythread_] < 0) {
+        /* A member cannot see its team freed before it calls free itself; a
+         * non-member can, so the message is written under the table's lock
+         * from a team that is still there. */
+        pthread_mutex_lock(&lock);
+        t = atomic_load_explicit(&ids[s], memory_order_relaxed) == team
+                ? atomic_load_explicit(&table[s], memory_order_relaxed)
+                : NULL;
+        char msg[200];
+        if (t)
+            snprintf(msg, sizeof msg,
+                     "this thread is not a member of team %d (%d members, rank 0 is thread %d); "
+                     "expected a call on a team by its members only",
+                     team, t->n, t->thread[0]);
+        pthread_mutex_unlock(&lock);
+        if (!t)
+            unknown_team(func, team);
+        tupc_fail(func, SEC, "%s", msg);
+    }
     return t;
 }
 
@@ -141,16 +183,22 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
         t->self[r].size = n;
     }
     pthread_mutex_lock(&lock);
-    int s = 1;
-    while (s < SLOTS && atomic_load_explicit(&table[s], memory_order_relaxed))
-        s++;
-    if (s == SLOTS) {
+    /* The slot after the last one taken, round robin: a handle comes back
+     * only after every other free slot has been used 32767 times. */
+    int s = 0;
+    for (int k = 0; k < SLOTS - 1 && !s; k++) {
+        int c = (last_slot + k) % (SLOTS - 1) + 1;
+        if (!atomic_load_explicit(&table[c], memory_order_relaxed))
+            s = c;
+    }
+    if (!s) {
         pthread_mutex_unlock(&lock);
         team_delete(t);
         tupc_fail("tupc_team_split", SEC,
                   "%d teams are alive; expected at most %d (free teams with tupc_team_free)",
                   SLOTS - 1, SLOTS - 1);
     }
+    last_slot = s;
     gens[s] = gens[s] == GEN_MAX ? 1 : (uint16_t)(gens[s] + 1);
     t->id = (int)gens[s] << 16 | s;
     atomic_store_explicit(&table[s], t, memory_order_relaxed);

@@ -102,6 +102,11 @@ void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func);
  * member `me` (which a compared signature showed), in `func`. */
 _Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const char *func, int j);
 
+/* Once every thread has returned (run.c): 1 and a message in buf when the
+ * members of a team still alive made different calls on it, as the end of
+ * the threads is a barrier; UPC_TEAM_ALL's calls are check/calls.h's. */
+int tupc_team_check_end(char *buf, size_t len);
+
 /* Set up and tear down the team table and UPC_TEAM_ALL (run.c). */
 int tupc_team_init(int threads);
 void tupc_team_fini(void);

@@ -250,7 +250,8 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
     /* Every thread returned: their collective calls must agree, as at a
      * barrier (NOSYNC calls at the end of a run are checked only here). */
     if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
-        tupc_calls_check_end(threads, err, sizeof err);
+        if (!tupc_calls_check_end(threads, err, sizeof err))
+            tupc_team_check_end(err, sizeof err);
 
     int result = 0;
     int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);

@@ -510,8 +510,18 @@ static int team_reduce_body(void *arg)
                         tupc_team_reduceL(res, src, UPC_NONCOMM_FUNC, n, B, matmul, f, team);
                     else
                         tupc_team_reduceL(res, src, UPC_ADD, n, B, NULL, f, team);
-                    tupc_team_prefix_reduceL(dst, src, noncomm ? UPC_NONCOMM_FUNC : UPC_ADD, n, B,
-                                             noncomm ? matmul : NULL, f, team);
+                    if (it % 3 == 0) { /* in place: dst holds the input */
+                        if (me == 0)
+                            for (size_t i = 0; i < n; i++)
+                                tupc_ref(dst, i, B, long) = elem(i, it);
+                        tupc_team_barrier(team);
+                        tupc_team_prefix_reduceL(dst, UPC_IN_PLACE,
+                                                 noncomm ? UPC_NONCOMM_FUNC : UPC_ADD, n, B,
+                                                 noncomm ? matmul : NULL, f, team);
+                    } else {
+                        tupc_team_prefix_reduceL(dst, src, noncomm ? UPC_NONCOMM_FUNC : UPC_ADD, n,
+                                                 B, noncomm ? matmul : NULL, f, team);
+                    }
                     tupc_team_barrier(team);
                     long acc = 0;
                     for (size_t i = 0; i < n; i++) {
@@ -553,43 +563,54 @@ static int in_place_13_body(void *arg)
     tupc_sptr_t D = upc_all_alloc((size_t)T, 1000 * (size_t)T);
     tupc_sptr_t decoy = upc_all_alloc((size_t)T, 1000 * (size_t)T);
     tupc_sptr_t P = upc_all_alloc((size_t)T, sizeof(int));
-    for (int ex = 0; ex < 2; ex++)
-        for (size_t z = 0; z < 3; z++)
-            for (int m = 0; m < TT_NSYNC; m++, it++) {
-                size_t nb = sizes[z], area = ex ? nb * (size_t)T : nb;
-                unsigned char *mine =
-                    (unsigned char *)tupc_index(D, (ptrdiff_t)(MYTHREAD * area), area, char).addr;
-                for (size_t k = 0; k < area; k++)
-                    mine[k] = pat(MYTHREAD, k, it);
-                memset(tupc_index(decoy, (ptrdiff_t)(MYTHREAD * area), area, char).addr, 0xEE,
-                       area);
-                tupc_ref(P, MYTHREAD, 1, int) = (MYTHREAD + it) % T;
-                upc_barrier();
-                upc_flag_t f = tt_sync_flags[m];
-                tupc_sptr_t Dp = tupc_index(D, 0, area, char);
-                if (ex && it % 2)
-                    upc_all_exchange(Dp, UPC_IN_PLACE, nb, f);
-                else if (ex)
-                    upc_all_exchange(Dp, decoy, nb, f | UPC_IN_PLACE);
-                else if (it % 2)
-                    upc_all_permute(Dp, UPC_IN_PLACE, P, nb, f);
-                else
-                    upc_all_permute(Dp, decoy, P, nb, f | UPC_IN_PLACE);
-                upc_barrier();
-                for (size_t k = 0; k < area; k++) {
-                    /* exchange: my block j came from block MYTHREAD of j;
-                     * permute: my block came from the thread w with
-                     * perm[w] == MYTHREAD. */
-                    int w = (MYTHREAD - it % T + T) % T;
-                    unsigned char want =
-                        ex ? pat((int)(k / nb), (size_t)MYTHREAD * nb + k % nb, it) : pat(w, k, it);
-                    TCHECK(mine[k] == want, "%s nb %zu flags 0x%x: byte %zu is %d, expected %d",
-                           ex ? "exchange" : "permute", nb, (unsigned)f, k, mine[k], want);
-                    if (mine[k] != want)
-                        break;
+    upc_team_t teams[2] = {UPC_TEAM_ALL, 0};
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, -MYTHREAD, &teams[1]);
+    for (int ti = 0; ti < 2; ti++) {
+        upc_team_t team = teams[ti];
+        int n = tupc_team_size(team), me = tupc_team_rank(team);
+        for (int ex = 0; ex < 2; ex++)
+            for (size_t z = 0; z < 3; z++)
+                for (int m = 0; m < TT_NSYNC; m++, it++) {
+                    size_t nb = sizes[z], area = ex ? nb * (size_t)n : nb;
+                    unsigned char *mine =
+                        (unsigned char *)tupc_index(D, (ptrdiff_t)((size_t)MYTHREAD * 1000 * T),
+                                                    1000 * (size_t)T, char)
+                            .addr;
+                    for (size_t k = 0; k < area; k++)
+                        mine[k] = pat(MYTHREAD, k, it);
+                    memset(tupc_index(decoy, (ptrdiff_t)((size_t)MYTHREAD * 1000 * T),
+                                      1000 * (size_t)T, char)
+                               .addr,
+                           0xEE, area);
+                    tupc_ref(P, MYTHREAD, 1, int) = (me + it) % n;
+                    upc_barrier();
+                    upc_flag_t f = tt_sync_flags[m];
+                    if (ex && it % 2)
+                        tupc_team_exchange(D, UPC_IN_PLACE, nb, f, team);
+                    else if (ex)
+                        tupc_team_exchange(D, decoy, nb, f | UPC_IN_PLACE, team);
+                    else if (it % 2)
+                        tupc_team_permute(D, UPC_IN_PLACE, P, nb, f, team);
+                    else
+                        tupc_team_permute(D, decoy, P, nb, f | UPC_IN_PLACE, team);
+                    upc_barrier();
+                    for (size_t k = 0; k < area; k++) {
+                        /* exchange: my block j came from block me of rank
+                         * j; permute: from rank w with perm[w] == me. */
+                        int w = (me - it % n + n) % n;
+                        unsigned char want = ex ? pat(tupc_team_thread(team, (int)(k / nb)),
+                                                      (size_t)me * nb + k % nb, it)
+                                                : pat(tupc_team_thread(team, w), k, it);
+                        TCHECK(mine[k] == want,
+                               "%s team %d nb %zu flags 0x%x: byte %zu is %d, expected %d",
+                               ex ? "exchange" : "permute", ti, nb, (unsigned)f, k, mine[k], want);
+                        if (mine[k] != want)
+                            break;
+                    }
+                    upc_barrier();
                 }
-                upc_barrier();
-            }
+    }
+    tupc_team_free(&teams[1]);
     return 0;
 }
 
@@ -872,9 +893,57 @@ static int members_disagree(void *arg)
     return 0;
 }
 
+static int in_place_names_dst(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t data = upc_all_alloc((size_t)THREADS, 64);
+    tupc_sptr_t perm = upc_all_alloc((size_t)THREADS, sizeof(int));
+    tupc_ref(perm, MYTHREAD, 1, int) = MYTHREAD;
+    upc_barrier();
+    upc_all_permute(tupc_index(data, 64, 64, char), UPC_IN_PLACE, perm, 8, 0);
+    return 0;
+}
+
+static int team_end_mismatch(void *arg)
+{
+    (void)arg;
+    upc_team_t t;
+    tupc_team_split(UPC_TEAM_ALL, 0, 0, &t);
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
+    tupc_sptr_t b = upc_all_alloc((size_t)THREADS, 64);
+    if (MYTHREAD == 0) /* the others skip it, and nothing waits */
+        tupc_team_broadcast(b, a, 8, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, t);
+    return 0;
+}
+
+/* The same call on a larger team must be checked again: the root area of
+ * a gather grows with the team. */
+static int team_size_rechecked(void *arg)
+{
+    (void)arg;
+    upc_team_t half, all;
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 2, MYTHREAD, &half);
+    tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &all);
+    tupc_sptr_t D = upc_all_alloc((size_t)THREADS, 16); /* room for 2 blocks of 8 */
+    tupc_sptr_t S = upc_all_alloc((size_t)THREADS, 8);
+    tupc_sptr_t root = tupc_index(D, 0, 16, char);
+    /* Both halves make the very same call (one after the other: they share
+     * the root area), so every thread has seen it checked on 2 members. */
+    if (MYTHREAD < 2)
+        tupc_team_gather(root, S, 8, 0, half);
+    upc_barrier();
+    if (MYTHREAD >= 2)
+        tupc_team_gather(root, S, 8, 0, half);
+    upc_barrier();
+    tupc_team_gather(root, S, 8, 0, all);
+    return 0;
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
+    tt_expect_error(4, team_size_rechecked, NULL, "tupc_team_gather", "dst covers bytes 0 to 32",
+                    NULL);
     static const int zero = 0, one = 1;
     for (int T = 2; T <= 4; T += 2) {
         tt_expect_error(T, bad_team, NULL, "upc_all_broadcast_x", "team is 12345", NULL);
@@ -894,6 +963,10 @@ static void test_refusals(void **state)
         tt_expect_error(T, not_a_perm, (void *)&zero, "upc_all_permute_x", "both 0", NULL);
         tt_expect_error(T, not_a_perm, (void *)&one, "upc_all_permute_x", "holds 0 twice", NULL);
         tt_expect_error(T, members_disagree, NULL, "team", "other arguments", NULL);
+        tt_expect_error(T, in_place_names_dst, NULL, "upc_all_permute",
+                        "dst has affinity to thread 1", NULL);
+        tt_expect_error(T, team_end_mismatch, NULL, "when the threads ended", "member 1 of team",
+                        NULL);
     }
 }
 
