@@ -1,5 +1,9 @@
-/* The library's main, in libtupc_main: THREADS from `-n N` (taken out of
- * argv) or $UPC_THREADS, then every thread runs tupc_main(argc, argv). */
+/* The library's main, in libtupc_main: THREADS from `-n N` or $UPC_THREADS,
+ * then every thread runs tupc_main(argc, argv). Like upcrun and mpirun, it
+ * reads its own options only before the program's: it stops at the first
+ * argument that is not one of them (which, and all after it, the program
+ * gets as they are), or at `--` (which it drops). So `prog -n 3 -n 4` runs
+ * 3 threads and the program sees its own `-n 4`. */
 #include "runtime/runtime.h"
 
 #include <errno.h>
@@ -32,12 +36,10 @@ static int parse_threads(const char *prog, const char *s)
 int main(int argc, char **argv)
 {
     tupc_options o = {0};
-    int out = 1;
-    for (int i = 1; i < argc; i++) {
+    int out = 1, i = 1;
+    for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
-            /* Ends our options: the rest, without the "--", is the program's. */
-            while (++i < argc)
-                argv[out++] = argv[i];
+            i++; /* ends our options, and is ours */
             break;
         }
         if (strcmp(argv[i], "-n") == 0) {
@@ -49,9 +51,11 @@ int main(int argc, char **argv)
         } else if (strncmp(argv[i], "-n", 2) == 0 && argv[i][2] >= '0' && argv[i][2] <= '9') {
             o.threads = parse_threads(argv[0], argv[i] + 2);
         } else {
-            argv[out++] = argv[i];
+            break; /* the program's first argument */
         }
     }
+    while (i < argc)
+        argv[out++] = argv[i++];
     argv[out] = NULL;
     main_argc = out;
     main_argv = argv;
