@@ -162,6 +162,22 @@ if command -v groff >/dev/null 2>&1; then
     done
 fi
 
+# ---- 5. every name a NAME section lists opens a page -------------------------
+# (`man UPC_ADD` finds upc_op_t.3 through UPC_ADD.3, a .so alias.)
+for f in "$man"/*.3 "$man"/*.7; do
+    grep -q '^\.so' "$f" && continue
+    awk '/^\.SH NAME/ { on = 1; next } on && /^\.SH/ { exit } on { print }' "$f" |
+        sed 's/\\-.*//' | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$' |
+        while read -r n; do
+            [ -e "$man/$n.3" ] || [ -e "$man/$n.7" ] ||
+                echo "check_man: $n, in the NAME section of docs/man/$(basename "$f"), has no page" >&2
+        done
+done >"$tmp/names.out" 2>&1
+if [ -s "$tmp/names.out" ]; then
+    cat "$tmp/names.out" >&2
+    fail=1
+fi
+
 if [ "$fail" -ne 0 ]; then
     exit 1
 fi
