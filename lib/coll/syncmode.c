@@ -89,6 +89,18 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
               "flags 0x%x names more than one UPC_OUT_*SYNC mode; expected one", (unsigned)flags);
 }
 
+/* Member j of call c's team (j < 0: the caller), and its line of counters. */
+static inline struct tupc_coll_member *member_of(const struct tupc_coll *c, int j)
+{
+    const struct tupc_coll_self *me = tupc_coll_state(c);
+    return &me->team->member[j < 0 ? me->me : j];
+}
+
+static inline struct tupc_coll_line *line_of(const struct tupc_coll *c, int j)
+{
+    return &member_of(c, j)->k;
+}
+
 /* Compares member j's call with ours, if j is still in it (a member that
  * ran ahead may be rewriting the slot: nothing to compare then). Called
  * after an acquire wait saw j enter (or finish) call c, so j's slot stores
@@ -97,7 +109,8 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
  * check/calls.c says which (on UPC_TEAM_ALL; team.c on other teams). */
 static void check_peer(const struct tupc_coll *c, int j)
 {
-    struct tupc_coll_line *k = &tupc_coll_state(c)->team->member[j].k;
+    const struct tupc_coll_self *me = tupc_coll_state(c);
+    struct tupc_coll_line *k = line_of(c, j);
     const uint32_t s = c->seq;
     const char *f = atomic_load_explicit(&k->sig[s % 2].func, memory_order_relaxed);
     uint64_t a = atomic_load_explicit(&k->sig[s % 2].sig, memory_order_relaxed);
@@ -107,9 +120,8 @@ static void check_peer(const struct tupc_coll *c, int j)
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&k->entered.value, memory_order_relaxed) != s)
         return;
-    if (f != tupc_coll_state(c)->func || a != tupc_coll_state(c)->sig)
-        tupc_team_calls_differ(tupc_coll_state(c)->team, tupc_coll_state(c)->me,
-                               tupc_coll_state(c)->func, j);
+    if (f != me->func || a != me->sig)
+        tupc_team_calls_differ(me->team, me->me, me->func, j);
 }
 
 void tupc_coll_compare(const struct tupc_coll *c, int j)
@@ -125,10 +137,9 @@ void tupc_coll_compare(const struct tupc_coll *c, int j)
  * root's eager line), and would never get to a point that compares them. */
 void tupc_coll_check_wait(const struct tupc_coll *c, int j, tupc_word *w, uint32_t target)
 {
-    tupc_wait_check_peer(w, target, tupc_team_thread_of(tupc_coll_state(c)->team, j),
-                         tupc_coll_state(c)->func);
-    if (atomic_load_explicit(&tupc_coll_state(c)->team->member[j].k.entered.value,
-                             memory_order_acquire) == c->seq)
+    const struct tupc_coll_self *me = tupc_coll_state(c);
+    tupc_wait_check_peer(w, target, tupc_team_thread_of(me->team, j), me->func);
+    if (atomic_load_explicit(&line_of(c, j)->entered.value, memory_order_acquire) == c->seq)
         check_peer(c, j);
 }
 
@@ -181,17 +192,9 @@ void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *
     c->out = out;
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    c->seq = ++self->n;
-    self->calls_mod = self->calls_mod + 1 == t->n ? 0 : self->calls_mod + 1;
-    c->turn = self->calls_mod;
-    self->func = func;
-    self->sig = tupc_sig(self->sig, c->args ^ (uintptr_t)func);
-    struct tupc_coll_line *l = self->line;
-    /* As in tupc_coll_begin. */
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&l->sig[c->seq % 2].func, func, memory_order_relaxed);
-    atomic_store_explicit(&l->sig[c->seq % 2].sig, self->sig, memory_order_relaxed);
-    tupc_word_set(&l->entered, c->seq);
+    ++self->n;
+    tupc_coll_post_entry_(c, self, self->n, t->n, func,
+                          tupc_sig(self->sig, c->args ^ (uintptr_t)func));
     if (in == TUPC_ALLSYNC)
         tupc_coll_barrier(c);
 }
@@ -200,10 +203,11 @@ void tupc_coll_barrier(const struct tupc_coll *c)
 {
     /* Both barriers compare the running signatures of the members they hear
      * from, this call's included: no other check is needed here. */
-    if (tupc_coll_state(c)->team == &tupc_team_all_)
+    const struct tupc_coll_self *me = tupc_coll_state(c);
+    if (me->team == &tupc_team_all_)
         tupc_barrier_all(c->func);
     else
-        tupc_team_barrier_(tupc_coll_state(c)->team, tupc_coll_state(c)->me, c->func);
+        tupc_team_barrier_(me->team, me->me, c->func);
 }
 
 void tupc_coll_begin_barrier_(const struct tupc_coll *c)
@@ -213,21 +217,19 @@ void tupc_coll_begin_barrier_(const struct tupc_coll *c)
 
 uint32_t tupc_coll_entered(const struct tupc_coll *c, int j)
 {
-    return atomic_load_explicit(&tupc_coll_state(c)->team->member[j].k.entered.value,
-                                memory_order_acquire);
+    return atomic_load_explicit(&line_of(c, j)->entered.value, memory_order_acquire);
 }
 
 void tupc_coll_wait_entered(const struct tupc_coll *c, int j)
 {
     /* Acquire: j's writes before entering. */
-    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.entered, c->seq, j);
+    coll_wait(c, &line_of(c, j)->entered, c->seq, j);
     check_peer(c, j);
 }
 
 void tupc_coll_wait_finished(const struct tupc_coll *c, int j)
 {
-    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.finished, c->seq,
-              j); /* acquire: j's accesses */
+    coll_wait(c, &line_of(c, j)->finished, c->seq, j); /* acquire: j's accesses */
     check_peer(c, j);
 }
 
@@ -242,7 +244,7 @@ void tupc_coll_wait_published(const struct tupc_coll *c, int j)
 {
     /* Acquire: j's slot. Then the same comparison as the other waits: a
      * peer in another call must not have its partial taken for ours. */
-    coll_wait(c, &tupc_coll_state(c)->team->member[j].k.published, c->seq, j);
+    coll_wait(c, &line_of(c, j)->published, c->seq, j);
     check_peer(c, j);
 }
 
@@ -276,7 +278,7 @@ void tupc_coll_leave_(const struct tupc_coll *c, const int *touchers, int n, int
 
 void *tupc_coll_scratch(const struct tupc_coll *c, int j)
 {
-    return tupc_coll_state(c)->team->member[j].scratch[c->seq % TUPC_SCRATCH_SLOTS];
+    return member_of(c, j)->scratch[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 /* Waits until every other thread has finished call c->seq - TUPC_SCRATCH_SLOTS,
@@ -292,10 +294,11 @@ static void claim_wait(const struct tupc_coll *c)
          * side, so no thread needs us in order to finish it. */
         uint32_t want = c->seq - TUPC_SCRATCH_SLOTS / 2;
         uint32_t newest = c->seq - 1; /* lowest finished count seen, at most seq - 1 */
-        for (int j = 0; j < tupc_coll_state(c)->size; j++) {
-            if (j == tupc_coll_state(c)->me)
+        const struct tupc_coll_self *me = tupc_coll_state(c);
+        for (int j = 0; j < me->size; j++) {
+            if (j == me->me)
                 continue;
-            uint32_t f = coll_wait(c, &tupc_coll_state(c)->team->member[j].k.finished, want, j);
+            uint32_t f = coll_wait(c, &line_of(c, j)->finished, want, j);
             if ((int32_t)(f - newest) < 0)
                 newest = f;
         }
@@ -306,46 +309,36 @@ static void claim_wait(const struct tupc_coll *c)
 void *tupc_coll_scratch_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
-    return tupc_coll_state(c)->team->member[tupc_coll_state(c)->me].scratch[c->seq %
-                                                                            TUPC_SCRATCH_SLOTS];
+    return member_of(c, -1)->scratch[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 struct tupc_mailbox *tupc_coll_mailbox(const struct tupc_coll *c, int t)
 {
-    return &tupc_coll_state(c)->team->member[t].mailbox[c->seq % TUPC_SCRATCH_SLOTS];
+    return &member_of(c, t)->mailbox[c->seq % TUPC_SCRATCH_SLOTS];
 }
 
 void *tupc_coll_eager_claim(const struct tupc_coll *c)
 {
     claim_wait(c);
-    return tupc_coll_state(c)
-        ->team->member[tupc_coll_state(c)->me]
-        .eager[c->seq % TUPC_SCRATCH_SLOTS]
-        .data;
+    return member_of(c, -1)->eager[c->seq % TUPC_SCRATCH_SLOTS].data;
 }
 
 void tupc_coll_eager_post(const struct tupc_coll *c)
 {
     /* Release: the payload written before is visible to a reader whose
      * acquire wait sees this call's number. */
-    tupc_word_set(&tupc_coll_state(c)
-                       ->team->member[tupc_coll_state(c)->me]
-                       .eager[c->seq % TUPC_SCRATCH_SLOTS]
-                       .seq,
-                  c->seq);
+    tupc_word_set(&member_of(c, -1)->eager[c->seq % TUPC_SCRATCH_SLOTS].seq, c->seq);
 }
 
 const void *tupc_coll_eager_wait(const struct tupc_coll *c, int j)
 {
-    struct eager_line *line =
-        &tupc_coll_state(c)->team->member[j].eager[c->seq % TUPC_SCRATCH_SLOTS];
+    struct eager_line *line = &member_of(c, j)->eager[c->seq % TUPC_SCRATCH_SLOTS];
     /* Acquire: the payload. The line cannot move on to call seq + SLOTS
      * before this thread finishes call seq (claim_wait), so reaching seq
      * means holding exactly this call's payload. */
     coll_wait(c, &line->seq, c->seq, j);
     /* A poster that runs ahead has often filled the next line already:
      * start its transfer now so that it overlaps this call's work. */
-    __builtin_prefetch(
-        &tupc_coll_state(c)->team->member[j].eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
+    __builtin_prefetch(&member_of(c, j)->eager[(c->seq + 1) % TUPC_SCRATCH_SLOTS]);
     return line->data;
 }

@@ -43,6 +43,12 @@ struct tupc_coll {
     struct tupc_coll_self *self;
 };
 
+/* Each UPC thread's own state on UPC_TEAM_ALL, thread-local (team.h): its
+ * count of calls % THREADS (the count itself, which is also the number of
+ * the call it is in, is tupc_calls_self_.n), that call's function and
+ * running signature (for the messages of its waits and to compare peers'
+ * calls with), and its line. Exposed for the inline entry below, which every
+ * collective call runs. */
 extern _Thread_local struct tupc_coll_self tupc_coll_self_
     __attribute__((tls_model("initial-exec")));
 
@@ -89,15 +95,6 @@ struct tupc_coll_line {
     } sig[2];
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-/* Each UPC thread's own state on UPC_TEAM_ALL, thread-local (team.h): its
- * count of calls % THREADS (the count itself, which is also the number of
- * the call it is in, is tupc_calls_self_.n), that call's function and
- * running signature (for the messages of its waits and to compare peers'
- * calls with), and its line. Exposed for the inline entry below, which every
- * collective call runs. */
-extern _Thread_local struct tupc_coll_self tupc_coll_self_
-    __attribute__((tls_model("initial-exec")));
-
 /* Parses flags without entering, or fails naming func. Inline, as every
  * collective call parses its flags: one look in a table of the 64 values
  * the six bits can take; the out-of-line half explains a refusal. */
@@ -113,6 +110,30 @@ static inline void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc
         tupc_coll_flags_fail(func, flags);
     *in = (enum tupc_sync)(m & 3);
     *out = (enum tupc_sync)(m >> 2);
+}
+
+/* What every entry stores, on UPC_TEAM_ALL (tupc_coll_begin) or another team
+ * (tupc_coll_begin_team): call number seq of n members, its function and
+ * the running signature sig, in the caller's state and line. */
+static inline void tupc_coll_post_entry_(struct tupc_coll *c, struct tupc_coll_self *self,
+                                         uint32_t seq, int n, const char *func, uint64_t sig)
+{
+    c->seq = seq;
+    self->calls_mod = self->calls_mod + 1 == n ? 0 : self->calls_mod + 1;
+    c->turn = self->calls_mod;
+    self->func = func;
+    self->sig = sig;
+    struct tupc_coll_line *l = self->line;
+    /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
+     * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
+     * our entry to the previous call is stored before these, see
+     * check_peer in syncmode.c. */
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&l->sig[seq % 2].func, func, memory_order_relaxed);
+    atomic_store_explicit(&l->sig[seq % 2].sig, sig, memory_order_relaxed);
+    /* Release: what this thread wrote before the call (and the slot) is
+     * visible to a thread that sees entered >= seq (IN_MYSYNC). */
+    tupc_word_set(&l->entered, seq);
 }
 
 /* Checks that the caller is not between upc_notify and upc_wait and starts
@@ -133,22 +154,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     uint64_t sig = tupc_calls_note(func, c->args);
-    c->seq = tupc_calls_self_.n;
-    self->calls_mod = self->calls_mod + 1 == THREADS ? 0 : self->calls_mod + 1;
-    c->turn = self->calls_mod;
-    self->func = func;
-    self->sig = sig;
-    struct tupc_coll_line *l = self->line;
-    /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
-     * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
-     * our entry to the previous call is stored before these, see
-     * check_peer in syncmode.c. */
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&l->sig[c->seq % 2].func, func, memory_order_relaxed);
-    atomic_store_explicit(&l->sig[c->seq % 2].sig, sig, memory_order_relaxed);
-    /* Release: what this thread wrote before the call (and the slot) is
-     * visible to a thread that sees entered >= seq (IN_MYSYNC). */
-    tupc_word_set(&l->entered, c->seq);
+    tupc_coll_post_entry_(c, self, tupc_calls_self_.n, THREADS, func, sig);
     if (in == TUPC_ALLSYNC)
         tupc_coll_begin_barrier_(c);
 }
