@@ -22,7 +22,7 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
                                       {"src", src, nbytes, 0, 1}},
         2);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = tupc_coll_state(&x.c)->me;
+    int me = x.me;
     int root = tupc_x_rank_of(&x, (int)src.thread);
     if (nbytes && x.push && root >= 0) {
         if (me == root)

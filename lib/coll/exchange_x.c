@@ -17,7 +17,7 @@
 
 static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 {
-    int n = tupc_coll_state(&x->c)->size, me = tupc_coll_state(&x->c)->me;
+    int n = x->n, me = x->me;
     size_t T = (size_t)tupc_threads_, N = (size_t)n;
     for (int j = 0; j < n; j++) {
         if (j == me || ((me + j) % 2 == 0) != (me < j))
@@ -62,7 +62,7 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
                                       {"nbytes", nbytes, N * N, T, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = tupc_coll_state(&x.c)->me;
+    int me = x.me;
     if (x.in_place) {
         swap_pairs(&x, dst, nbytes);
     } else {

@@ -24,7 +24,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
                                       {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = tupc_coll_state(&x.c)->me;
+    int me = x.me;
     if (x.push) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
         if (len) {

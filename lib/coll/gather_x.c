@@ -23,7 +23,7 @@ upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t
                                       {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = tupc_coll_state(&x.c)->me;
+    int me = x.me;
     for (int r = x.push ? me : 0; r < (x.push ? me + 1 : n); r++) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)r, 1);
         if (!len)

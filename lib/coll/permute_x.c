@@ -21,10 +21,10 @@
 static int perm_of(struct tupc_x *x, tupc_sptr_t perm, int r)
 {
     int to = *(const int *)tupc_x_entry(x, perm, (size_t)r, 1, sizeof(int));
-    if (to < 0 || to >= tupc_coll_state(&x->c)->size)
+    if (to < 0 || to >= x->n)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] is %d; expected perm to hold the team's %d ranks 0..%d, each once", r,
-                  to, tupc_coll_state(&x->c)->size, tupc_coll_state(&x->c)->size - 1);
+                  to, x->n, x->n - 1);
     return to;
 }
 
@@ -35,21 +35,19 @@ static void claim(struct tupc_x *x, int to)
     (void)tupc_coll_scratch_claim(&x->c);
     struct tupc_mailbox *m = tupc_coll_mailbox(&x->c, to);
     /* Relaxed: the exchange's atomicity alone makes the second see the first. */
-    uint64_t old = atomic_exchange_explicit(
-        &m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)tupc_coll_state(&x->c)->me,
-        memory_order_relaxed);
+    uint64_t old = atomic_exchange_explicit(&m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)x->me,
+                                            memory_order_relaxed);
     if ((uint32_t)(old >> 32) == x->c.seq)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] and perm[%u] are both %d; expected perm to hold the team's %d ranks "
                   "0..%d, each once",
-                  tupc_coll_state(&x->c)->me, (unsigned)(uint32_t)old, to,
-                  tupc_coll_state(&x->c)->size, tupc_coll_state(&x->c)->size - 1);
+                  x->me, (unsigned)(uint32_t)old, to, x->n, x->n - 1);
 }
 
 /* Pull: the rank whose block comes to us, having checked all of perm. */
 static int source_of(struct tupc_x *x, tupc_sptr_t perm)
 {
-    int n = tupc_coll_state(&x->c)->size, from = -1;
+    int n = x->n, from = -1;
     unsigned char seen[TUPC_MAX_THREADS] = {0}; /* on the stack: a refusal leaks nothing */
     for (int r = 0; r < n; r++) {
         int to = perm_of(x, perm, r);
@@ -59,7 +57,7 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
                       "each once",
                       to, r, n, n - 1);
         seen[to] = 1;
-        if (to == tupc_coll_state(&x->c)->me)
+        if (to == x->me)
             from = r;
     }
     return from;
@@ -83,7 +81,7 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
                                       {"nbytes", nbytes, N, 1, sizeof(size_t)}},
         4);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = tupc_coll_state(&x.c)->me;
+    int me = x.me;
 
     if (x.in_place) {
         int to = perm_of(&x, perm, me);

@@ -39,6 +39,7 @@ struct tupc_x {
     const char *func;
     int push;     /* 1: a block is copied by its source's owner */
     int in_place; /* UPC_IN_PLACE, as src or in the mode */
+    int me, n;    /* the caller's rank and the team's size, from tupc_x_begin */
 };
 
 /* Parses mode and finds the team: the sync flags as for every collective;
@@ -67,6 +68,8 @@ static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_syn
                                 enum tupc_sync out, uint64_t sig)
 {
     tupc_coll_begin_team(&x->c, x->t, x->func, mode, in, out, sig);
+    x->me = tupc_coll_state(&x->c)->me;
+    x->n = x->t->n;
 }
 
 /* The team rank of thread th, -1 for a non-member. */
@@ -112,18 +115,11 @@ _Noreturn void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tu
 static inline void tupc_x_check_block(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t p,
                                       size_t n, int want)
 {
-    size_t off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
-                 (size_t)p.thread * tupc_partition_size_;
-    if (__builtin_expect(p.thread >= (uint32_t)tupc_threads_ || off >= tupc_partition_size_ ||
-                             n > tupc_partition_size_ - off || (want >= 0 && (int)p.thread != want),
-                         0))
+    size_t off;
+    if (__builtin_expect(!tupc_in_partition(p, n, &off) || (want >= 0 && (int)p.thread != want), 0))
         tupc_x_block_fail(x, arg, k, p, n, want);
-    const struct tupc_seen *e = &tupc_seen_[0];
-    uint32_t gen = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
-    for (int i = 0; i < TUPC_SEEN_HOT; i++, e++)
-        if (e->gen == gen && off >= e->lo && off + n <= e->hi &&
-            (e->thread < 0 || e->thread == (int)p.thread))
-            return;
+    if (tupc_range_seen((int)p.thread, off, off + n))
+        return;
     char name[48];
     snprintf(name, sizeof name, "%s[%zu]", arg, k);
     tupc_check_range_slow(x->func, name, (int)p.thread, off, off + n);
@@ -137,7 +133,7 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
     tupc_x_need(x, d.thread);
     /* Streams once the blocks of this size, one per member read and one
      * written, outgrow the cache (coll/copy.h). */
-    size_t copies = 2 * (size_t)tupc_coll_state(&x->c)->size;
+    size_t copies = 2 * (size_t)x->n;
     tupc_copy(d.addr, s.addr, n, tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies));
 }
 

@@ -22,7 +22,7 @@ upc_coll_handle_t upc_all_scatter_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
                                       {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = tupc_coll_state(&x.c)->me;
+    int me = x.me;
     for (int r = x.push ? 0 : me; r < (x.push ? n : me + 1); r++) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)r, 1);
         if (!len)

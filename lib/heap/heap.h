@@ -34,14 +34,20 @@ int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *sym);
  * accepts exactly what the out-of-line one does (a null or foreign address
  * gives an offset of at least a partition), which then explains a refusal. */
 void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size_t n);
+/* Whether [p, p + n) is in p's thread's partition, with its offset there. */
+static inline int tupc_in_partition(tupc_sptr_t p, size_t n, size_t *off)
+{
+    *off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
+           (size_t)p.thread * tupc_partition_size_;
+    return p.thread < (uint32_t)tupc_threads_ && *off < tupc_partition_size_ &&
+           n <= tupc_partition_size_ - *off;
+}
+
 static inline size_t tupc_check_in_partition(const char *func, const char *arg, tupc_sptr_t p,
                                              size_t n)
 {
-    size_t off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
-                 (size_t)p.thread * tupc_partition_size_;
-    if (__builtin_expect(p.thread >= (uint32_t)tupc_threads_ || off >= tupc_partition_size_ ||
-                             n > tupc_partition_size_ - off,
-                         0))
+    size_t off;
+    if (__builtin_expect(!tupc_in_partition(p, n, &off), 0))
         tupc_check_sptr_fail(func, arg, p, n);
     return off;
 }

@@ -39,16 +39,24 @@ void tupc_check_range_slow(const char *func, const char *arg, int thread, size_t
  * partition lie in one live allocation; thread -1 asks for a symmetric
  * allocation (upc_all_alloc, upc_global_alloc), which has the range in every
  * partition. lo < hi. */
-static inline void tupc_check_range(const char *func, const char *arg, int thread, size_t lo,
-                                    size_t hi)
+/* Whether [lo, hi) of thread's partition lies in an allocation this thread
+ * found lately (the inline half of the check below). */
+static inline int tupc_range_seen(int thread, size_t lo, size_t hi)
 {
     uint32_t gen = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
     for (int i = 0; i < TUPC_SEEN_HOT; i++) {
         const struct tupc_seen *e = &tupc_seen_[i];
         if (e->gen == gen && lo >= e->lo && hi <= e->hi && (e->thread < 0 || e->thread == thread))
-            return;
+            return 1;
     }
-    tupc_check_range_slow(func, arg, thread, lo, hi);
+    return 0;
+}
+
+static inline void tupc_check_range(const char *func, const char *arg, int thread, size_t lo,
+                                    size_t hi)
+{
+    if (!tupc_range_seen(thread, lo, hi))
+        tupc_check_range_slow(func, arg, thread, lo, hi);
 }
 
 /* A collective's allocation checks depend on its arguments and on which
