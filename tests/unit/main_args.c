@@ -14,11 +14,13 @@ int tupc_main(int argc, char **argv)
     char want[256];
     snprintf(want, sizeof want, "%s", env ? env : "");
     int ok = THREADS == 3 && argv[argc] == NULL, k = 1;
-    for (char *w = strtok(want, " "); ok && w; w = strtok(NULL, " "), k++)
+    char *save = NULL; /* strtok_r: every thread runs this at once */
+    for (char *w = strtok_r(want, " ", &save); ok && w; w = strtok_r(NULL, " ", &save), k++)
         ok = k < argc && strcmp(argv[k], w) == 0;
     ok = ok && k == argc;
-    if (!ok && MYTHREAD == 0) {
-        fprintf(stderr, "THREADS %d, argc %d, expected [%s]:", THREADS, argc, env ? env : "");
+    if (!ok) {
+        fprintf(stderr, "thread %d: THREADS %d, argc %d, expected [%s]:", MYTHREAD, THREADS, argc,
+                env ? env : "");
         for (int i = 0; i < argc; i++)
             fprintf(stderr, " [%s]", argv[i]);
         fprintf(stderr, "\n");
