@@ -14,9 +14,10 @@
  *
  * In place (UPC_IN_PLACE as src or in flags, Extended Collectives 0.3
  * 5.2): dst is also the source, and block j of thread i trades places with
- * block i of thread j. One thread swaps each pair through a buffer of one
- * block on its stack (i if i + j is even and i < j, or odd and i > j): no
- * second copy of the data. */
+ * block i of thread j. One thread of each pair (tupc_swaps_pair) swaps
+ * them through a small buffer on its stack (tupc_swap): no second copy of
+ * the data. */
+#include "coll/in_place.h"
 #include "coll/reloc.h"
 
 #include <upc_collective_ext.h>
@@ -46,7 +47,7 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     int me = MYTHREAD, T = THREADS;
     if (in_place) {
         for (int j = 0; j < T; j++) {
-            if (j == me || ((me + j) % 2 == 0) != (me < j))
+            if (!tupc_swaps_pair(me, j))
                 continue;
             tupc_coll_need(&c, j);
             tupc_swap(tupc_reloc_on(dst, me) + (size_t)j * nbytes,

@@ -8,9 +8,9 @@
  *
  * In place (dst is also the source): blocks dst[j * n + i] and
  * dst[i * n + j] trade places, nbytes[j * n + i] bytes one way and
- * nbytes[i * n + j] the other. One member swaps each pair through a buffer
- * on its stack: i if i + j is even and i < j, or odd and i > j, which gives
- * each member about half of its pairs. */
+ * nbytes[i * n + j] the other. One member of each pair swaps them
+ * (tupc_swaps_pair) through a small buffer on its stack. */
+#include "coll/in_place.h"
 #include "coll/reloc_x.h"
 
 #define FUNC "upc_all_exchange_x"
@@ -20,7 +20,7 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
     int n = x->n, me = x->me;
     size_t T = (size_t)tupc_threads_, N = (size_t)n;
     for (int j = 0; j < n; j++) {
-        if (j == me || ((me + j) % 2 == 0) != (me < j))
+        if (!tupc_swaps_pair(me, j))
             continue;
         size_t mine = (size_t)me * N + (size_t)j, theirs = (size_t)j * N + (size_t)me;
         size_t out = tupc_x_size(x, nbytes, mine, T);    /* me -> j */

@@ -32,6 +32,7 @@
  * copies its block into a private buffer and publishes that it did, then
  * waits until its target has done the same and writes the buffer there:
  * the blocks form cycles, so one of each cycle must be saved anyway. */
+#include "coll/in_place.h"
 #include "coll/reloc.h"
 
 #include <upc_collective_ext.h>
@@ -134,17 +135,7 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                   me, (unsigned)(uint32_t)old, to, T - 1);
 
     if (in_place) {
-        void *buf = malloc(nbytes);
-        if (!buf)
-            tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", nbytes);
-        memcpy(buf, tupc_reloc_on(dst, me), nbytes);
-        /* Release: our block is saved; its writer waits for this (acquire)
-         * before it overwrites it. */
-        tupc_coll_publish(&c);
-        if (to != me)
-            tupc_coll_wait_published(&c, to);
-        memcpy(tupc_reloc_on(dst, to), buf, nbytes);
-        free(buf);
+        tupc_permute_move(&c, tupc_reloc_on(dst, me), tupc_reloc_on(dst, to), nbytes, to);
     } else {
         tupc_coll_need(&c, to);
         tupc_copy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes,

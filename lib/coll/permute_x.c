@@ -11,6 +11,7 @@
  * In place: the block at dst[r] moves to dst[perm[r]]. Member r copies its
  * block into a private buffer and publishes that it did; then waits until
  * its target has done the same, and writes its buffer there. */
+#include "coll/in_place.h"
 #include "coll/reloc_x.h"
 
 #include <stdlib.h>
@@ -87,30 +88,16 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         int to = perm_of(&x, perm, me);
         claim(&x, to);
         size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
-        tupc_sptr_t s = tupc_x_ptr(&x, dst, (size_t)me, 1);
-        void *buf = NULL;
+        tupc_sptr_t s = TUPC_NULL, d = TUPC_NULL;
         if (len) {
+            s = tupc_x_ptr(&x, dst, (size_t)me, 1);
             tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_mythread_);
-            /* Checked before the buffer is taken: a refusal leaks nothing. */
-            tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)to, 1);
+            d = tupc_x_ptr(&x, dst, (size_t)to, 1);
             tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
-            buf = malloc(len);
-            if (!buf)
-                tupc_fail(FUNC, NULL, "out of memory for a block of %zu bytes", len);
-            memcpy(buf, s.addr, len);
         }
-        /* Release: our block is saved; the member that writes it waits
-         * for this (acquire) before it does. */
-        tupc_coll_publish(&x.c);
-        if (to != me)
-            tupc_coll_wait_published(&x.c, to);
-        if (len) {
-            tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)to, 1);
-            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
-            tupc_x_need(&x, d.thread);
-            memcpy(d.addr, buf, len);
-        }
-        free(buf);
+        /* The target's owner is rank `to`, whose wait in the move covers
+         * IN_MYSYNC. */
+        tupc_permute_move(&x.c, s.addr, d.addr, len, to);
     } else {
         int from = me, to;
         if (x.push) {

@@ -17,6 +17,7 @@
  * permute, which pushes. OUT_MYSYNC: the root (broadcast, scatter, gather)
  * waits for every member and the others for nobody; gather_all and exchange
  * meet in a barrier; permute waits for every member. */
+#include "coll/in_place.h"
 #include "coll/reloc.h"
 
 #include <upc_collective_ext.h>
@@ -190,7 +191,7 @@ void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
     if (in_place) {
         /* Pairs swap through the stack, one member each (see exchange.c). */
         for (int j = 0; j < t->n; j++) {
-            if (j == me || ((me + j) % 2 == 0) != (me < j))
+            if (!tupc_swaps_pair(me, j))
                 continue;
             tupc_coll_need(&c, j);
             tupc_swap(block_of(t, dst, me) + (size_t)j * nbytes,
@@ -241,17 +242,7 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
                   "0..%d, each once",
                   me, (unsigned)(uint32_t)old, to, n - 1);
     if (in_place) {
-        /* As upc_all_permute: save, say so, and write once the target's
-         * owner has saved its block. */
-        void *buf = malloc(nbytes);
-        if (!buf)
-            tupc_fail(F, NULL, "out of memory for a block of %zu bytes", nbytes);
-        memcpy(buf, block_of(t, dst, me), nbytes);
-        tupc_coll_publish(&c); /* release: our block is saved */
-        if (to != me)
-            tupc_coll_wait_published(&c, to); /* acquire: the target's is */
-        memcpy(block_of(t, dst, to), buf, nbytes);
-        free(buf);
+        tupc_permute_move(&c, block_of(t, dst, me), block_of(t, dst, to), nbytes, to);
     } else {
         tupc_coll_need(&c, to);
         tupc_copy(block_of(t, dst, to), block_of(t, src, me), nbytes,

@@ -34,7 +34,6 @@ int tupc_team_init(int threads)
 {
     (void)threads;
     tupc_team_all_.id = UPC_TEAM_ALL;
-    tupc_team_all_.depth = 0;
     atomic_store_explicit(&table[0], &tupc_team_all_, memory_order_relaxed);
     atomic_store_explicit(&ids[0], UPC_TEAM_ALL, memory_order_relaxed);
     return 0;
@@ -159,7 +158,6 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
         return NULL;
     memset(t, 0, sizeof *t);
     t->n = n;
-    t->depth = parent->depth + 1;
     t->member = tupc_coll_members_new(n);
     t->self = aligned_alloc(TUPC_CACHELINE, sizeof *t->self * (size_t)n);
     t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * (size_t)n);

@@ -61,7 +61,6 @@ struct tupc_team {
     int *rank;                       /* thread -> rank, -1 for a non-member; NULL for ALL */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
     upc_team_t id;
-    int depth; /* 0 for UPC_TEAM_ALL, a split's parent's + 1 */
     /* The team barrier (team.c): arrivals of all episodes, never reset. */
     _Alignas(TUPC_CACHELINE) _Atomic uint32_t arrived;
     _Alignas(TUPC_CACHELINE) tupc_word release; /* last episode completed */
