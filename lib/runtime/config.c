@@ -97,8 +97,8 @@ int tupc_config_read(char *err, size_t errlen)
             return -1;
         c.simd_sse2 = i == 1;
     }
-    s = getenv("TUPC_HUGEPAGES");
-    c.hugepages = !s || strcmp(s, "0") != 0;
+    s = env("TUPC_HUGEPAGES");
+    c.hugepages = !s || strcmp(s, "0") != 0; /* only "0" turns them off */
     static const char *const places[] = {"compact", "scatter", "none"};
     c.placement_name = "compact";
     if ((s = env("TUPC_PLACEMENT"))) {

@@ -1,8 +1,6 @@
 /* Starting and stopping THREADS: the run function. */
 #include "runtime/runtime.h"
 
-#include "runtime/config.h"
-
 #include "check/calls.h"
 #include "check/error.h"
 #include "coll/copy.h"
@@ -10,12 +8,12 @@
 #include "coll/syncmode.h"
 #include "coll/team.h"
 #include "heap/heap.h"
+#include "runtime/config.h"
 #include "runtime/placement.h"
 #include "sync/barrier.h"
 #include "sync/lock.h"
 #include "sync/wait.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
