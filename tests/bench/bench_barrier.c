@@ -1,7 +1,8 @@
-/* Barrier benchmark: ns per barrier of upc_barrier beside pthread_barrier_wait
+/* Barrier benchmark: ns per barrier of upc_barrier beside pthread_barrier_wait,
  * an OpenMP barrier (libgomp) and a central barrier whose waiters yield K
- * times (--central-yields, 4) and then usleep(20), measured in the same run, for THREADS = 1,
- * 2, cores, 2 x cores, 8 x cores and 16 x cores; min, median and max over repetitions.
+ * times (--central-yields, 4) and then usleep(20), left to the scheduler and
+ * pinned as tupc pins, measured in the same run, for THREADS = 1, 2, cores,
+ * 2 x cores, 8 x cores and 16 x cores; min, median and max over repetitions.
  * Also the cost and granularity of upc_ticks_now.
  *
  * Usage: bench_barrier [--reps R] [--csv FILE] [--threads N,N,...]
@@ -99,15 +100,28 @@ static void *pthread_body(void *arg)
     return NULL;
 }
 
-/* Pins like tupc does (one CPU each while threads <= CPUs), for a fair match. */
+/* Pins one thread per CPU while threads <= CPUs, as tupc and a careful user
+ * do. With more threads than CPUs the peers are left to the scheduler, as a
+ * plain pthread program is, unless pin_blocks is set: then a multiple of
+ * the CPUs is pinned in equal blocks of consecutive threads, as tupc does
+ * (runtime/placement.c), to tell the placement's share of a difference
+ * from the algorithm's. */
+static int pin_blocks;
+
 static void pin_attr(pthread_attr_t *attr, int t, int threads)
 {
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || threads > CPU_COUNT(&set))
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
         return;
+    int n = CPU_COUNT(&set), slot = t;
+    if (threads > n) {
+        if (!pin_blocks || threads % n != 0)
+            return;
+        slot = t / (threads / n);
+    }
     int seen = 0;
     for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set) && seen++ == t) {
+        if (CPU_ISSET(c, &set) && seen++ == slot) {
             cpu_set_t one;
             CPU_ZERO(&one);
             CPU_SET(c, &one);
@@ -210,32 +224,56 @@ static struct stats bench_omp(int threads, int cpus)
     return summarize(per_rep, reps);
 }
 
-/* --alternate N: upc_barrier and the central barrier, N runs of each taking
- * turns (one repetition each, so both see the same phases of the machine),
- * and the median and quartiles of the pairwise ratios. The VM's scheduler
- * makes single runs at many THREADS vary by 2x or more. */
+static struct stats bench_central_pinned(int threads, int cpus)
+{
+    pin_blocks = 1;
+    struct stats st = bench_central(threads, cpus);
+    pin_blocks = 0;
+    return st;
+}
+
+static void print_ratios(const char *name, double *ratio, int faster, int n)
+{
+    qsort(ratio, (size_t)n, sizeof *ratio, cmp_double);
+    printf("         upc/%s: median %.2f, quartiles %.2f-%.2f; upc faster in %d of %d\n", name,
+           ratio[n / 2], ratio[n / 4], ratio[(3 * n) / 4], faster, n);
+}
+
+/* --alternate N: upc_barrier, the central barrier as a plain pthread
+ * program runs it and the central barrier pinned as tupc pins, N runs of
+ * each taking turns (one repetition each, so all see the same phases of
+ * the machine), and the median and quartiles of the pairwise ratios. The
+ * VM's scheduler makes single runs at many THREADS vary by 2x or more. */
 static void alternate(int P, int cpus, int n)
 {
-    double *ratio = malloc(sizeof *ratio * (size_t)n), *u = malloc(sizeof *u * (size_t)n);
-    double *c = malloc(sizeof *c * (size_t)n);
-    int saved = reps, faster = 0;
+    double *u = malloc(sizeof *u * (size_t)n), *c = malloc(sizeof *c * (size_t)n);
+    double *cp = malloc(sizeof *cp * (size_t)n);
+    double *rc = malloc(sizeof *rc * (size_t)n), *rp = malloc(sizeof *rp * (size_t)n);
+    int saved = reps, fc = 0, fp = 0;
     reps = 1;
     for (int i = 0; i < n; i++) {
         u[i] = bench_upc(P, cpus).med;
         c[i] = bench_central(P, cpus).med;
-        ratio[i] = u[i] / c[i];
-        faster += u[i] < c[i];
+        cp[i] = bench_central_pinned(P, cpus).med;
+        rc[i] = u[i] / c[i];
+        rp[i] = u[i] / cp[i];
+        fc += u[i] < c[i];
+        fp += u[i] < cp[i];
     }
     reps = saved;
-    qsort(ratio, (size_t)n, sizeof *ratio, cmp_double);
     qsort(u, (size_t)n, sizeof *u, cmp_double);
     qsort(c, (size_t)n, sizeof *c, cmp_double);
-    printf("%7d  upc_barrier median %.1f ns, central yield+usleep median %.1f ns; pairwise "
-           "upc/central: median %.2f, quartiles %.2f-%.2f; upc faster in %d of %d\n",
-           P, u[n / 2], c[n / 2], ratio[n / 2], ratio[n / 4], ratio[(3 * n) / 4], faster, n);
-    free(ratio);
+    qsort(cp, (size_t)n, sizeof *cp, cmp_double);
+    printf("%7d  medians: upc_barrier %.1f ns, central yield+usleep %.1f ns, the same pinned as "
+           "tupc %.1f ns\n",
+           P, u[n / 2], c[n / 2], cp[n / 2]);
+    print_ratios("central", rc, fc, n);
+    print_ratios("central pinned as tupc", rp, fp, n);
     free(u);
     free(c);
+    free(cp);
+    free(rc);
+    free(rp);
 }
 
 static void ticks_report(FILE *csv)
@@ -314,7 +352,7 @@ int main(int argc, char **argv)
         printf("# phase: %s before, %s after\n", tb_phase(rtt0), tb_phase(rtt1));
         return 0;
     }
-    printf("\n%7s  %-22s %10s %10s %10s   %s\n", "THREADS", "barrier", "min ns", "median ns",
+    printf("\n%7s  %-24s %10s %10s %10s   %s\n", "THREADS", "barrier", "min ns", "median ns",
            "max ns", "median vs upc_barrier");
     for (int k = 0; k < nlist; k++) {
         int P = list[k];
@@ -322,15 +360,17 @@ int main(int argc, char **argv)
         struct stats p = bench_pthread(P, cpus);
         struct stats o = bench_omp(P, cpus);
         struct stats c = bench_central(P, cpus);
+        struct stats cp = bench_central_pinned(P, cpus);
         struct {
             const char *name;
             struct stats s;
         } rows[] = {{"upc_barrier", u},
                     {"pthread_barrier_wait", p},
                     {"omp barrier (libgomp)", o},
-                    {"central yield+usleep", c}};
-        for (int r = 0; r < 4; r++) {
-            printf("%7d  %-22s %10.1f %10.1f %10.1f   %.2fx\n", P, rows[r].name, rows[r].s.min,
+                    {"central yield+usleep", c},
+                    {"central, pinned as tupc", cp}};
+        for (int r = 0; r < 5; r++) {
+            printf("%7d  %-24s %10.1f %10.1f %10.1f   %.2fx\n", P, rows[r].name, rows[r].s.min,
                    rows[r].s.med, rows[r].s.max, rows[r].s.med / u.med);
             if (csv)
                 fprintf(csv, "%d,%s,%.1f,%.1f,%.1f\n", P, rows[r].name, rows[r].s.min,

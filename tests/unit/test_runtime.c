@@ -164,6 +164,42 @@ static int check_pinned(void *arg)
     return 0;
 }
 
+/* With a multiple of the CPUs, each thread runs on one CPU, in equal
+ * blocks of consecutive threads. */
+static _Atomic int cpu_of[1024];
+
+static int note_cpu(void *arg)
+{
+    (void)arg;
+    cpu_set_t set;
+    TCHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity failed");
+    int n = CPU_COUNT(&set), cpu = -1;
+    for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+        if (CPU_ISSET(c, &set))
+            cpu = c;
+    atomic_store(&cpu_of[MYTHREAD], n == 1 ? cpu : -1);
+    return 0;
+}
+
+static void check_blocks(int threads, int cpus)
+{
+    TT_RUN(threads, note_cpu, NULL);
+    int per = threads / cpus;
+    for (int t = 0; t < threads; t++) {
+        int c = atomic_load(&cpu_of[t]);
+        if (c < 0)
+            fail_msg("%d THREADS on %d CPUs: thread %d is not pinned", threads, cpus, t);
+        int first = atomic_load(&cpu_of[t - t % per]);
+        if (c != first)
+            fail_msg("%d THREADS on %d CPUs: thread %d on CPU %d, thread %d (same block of %d) "
+                     "on CPU %d",
+                     threads, cpus, t, c, t - t % per, per, first);
+        if (t >= per && c == atomic_load(&cpu_of[t - per]))
+            fail_msg("%d THREADS on %d CPUs: threads %d and %d share CPU %d across blocks", threads,
+                     cpus, t - per, t, c);
+    }
+}
+
 static void test_placement(void **state)
 {
     (void)state;
@@ -171,7 +207,12 @@ static void test_placement(void **state)
     for (int c = 0; c < CPU_SETSIZE; c++)
         atomic_store(&cpu_owner[c], 0);
     TT_RUN(cpus, check_pinned, &yes);
-    TT_RUN(cpus + 1, check_pinned, &no);
+    if (cpus > 1)
+        TT_RUN(cpus + 1, check_pinned, &no);
+    if (4 * cpus <= 1024) {
+        check_blocks(2 * cpus, cpus);
+        check_blocks(4 * cpus, cpus);
+    }
     setenv("TUPC_PLACEMENT", "none", 1);
     TT_RUN(cpus, check_pinned, &no);
     setenv("TUPC_PLACEMENT", "scatter", 1);
