@@ -29,7 +29,10 @@ err() {
 }
 
 # ---- 1. functions, function-like macros, typedefs -------------------------
-for h in "$inc"/*.h; do
+# tupc_impl.h holds what the public macros need, under the reserved
+# tupc_impl_ prefix: not an API, so no pages; upc.h includes it.
+public_headers=$(ls "$inc"/*.h | grep -v '/tupc_impl\.h$')
+for h in $public_headers; do
     echo "#include \"$h\""
 done >"$tmp/all.c"
 # Keep only the text that comes from our headers (not <stdint.h> and the like).
@@ -38,7 +41,7 @@ if ! $CC -E -I"$inc" "$tmp/all.c" >"$tmp/cpp.out"; then
     exit 1
 fi
 awk -v inc="$inc/" '
-    /^# [0-9]+ "/ { f = $3; gsub(/"/, "", f); keep = index(f, inc) == 1; next }
+    /^# [0-9]+ "/ { f = $3; gsub(/"/, "", f); keep = index(f, inc) == 1 && f !~ /tupc_impl\.h$/; next }
     keep' "$tmp/cpp.out" >"$tmp/pp.c"
 
 # Split the preprocessed text into top-level declarations and print the name
@@ -94,7 +97,7 @@ awk '
     }' "$tmp/pp.c" >"$tmp/decls"
 
 # Function-like macros, from the headers themselves.
-sed -n 's/^[ \t]*#[ \t]*define[ \t]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\)(.*/M \1/p' "$inc"/*.h >>"$tmp/decls"
+sed -n 's/^[ \t]*#[ \t]*define[ \t]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\)(.*/M \1/p' $public_headers >>"$tmp/decls"
 
 grep -v '_$' "$tmp/decls" | grep -v ' __' | sort -u >"$tmp/names"
 if [ ! -s "$tmp/names" ]; then
@@ -135,7 +138,7 @@ done <"$tmp/names"
 
 # ---- 2. object-like macros with a value -----------------------------------
 sed -n 's/^[ \t]*#[ \t]*define[ \t]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\)[ \t]\{1,\}[^ \t].*/\1/p' \
-    "$inc"/*.h | grep -v '_$' | sort -u >"$tmp/consts"
+    $public_headers | grep -v '_$' | sort -u >"$tmp/consts"
 while read -r c; do
     if ! cat "$man"/*.3 "$man"/*.7 | sed 's/\\-/-/g; s/\\f[BIRP]//g' | grep -qw -- "$c"; then
         err "$c (defined in include/) is mentioned in no page"

@@ -14,7 +14,9 @@
 extern "C" {
 #endif
 
-#define __UPC__ 1
+/* Not __UPC__: that is a UPC compiler's, and code written
+ * `#ifdef __UPC__ ... shared ...` must take its C branch here. */
+#define __TUPC__ 1
 #define __UPC_VERSION__ 201311L
 #define __UPC_DYNAMIC_THREADS__ 1
 
@@ -23,14 +25,8 @@ extern "C" {
 
 /* ---- Threads ------------------------------------------------------------ */
 
-extern int tupc_threads_;
-extern _Thread_local int tupc_mythread_ __attribute__((tls_model("initial-exec")));
-
-#define THREADS ((int)tupc_threads_)
-#define MYTHREAD ((int)tupc_mythread_)
-
-/* Ends every thread of the run; the run's status becomes `status`. */
-_Noreturn void upc_global_exit(int status);
+#define THREADS ((int)tupc_impl_threads)
+#define MYTHREAD ((int)tupc_impl_mythread)
 
 /* Largest THREADS a run may have. */
 #define TUPC_MAX_THREADS 1024
@@ -52,8 +48,11 @@ typedef struct tupc_options {
  * by the library prints one line and exits the process with status 1. */
 int tupc_run(int threads, int (*entry)(void *arg), void *arg);
 
-/* As tupc_run, with options. */
+/* As tupc_run, with options. The macro passes the size of the caller's
+ * tupc_options, so that fields added later are read only from callers
+ * compiled with them; (tupc_run_opts)(...) is the first layout's. */
 int tupc_run_opts(const tupc_options *opts, int (*entry)(void *arg), void *arg);
+#define tupc_run_opts(opts, entry, arg) tupc_impl_run_opts((opts), sizeof *(opts), (entry), (arg))
 
 /* The message of the error that ended the last run of this process ("" if none). */
 const char *tupc_last_error(void);
@@ -72,9 +71,17 @@ typedef struct tupc_sptr {
     uint32_t phase;
 } tupc_sptr_t;
 
+#ifdef __cplusplus
+#define TUPC_NULL (tupc_sptr_t{nullptr, 0u, 0u})
+#else
 #define TUPC_NULL ((tupc_sptr_t){0, 0, 0})
+#endif
 
-extern size_t tupc_partition_size_; /* bytes in one thread's partition */
+/* What the macros and inline functions of this header need. */
+#include <tupc_impl.h>
+
+/* Ends every thread of the run; the run's status becomes `status`. */
+TUPC_IMPL_NORETURN void upc_global_exit(int status);
 
 static inline int tupc_isnull(tupc_sptr_t p)
 {
@@ -88,12 +95,6 @@ tupc_sptr_t upc_resetphase(tupc_sptr_t p);
 size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid);
 void *upc_cast(tupc_sptr_t p);
 
-static inline int64_t tupc_floordiv_(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 /* p + i for a pointer to `shared [B] T` with sizeof(T) == esize; B == 0 is the
  * indefinite layout `shared []`. UPC 1.3 6.4.2. */
 static inline tupc_sptr_t tupc_ptr_add(tupc_sptr_t p, ptrdiff_t i, size_t B, size_t esize)
@@ -102,20 +103,20 @@ static inline tupc_sptr_t tupc_ptr_add(tupc_sptr_t p, ptrdiff_t i, size_t B, siz
         p.addr += i * (ptrdiff_t)esize;
         return p;
     }
-    int64_t T = tupc_threads_;
+    int64_t T = tupc_impl_threads;
     int64_t pos = (int64_t)p.phase + i;
     if (i >= 0 && pos < (int64_t)B) { /* within the block: no division */
         p.addr += i * (ptrdiff_t)esize;
         p.phase = (uint32_t)pos;
         return p;
     }
-    int64_t q = tupc_floordiv_(pos, (int64_t)B);
+    int64_t q = tupc_impl_floordiv(pos, (int64_t)B);
     int64_t phase = pos - q * (int64_t)B;
     int64_t gb = (int64_t)p.thread + q;
-    int64_t course = gb >= 0 && gb < T ? 0 : tupc_floordiv_(gb, T);
+    int64_t course = gb >= 0 && gb < T ? 0 : tupc_impl_floordiv(gb, T);
     int64_t thread = gb - course * T;
     p.addr += (course * (int64_t)B + phase - (int64_t)p.phase) * (int64_t)esize +
-              (thread - (int64_t)p.thread) * (int64_t)tupc_partition_size_;
+              (thread - (int64_t)p.thread) * (int64_t)tupc_impl_partition_size;
     p.thread = (uint32_t)thread;
     p.phase = (uint32_t)phase;
     return p;
@@ -125,7 +126,7 @@ static inline tupc_sptr_t tupc_ptr_add(tupc_sptr_t p, ptrdiff_t i, size_t B, siz
 static inline ptrdiff_t tupc_ptr_diff(tupc_sptr_t a, tupc_sptr_t b, size_t B, size_t esize)
 {
     /* Offsets within the partitions: the thread's partition start cancels. */
-    int64_t S = (int64_t)tupc_partition_size_;
+    int64_t S = (int64_t)tupc_impl_partition_size;
     int64_t offa = (int64_t)(intptr_t)a.addr - (int64_t)a.thread * S;
     int64_t offb = (int64_t)(intptr_t)b.addr - (int64_t)b.thread * S;
     if (B == 0)
@@ -133,7 +134,7 @@ static inline ptrdiff_t tupc_ptr_diff(tupc_sptr_t a, tupc_sptr_t b, size_t B, si
     int64_t blk = (int64_t)B * (int64_t)esize;
     offa -= (int64_t)a.phase * (int64_t)esize;
     offb -= (int64_t)b.phase * (int64_t)esize;
-    return (ptrdiff_t)(((offa - offb) / blk) * tupc_threads_ * (int64_t)B +
+    return (ptrdiff_t)(((offa - offb) / blk) * tupc_impl_threads * (int64_t)B +
                        ((int64_t)a.thread - (int64_t)b.thread) * (int64_t)B +
                        ((int64_t)a.phase - (int64_t)b.phase));
 }
@@ -173,33 +174,9 @@ static inline void *tupc_local(tupc_sptr_t p)
 /* upc_forall(init, cond, step, affinity): `affinity` is an integer (the thread
  * that runs the iteration is affinity mod THREADS) or a tupc_sptr_t (the
  * thread it has affinity to). Commas replace UPC's semicolons. */
-static inline int tupc_affine_int_(long long a)
-{
-    long long t = a % tupc_threads_;
-    return (t < 0 ? t + tupc_threads_ : t) == tupc_mythread_;
-}
-/* Unsigned 64-bit affinities reduce as unsigned: converting one above
- * LLONG_MAX to long long would make it negative and pick another thread. */
-static inline int tupc_affine_uint_(unsigned long long a)
-{
-    return (long long)(a % (unsigned long long)tupc_threads_) == tupc_mythread_;
-}
-static inline int tupc_affine_ptr_(tupc_sptr_t p)
-{
-    return (int)p.thread == tupc_mythread_;
-}
-/* clang-format cannot lay out _Generic associations. */
-/* clang-format off */
-#define tupc_affine_(a)                                                                            \
-    _Generic((a),                                                                                  \
-        tupc_sptr_t: tupc_affine_ptr_,                                                             \
-        unsigned long: tupc_affine_uint_,                                                          \
-        unsigned long long: tupc_affine_uint_,                                                     \
-        default: tupc_affine_int_)(a)
-/* clang-format on */
 #define upc_forall(init, cond, step, affinity)                                                     \
     for (init; cond; step)                                                                         \
-        if (!tupc_affine_(affinity)) {                                                             \
+        if (!tupc_impl_affine(affinity)) {                                                         \
         } else
 
 /* ---- Allocation (UPC 1.3 7.2.2) ----------------------------------------- */
@@ -225,13 +202,11 @@ void upc_fence(void);
 
 /* upc_barrier(), upc_barrier(id), upc_notify(), upc_notify(id), upc_wait(),
  * upc_wait(id): without an id the statement matches any id. */
-void tupc_barrier_(int named, int id);
-void tupc_notify_(int named, int id);
-void tupc_wait_(int named, int id);
-
-#define upc_barrier(...) tupc_barrier_(0 __VA_OPT__(+1), 0 __VA_OPT__(+(__VA_ARGS__)))
-#define upc_notify(...) tupc_notify_(0 __VA_OPT__(+1), 0 __VA_OPT__(+(__VA_ARGS__)))
-#define upc_wait(...) tupc_wait_(0 __VA_OPT__(+1), 0 __VA_OPT__(+(__VA_ARGS__)))
+#define upc_barrier(...)                                                                           \
+    tupc_impl_barrier(TUPC_IMPL_NAMED(__VA_ARGS__), TUPC_IMPL_ID((int), __VA_ARGS__))
+#define upc_notify(...)                                                                            \
+    tupc_impl_notify(TUPC_IMPL_NAMED(__VA_ARGS__), TUPC_IMPL_ID((int), __VA_ARGS__))
+#define upc_wait(...) tupc_impl_wait(TUPC_IMPL_NAMED(__VA_ARGS__), TUPC_IMPL_ID((int), __VA_ARGS__))
 
 /* ---- Locks (UPC 1.3 7.2.4) ---------------------------------------------- */
 

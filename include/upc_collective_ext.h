@@ -127,26 +127,22 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
 /* ---- UPC_IN_PLACE as a src argument (0.3 section 5.2 item 2) ------------ */
 
 /* The pointer-to-shared that stands for UPC_IN_PLACE passed as src. */
+#ifdef __cplusplus
+#define TUPC_IN_PLACE_SPTR (tupc_sptr_t{nullptr, 0xffffffffu, 0xffffffffu})
+#else
 #define TUPC_IN_PLACE_SPTR ((tupc_sptr_t){0, 0xffffffffu, 0xffffffffu})
+#endif
 static inline int tupc_is_in_place(tupc_sptr_t p)
 {
     return p.addr == 0 && p.thread == 0xffffffffu && p.phase == 0xffffffffu;
 }
 
-#ifndef __cplusplus
-static inline tupc_sptr_t tupc_src_sptr_(tupc_sptr_t p)
-{
-    return p;
+#ifdef __cplusplus
 }
-/* An integer src can only mean UPC_IN_PLACE; any other value gives a
- * pointer that the called function refuses as outside the heap. */
-static inline tupc_sptr_t tupc_src_int_(long v)
-{
-    return v == UPC_IN_PLACE ? TUPC_IN_PLACE_SPTR : (tupc_sptr_t){(char *)(uintptr_t)1, 0, 0};
-}
-/* clang-format off */
-#define tupc_src_(s) _Generic((s), tupc_sptr_t: tupc_src_sptr_, default: tupc_src_int_)(s)
-/* clang-format on */
+#endif
+
+/* What the macros below need. */
+#include <tupc_impl.h>
 
 /* The functions that take UPC_IN_PLACE for src (the exchanges, permutes
  * and prefix reductions), as macros that turn it into
@@ -154,82 +150,66 @@ static inline tupc_sptr_t tupc_src_int_(long v)
  * library, which defines the functions. */
 #ifndef TUPC_BUILDING_LIBTUPC
 #define upc_all_exchange(dst, src, nbytes, flags)                                                  \
-    upc_all_exchange(dst, tupc_src_(src), nbytes, flags)
+    upc_all_exchange(dst, tupc_impl_src(src), nbytes, flags)
 #define upc_all_permute(dst, src, perm, nbytes, flags)                                             \
-    upc_all_permute(dst, tupc_src_(src), perm, nbytes, flags)
+    upc_all_permute(dst, tupc_impl_src(src), perm, nbytes, flags)
 #define upc_all_exchange_x(dst, src, nbytes, mode, team)                                           \
-    upc_all_exchange_x(dst, tupc_src_(src), nbytes, mode, team)
+    upc_all_exchange_x(dst, tupc_impl_src(src), nbytes, mode, team)
 #define upc_all_permute_x(dst, src, perm, nbytes, mode, team)                                      \
-    upc_all_permute_x(dst, tupc_src_(src), perm, nbytes, mode, team)
+    upc_all_permute_x(dst, tupc_impl_src(src), perm, nbytes, mode, team)
 #define tupc_team_exchange(dst, src, nbytes, flags, team)                                          \
-    tupc_team_exchange(dst, tupc_src_(src), nbytes, flags, team)
+    tupc_team_exchange(dst, tupc_impl_src(src), nbytes, flags, team)
 #define tupc_team_permute(dst, src, perm, nbytes, flags, team)                                     \
-    tupc_team_permute(dst, tupc_src_(src), perm, nbytes, flags, team)
+    tupc_team_permute(dst, tupc_impl_src(src), perm, nbytes, flags, team)
 #define tupc_team_prefix_reduceC(dst, src, op, n, blk, f, fl, team)                                \
-    tupc_team_prefix_reduceC(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceC(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceUC(dst, src, op, n, blk, f, fl, team)                               \
-    tupc_team_prefix_reduceUC(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceUC(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceS(dst, src, op, n, blk, f, fl, team)                                \
-    tupc_team_prefix_reduceS(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceS(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceUS(dst, src, op, n, blk, f, fl, team)                               \
-    tupc_team_prefix_reduceUS(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceUS(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceI(dst, src, op, n, blk, f, fl, team)                                \
-    tupc_team_prefix_reduceI(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceI(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceUI(dst, src, op, n, blk, f, fl, team)                               \
-    tupc_team_prefix_reduceUI(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceUI(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceL(dst, src, op, n, blk, f, fl, team)                                \
-    tupc_team_prefix_reduceL(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceL(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceUL(dst, src, op, n, blk, f, fl, team)                               \
-    tupc_team_prefix_reduceUL(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceUL(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceF(dst, src, op, n, blk, f, fl, team)                                \
-    tupc_team_prefix_reduceF(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceF(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceD(dst, src, op, n, blk, f, fl, team)                                \
-    tupc_team_prefix_reduceD(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceD(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define tupc_team_prefix_reduceLD(dst, src, op, n, blk, f, fl, team)                               \
-    tupc_team_prefix_reduceLD(dst, tupc_src_(src), op, n, blk, f, fl, team)
+    tupc_team_prefix_reduceLD(dst, tupc_impl_src(src), op, n, blk, f, fl, team)
 #define upc_all_prefix_reduceC(dst, src, op, n, blk, f, fl)                                        \
-    upc_all_prefix_reduceC(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceC(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceUC(dst, src, op, n, blk, f, fl)                                       \
-    upc_all_prefix_reduceUC(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceUC(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceS(dst, src, op, n, blk, f, fl)                                        \
-    upc_all_prefix_reduceS(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceS(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceUS(dst, src, op, n, blk, f, fl)                                       \
-    upc_all_prefix_reduceUS(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceUS(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceI(dst, src, op, n, blk, f, fl)                                        \
-    upc_all_prefix_reduceI(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceI(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceUI(dst, src, op, n, blk, f, fl)                                       \
-    upc_all_prefix_reduceUI(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceUI(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceL(dst, src, op, n, blk, f, fl)                                        \
-    upc_all_prefix_reduceL(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceL(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceUL(dst, src, op, n, blk, f, fl)                                       \
-    upc_all_prefix_reduceUL(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceUL(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceF(dst, src, op, n, blk, f, fl)                                        \
-    upc_all_prefix_reduceF(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceF(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceD(dst, src, op, n, blk, f, fl)                                        \
-    upc_all_prefix_reduceD(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceD(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #define upc_all_prefix_reduceLD(dst, src, op, n, blk, f, fl)                                       \
-    upc_all_prefix_reduceLD(dst, tupc_src_(src), op, n, blk, f, fl)
+    upc_all_prefix_reduceLD(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #endif
 
-/* upc_wait(handle) names the completion of 0.3 section 5.4.1, not the
- * barrier's upc_wait(id): a handle given where a barrier id is read would
- * be a silent wrong barrier, so it does not compile (the error names
- * tupc_handle_given_to_barrier_upc_wait). */
-struct tupc_handle_given_to_barrier_upc_wait {
-    int unused;
-};
-/* clang-format off */
-#define tupc_barrier_id_(x)                                                                        \
-    _Generic((x),                                                                                  \
-        upc_coll_handle_t: (struct tupc_handle_given_to_barrier_upc_wait){0},                      \
-        default: (x))
-/* clang-format on */
+/* upc_wait(handle) does not compile (tupc_impl.h says why). */
 #undef upc_wait
-#define upc_wait(...) tupc_wait_(0 __VA_OPT__(+1), 0 __VA_OPT__(+tupc_barrier_id_(__VA_ARGS__)))
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+#define upc_wait(...)                                                                              \
+    tupc_impl_wait(TUPC_IMPL_NAMED(__VA_ARGS__), TUPC_IMPL_ID(tupc_impl_barrier_id, __VA_ARGS__))
 
 #endif

@@ -60,8 +60,8 @@ _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt,
     va_end(ap);
 
     char who[64];
-    if (tupc_run_.active && tupc_mythread_ >= 0)
-        snprintf(who, sizeof who, "thread %d of %d", tupc_mythread_, tupc_run_.threads);
+    if (tupc_run_.active && tupc_impl_mythread >= 0)
+        snprintf(who, sizeof who, "thread %d of %d", tupc_impl_mythread, tupc_run_.threads);
     else
         snprintf(who, sizeof who, "outside a run");
 
@@ -74,7 +74,7 @@ _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt,
     if (tupc_record_error_(line) && !tupc_run_.quiet)
         fprintf(stderr, "%s\n", line);
 
-    if (!tupc_run_.active || tupc_mythread_ < 0) {
+    if (!tupc_run_.active || tupc_impl_mythread < 0) {
         fflush(NULL);
         exit(1);
     }

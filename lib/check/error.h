@@ -16,7 +16,7 @@ _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt,
 _Noreturn void tupc_require_thread_fail(const char *func);
 static inline void tupc_require_thread(const char *func)
 {
-    if (__builtin_expect(!tupc_run_.active || tupc_mythread_ < 0, 0))
+    if (__builtin_expect(!tupc_run_.active || tupc_impl_mythread < 0, 0))
         tupc_require_thread_fail(func);
 }
 

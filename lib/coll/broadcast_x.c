@@ -33,7 +33,7 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
             }
     } else if (nbytes) {
         tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)me, 1);
-        tupc_x_check_block(&x, "dst", (size_t)me, d, nbytes, tupc_mythread_);
+        tupc_x_check_block(&x, "dst", (size_t)me, d, nbytes, tupc_impl_mythread);
         tupc_x_copy(&x, d, src, nbytes);
     }
     tupc_x_leave(&x);

@@ -18,7 +18,7 @@
 static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 {
     int n = x->n, me = x->me;
-    size_t T = (size_t)tupc_threads_, N = (size_t)n;
+    size_t T = (size_t)tupc_impl_threads, N = (size_t)n;
     for (int j = 0; j < n; j++) {
         if (!tupc_swaps_pair(me, j))
             continue;
@@ -30,7 +30,7 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
         tupc_sptr_t a = tupc_x_ptr(x, dst, mine, T), b = tupc_x_ptr(x, dst, theirs, T);
         /* Block a sends `out` bytes and receives `back`, b the reverse. */
         size_t room = out > back ? out : back, both = out < back ? out : back;
-        tupc_x_check_block(x, "dst", mine, a, room, tupc_mythread_);
+        tupc_x_check_block(x, "dst", mine, a, room, tupc_impl_mythread);
         tupc_x_check_block(x, "dst", theirs, b, room, tupc_team_thread_of(x->t, j));
         tupc_x_need(x, a.thread);
         tupc_x_need(x, b.thread);
@@ -51,7 +51,7 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 1, src, &in, &out);
     int n = x.t->n;
-    size_t T = (size_t)tupc_threads_, N = (size_t)n;
+    size_t T = (size_t)tupc_impl_threads, N = (size_t)n;
     if (x.in_place)
         src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);

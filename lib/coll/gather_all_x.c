@@ -15,7 +15,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);
     int n = x.t->n;
-    size_t T = (size_t)tupc_threads_;
+    size_t T = (size_t)tupc_impl_threads;
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
     tupc_x_check_arrays(
         &x, sig,
@@ -29,7 +29,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
         size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
         if (len) {
             tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)me, 1);
-            tupc_x_check_block(&x, "src", (size_t)me, s, len, tupc_mythread_);
+            tupc_x_check_block(&x, "src", (size_t)me, s, len, tupc_impl_mythread);
             for (int k = 1; k <= n; k++) {
                 int i = me + k < n ? me + k : me + k - n;
                 size_t at = (size_t)i * (size_t)n + (size_t)me;
@@ -48,7 +48,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
             tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.t, r));
             size_t at = (size_t)me * (size_t)n + (size_t)r;
             tupc_sptr_t d = tupc_x_ptr(&x, dst, at, T);
-            tupc_x_check_block(&x, "dst", at, d, len, tupc_mythread_);
+            tupc_x_check_block(&x, "dst", at, d, len, tupc_impl_mythread);
             tupc_x_copy(&x, d, s, len);
         }
     }

@@ -91,7 +91,7 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         tupc_sptr_t s = TUPC_NULL, d = TUPC_NULL;
         if (len) {
             s = tupc_x_ptr(&x, dst, (size_t)me, 1);
-            tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_mythread_);
+            tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_impl_mythread);
             d = tupc_x_ptr(&x, dst, (size_t)to, 1);
             tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
         }

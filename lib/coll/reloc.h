@@ -43,7 +43,7 @@ static inline void tupc_reloc_check_nbytes(const char *func, const char *section
 /* nbytes * THREADS, refused when it overflows size_t. */
 static inline size_t tupc_reloc_total(const char *func, size_t nbytes)
 {
-    size_t T = (size_t)tupc_threads_;
+    size_t T = (size_t)tupc_impl_threads;
     if (nbytes > SIZE_MAX / T)
         tupc_fail(func, NULL,
                   "nbytes * THREADS (%zu * %zu) overflows size_t; expected a size that fits",
@@ -91,9 +91,9 @@ static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
     for (int i = 0; i < n; i++) {
         const struct tupc_reloc_area *a = &areas[i];
         /* With one thread an `all` area's one block may come from upc_alloc. */
-        int t = a->all ? (tupc_threads_ == 1 ? 0 : -1) : (int)a->p.thread;
+        int t = a->all ? (tupc_impl_threads == 1 ? 0 : -1) : (int)a->p.thread;
         size_t off =
-            (size_t)(a->p.addr - tupc_heap_base_) - (size_t)a->p.thread * tupc_partition_size_;
+            (size_t)(a->p.addr - tupc_heap_base_) - (size_t)a->p.thread * tupc_impl_partition_size;
         tupc_check_range(func, a->arg, t, off, off + a->len);
     }
     tupc_call_seen(key, gen);
@@ -105,7 +105,7 @@ static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
  * ("treated as if it has phase 0"). */
 static inline char *tupc_reloc_on(tupc_sptr_t p, int i)
 {
-    return p.addr + (size_t)i * tupc_partition_size_;
+    return p.addr + (size_t)i * tupc_impl_partition_size;
 }
 
 /* Whether a call that reads and writes `copies` blocks of nbytes each (all
@@ -127,7 +127,7 @@ static inline uint64_t tupc_reloc_sig(tupc_sptr_t dst, tupc_sptr_t src, size_t n
  * thread, the others for nobody. */
 static inline void tupc_reloc_leave_rooted(const struct tupc_coll *c, int root)
 {
-    if (tupc_mythread_ == root)
+    if (tupc_impl_mythread == root)
         tupc_coll_leave_everyone(c);
     else
         tupc_coll_leave_alone(c);

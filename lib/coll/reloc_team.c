@@ -46,7 +46,7 @@ static int team_begin(struct tupc_coll *c, struct tupc_team **tp, const char *F,
     tupc_reloc_start(F, flags, &in, &out);
     struct tupc_team *t = *tp = tupc_team_get(F, team);
     tupc_reloc_check_nbytes(F, sec3, nbytes);
-    *total = tupc_reloc_total(F, nbytes) / (size_t)tupc_threads_ * (size_t)t->n;
+    *total = tupc_reloc_total(F, nbytes) / (size_t)tupc_impl_threads * (size_t)t->n;
     struct tupc_reloc_area ra[3];
     for (int i = 0; i < na; i++) {
         size_t len = a[i].len ? a[i].len : a[i].n_blocks ? *total : nbytes;
@@ -230,7 +230,7 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
         tupc_fail(F, SEC_OF("7.4.2.6 para 4"),
                   "perm's entry of rank %d (thread %d) is %d; expected the team's ranks 0..%d, "
                   "each once",
-                  me, tupc_mythread_, to, n - 1);
+                  me, tupc_impl_mythread, to, n - 1);
     (void)tupc_coll_scratch_claim(&c);
     struct tupc_mailbox *m = tupc_coll_mailbox(&c, to);
     /* Relaxed: the exchange's atomicity alone makes a second claimer see the first. */

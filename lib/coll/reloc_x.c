@@ -60,7 +60,7 @@ void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t 
 {
     char name[48];
     snprintf(name, sizeof name, "%s[%zu]", arg, k);
-    if (p.thread < (uint32_t)tupc_threads_ && want >= 0 && (int)p.thread != want)
+    if (p.thread < (uint32_t)tupc_impl_threads && want >= 0 && (int)p.thread != want)
         tupc_fail(x->func, "Extended Collectives 0.3 section 5.3",
                   "%s has affinity to thread %u; expected thread %d (rank %d of team %d)", name,
                   p.thread, want, tupc_x_rank_of(x, want), x->t->id);

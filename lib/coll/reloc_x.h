@@ -82,7 +82,7 @@ static inline int tupc_x_rank_of(const struct tupc_x *x, int th)
  * it is a member (a non-member's data counts as ready at entry). */
 static inline void tupc_x_need(struct tupc_x *x, uint32_t th)
 {
-    if (x->c.in == TUPC_MYSYNC && (int)th != tupc_mythread_) {
+    if (x->c.in == TUPC_MYSYNC && (int)th != tupc_impl_mythread) {
         int r = tupc_x_rank_of(x, (int)th);
         if (r >= 0)
             tupc_coll_need(&x->c, r);

@@ -243,7 +243,7 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
     if (!tmp)
         tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", bytes);
 
-    struct sort_ctx s = {func, elem_size, (uint32_t)tupc_mythread_};
+    struct sort_ctx s = {func, elem_size, (uint32_t)tupc_impl_mythread};
     char *buf[2] = {tmp->data, tmp->data + nelems * elem_size};
     size_t lo, hi;
     chunk_of(nelems, T, me, &lo, &hi);

@@ -172,9 +172,9 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 void tupc_coll_thread_start(void)
 {
     tupc_coll_self_ = (struct tupc_coll_self){.team = &tupc_team_all_,
-                                              .me = tupc_mythread_,
-                                              .size = tupc_threads_,
-                                              .line = &tupc_team_all_.member[tupc_mythread_].k};
+                                              .me = tupc_impl_mythread,
+                                              .size = tupc_impl_threads,
+                                              .line = &tupc_team_all_.member[tupc_impl_mythread].k};
 }
 
 void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,

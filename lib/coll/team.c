@@ -108,7 +108,7 @@ struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
     struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_acquire);
     if (!t)
         unknown_team(func, team);
-    if (t->rank[tupc_mythread_] < 0) {
+    if (t->rank[tupc_impl_mythread] < 0) {
         /* A member cannot see its team freed before it calls free itself; a
          * non-member can, so the message is written under the table's lock
          * from a team that is still there. */
@@ -152,7 +152,7 @@ static int by_key(const void *a, const void *b)
 
 static struct tupc_team *team_new(const struct tupc_team *parent, const struct ranked *m, int n)
 {
-    int T = tupc_threads_;
+    int T = tupc_impl_threads;
     struct tupc_team *t = aligned_alloc(TUPC_CACHELINE, sizeof *t);
     if (!t)
         return NULL;
@@ -320,9 +320,9 @@ int tupc_team_rank_of(upc_team_t team, int thread)
 {
     tupc_require_thread("tupc_team_rank_of");
     const struct tupc_team *t = tupc_team_get("tupc_team_rank_of", team);
-    if (thread < 0 || thread >= tupc_threads_)
+    if (thread < 0 || thread >= tupc_impl_threads)
         tupc_fail("tupc_team_rank_of", SEC, "thread is %d; expected 0..THREADS-1 (%d)", thread,
-                  tupc_threads_ - 1);
+                  tupc_impl_threads - 1);
     return t->rank ? t->rank[thread] : thread;
 }
 

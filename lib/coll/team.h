@@ -89,7 +89,7 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 /* The caller's rank in t (a member). */
 static inline int tupc_team_my_rank(const struct tupc_team *t)
 {
-    return t->rank ? t->rank[tupc_mythread_] : tupc_mythread_;
+    return t->rank ? t->rank[tupc_impl_mythread] : tupc_impl_mythread;
 }
 
 /* Barrier of the members of t, for a library call named func. Compares the

@@ -38,7 +38,7 @@ char *tupc_heap_base_;
 /* Frees so far (heap/range_check.h); from 1, so that a zeroed cache entry
  * never matches. */
 _Atomic uint32_t tupc_heap_gen_ = 1;
-size_t tupc_partition_size_;
+size_t tupc_impl_partition_size;
 
 struct partition {
     pthread_mutex_t lock;
@@ -70,7 +70,7 @@ static void advise_huge(int t, size_t off, size_t len)
     if (!huge_pages || len < HUGE_MIN)
         return;
     for (int p = t < 0 ? 0 : t; p < (t < 0 ? nthreads : t + 1); p++) {
-        uintptr_t part = (uintptr_t)tupc_partition(p), end = part + tupc_partition_size_;
+        uintptr_t part = (uintptr_t)tupc_partition(p), end = part + tupc_impl_partition_size;
         uintptr_t a = (part + off) & ~(uintptr_t)(HUGE_PAGE - 1);
         uintptr_t b = (part + off + len + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
         a = a < part ? part : a;
@@ -113,7 +113,7 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
         return -1;
     }
     tupc_heap_base_ = m;
-    tupc_partition_size_ = part;
+    tupc_impl_partition_size = part;
     nthreads = threads;
     for (int t = 0; t < threads; t++) {
         /* Before first touch, so that pages come from the thread's node. */
@@ -142,7 +142,7 @@ void tupc_heap_fini(void)
     tupc_arena_fini(&sym);
     munmap(tupc_heap_base_, map_len);
     tupc_heap_base_ = NULL;
-    tupc_partition_size_ = 0;
+    tupc_impl_partition_size = 0;
 }
 
 void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size_t n)
@@ -157,10 +157,10 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
                   arg, (void *)p.addr);
     /* Compare against the partition the pointer names: no division on the
      * path every collective call takes. */
-    char *start = tupc_heap_base_ + (size_t)p.thread * tupc_partition_size_;
+    char *start = tupc_heap_base_ + (size_t)p.thread * tupc_impl_partition_size;
     if (p.thread >= (uint32_t)nthreads || p.addr < start ||
-        p.addr >= start + tupc_partition_size_) {
-        size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_partition_size_;
+        p.addr >= start + tupc_impl_partition_size) {
+        size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_impl_partition_size;
         tupc_fail(func, "UPC 1.3 6.4",
                   "%s says thread %u but its address is in thread %zu's partition; expected a "
                   "pointer made by tupc_ptr_add or an allocator",
@@ -168,11 +168,11 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
     }
     size_t t = p.thread;
     size_t off = (size_t)(p.addr - start);
-    if (n > tupc_partition_size_ - off)
+    if (n > tupc_impl_partition_size - off)
         tupc_fail(func, NULL,
                   "%s + %zu bytes runs past the end of thread %zu's partition (%zu bytes from its "
                   "end); expected the range to have affinity to one thread",
-                  arg, n, t, tupc_partition_size_ - off);
+                  arg, n, t, tupc_impl_partition_size - off);
 }
 
 int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *is_sym)
@@ -191,11 +191,11 @@ int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *is_sym)
      * the block [end - off - len, end - off) holds x when off <= end - x - 1. */
     struct partition *p = &parts[t];
     pthread_mutex_lock(&p->lock);
-    found = tupc_arena_find(&p->local, tupc_partition_size_ - x - 1, &r);
+    found = tupc_arena_find(&p->local, tupc_impl_partition_size - x - 1, &r);
     pthread_mutex_unlock(&p->lock);
     if (!found)
         return 0;
-    *lo = tupc_partition_size_ - r.off - r.len;
+    *lo = tupc_impl_partition_size - r.off - r.len;
     *hi = *lo + r.asked;
     *is_sym = 0;
     return x < *hi;
@@ -206,7 +206,7 @@ static tupc_sptr_t fail_alloc(const char *func, size_t want, size_t largest)
     snprintf(alloc_error, sizeof alloc_error,
              "%s: %zu bytes per partition asked, %zu free in one piece (UPC_SHARED_HEAP_SIZE "
              "is %zu per thread)",
-             func, want, largest, tupc_partition_size_);
+             func, want, largest, tupc_impl_partition_size);
     return TUPC_NULL;
 }
 
@@ -223,7 +223,7 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len)
         size_t l = atomic_load_explicit(&parts[t].local_top, memory_order_relaxed);
         max_local = l > max_local ? l : max_local;
     }
-    size_t limit = tupc_partition_size_ - max_local, old_top = sym.top;
+    size_t limit = tupc_impl_partition_size - max_local, old_top = sym.top;
     size_t off;
     int rc = tupc_arena_alloc(&sym, rounded, len, limit, &off);
     if (rc == 0 && sym.top > old_top) {
@@ -233,7 +233,7 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len)
         int clash = 0;
         for (int t = 0; t < nthreads && !clash; t++)
             clash = atomic_load_explicit(&parts[t].local_top, memory_order_seq_cst) >
-                    tupc_partition_size_ - sym.top;
+                    tupc_impl_partition_size - sym.top;
         if (clash) {
             tupc_arena_free(&sym, off);
             atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
@@ -290,7 +290,7 @@ tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
     tupc_check_not_split("upc_all_alloc");
     size_t len = per_thread("upc_all_alloc", nblocks, nbytes);
     struct all_alloc *slot = &all_alloc_slot[all_alloc_calls++ % 2];
-    if (tupc_mythread_ == 0) {
+    if (tupc_impl_mythread == 0) {
         slot->nblocks = nblocks;
         slot->nbytes = nbytes;
         slot->result = len ? sym_alloc("upc_all_alloc", len) : TUPC_NULL;
@@ -316,11 +316,11 @@ tupc_sptr_t upc_alloc(size_t nbytes)
     size_t rounded = tupc_arena_round(nbytes);
     if (rounded == 0)
         return fail_alloc("upc_alloc", nbytes, 0);
-    int me = tupc_mythread_;
+    int me = tupc_impl_mythread;
     struct partition *p = &parts[me];
     pthread_mutex_lock(&p->lock);
     /* Relaxed: a guess of the room left, made exact below. */
-    size_t limit = tupc_partition_size_ - atomic_load_explicit(&sym_top, memory_order_relaxed);
+    size_t limit = tupc_impl_partition_size - atomic_load_explicit(&sym_top, memory_order_relaxed);
     size_t off, old_top = p->local.top;
     int rc = tupc_arena_alloc(&p->local, rounded, nbytes, limit, &off);
     if (rc == 0 && p->local.top > old_top) {
@@ -328,7 +328,7 @@ tupc_sptr_t upc_alloc(size_t nbytes)
          * sym_alloc (the top of this file). */
         atomic_store_explicit(&p->local_top, p->local.top, memory_order_seq_cst);
         if (atomic_load_explicit(&sym_top, memory_order_seq_cst) >
-            tupc_partition_size_ - p->local.top) {
+            tupc_impl_partition_size - p->local.top) {
             tupc_arena_free(&p->local, off);
             atomic_store_explicit(&p->local_top, p->local.top, memory_order_seq_cst);
             rc = -1;
@@ -340,9 +340,9 @@ tupc_sptr_t upc_alloc(size_t nbytes)
         return fail_alloc("upc_alloc", nbytes, largest);
     alloc_error[0] = '\0';
     /* Local offsets count down from the partition's end. */
-    advise_huge(me, tupc_partition_size_ - off - rounded, rounded);
-    return (tupc_sptr_t){tupc_partition(me) + tupc_partition_size_ - off - rounded, (uint32_t)me,
-                         0};
+    advise_huge(me, tupc_impl_partition_size - off - rounded, rounded);
+    return (tupc_sptr_t){tupc_partition(me) + tupc_impl_partition_size - off - rounded,
+                         (uint32_t)me, 0};
 }
 
 static void free_block(const char *func, tupc_sptr_t ptr)
@@ -372,7 +372,7 @@ static void free_block(const char *func, tupc_sptr_t ptr)
             /* The arena counts local offsets down from the end: the block
              * starting at off is the range whose far end is there. */
             struct tupc_arena *a = &p->local;
-            size_t from_end = tupc_partition_size_ - off;
+            size_t from_end = tupc_impl_partition_size - off;
             struct tupc_range r;
             if (tupc_arena_find(a, from_end - 1, &r) && r.off + r.len == from_end) {
                 freed = tupc_arena_free(a, r.off);
@@ -405,10 +405,10 @@ void upc_all_free(tupc_sptr_t ptr)
      * goes stale now, not when the block goes: the count of frees moves
      * before the barrier, which orders it before every thread's next
      * check. Relaxed: the barrier is the release and the acquire. */
-    if (tupc_mythread_ == 0)
+    if (tupc_impl_mythread == 0)
         atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
     /* No thread may still use the block when it goes. */
     tupc_barrier_all("upc_all_free");
-    if (tupc_mythread_ == 0 && !tupc_isnull(ptr))
+    if (tupc_impl_mythread == 0 && !tupc_isnull(ptr))
         free_block("upc_all_free", ptr);
 }

@@ -17,7 +17,7 @@ void tupc_heap_fini(void);
 
 static inline char *tupc_partition(int t)
 {
-    return tupc_heap_base_ + (size_t)t * tupc_partition_size_;
+    return tupc_heap_base_ + (size_t)t * tupc_impl_partition_size;
 }
 
 /* The live allocation that holds offset x of thread t's partition: sets
@@ -38,9 +38,9 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
 static inline int tupc_in_partition(tupc_sptr_t p, size_t n, size_t *off)
 {
     *off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
-           (size_t)p.thread * tupc_partition_size_;
-    return p.thread < (uint32_t)tupc_threads_ && *off < tupc_partition_size_ &&
-           n <= tupc_partition_size_ - *off;
+           (size_t)p.thread * tupc_impl_partition_size;
+    return p.thread < (uint32_t)tupc_impl_threads && *off < tupc_impl_partition_size &&
+           n <= tupc_impl_partition_size - *off;
 }
 
 static inline size_t tupc_check_in_partition(const char *func, const char *arg, tupc_sptr_t p,

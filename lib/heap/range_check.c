@@ -75,7 +75,7 @@ void tupc_check_range_array(const char *func, const char *arg, tupc_sptr_t p, si
 {
     if (nelems == 0)
         return;
-    size_t off = tupc_offset(p), T = (size_t)tupc_threads_, t0 = p.thread;
+    size_t off = tupc_offset(p), T = (size_t)tupc_impl_threads, t0 = p.thread;
     if (blk_size == 0 || p.phase + nelems <= blk_size || T == 1) {
         /* One thread's contiguous run: with one thread, block k follows
          * block k - 1 in the same partition. */

@@ -24,7 +24,7 @@ tupc_sptr_t upc_resetphase(tupc_sptr_t p)
 
 size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid)
 {
-    size_t T = (size_t)tupc_threads_;
+    size_t T = (size_t)tupc_impl_threads;
     if (nbytes == 0)
         return threadid == 0 ? totalsize : 0;
     size_t full = totalsize / nbytes, partial = totalsize % nbytes;

@@ -59,6 +59,6 @@ int main(int argc, char **argv)
     argv[out] = NULL;
     main_argc = out;
     main_argv = argv;
-    tupc_set_main_mode();
+    tupc_impl_set_main_mode();
     return tupc_run_opts(&o, run_main, NULL) & 0xff;
 }

@@ -15,6 +15,7 @@
 #include "sync/wait.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ static void *run_arg;
 static int *run_status; /* what each thread's entry returned */
 static int main_mode;
 
-void tupc_set_main_mode(void)
+void tupc_impl_set_main_mode(void)
 {
     main_mode = 1;
 }
@@ -47,13 +48,13 @@ _Noreturn void upc_global_exit(int status)
 
 static void *thread_main(void *p)
 {
-    tupc_mythread_ = (int)(intptr_t)p;
-    tupc_calls_thread_start(tupc_mythread_);
+    tupc_impl_mythread = (int)(intptr_t)p;
+    tupc_calls_thread_start(tupc_impl_mythread);
     tupc_coll_thread_start();
-    run_status[tupc_mythread_] = run_entry(run_arg);
+    run_status[tupc_impl_mythread] = run_entry(run_arg);
     tupc_calls_thread_end();
     /* Release: whoever sees the mark sees every counter this thread set. */
-    atomic_store_explicit(&tupc_gone_[tupc_mythread_], 1, memory_order_release);
+    atomic_store_explicit(&tupc_gone_[tupc_impl_mythread], 1, memory_order_release);
     atomic_fetch_add_explicit(&tupc_gone_count_, 1, memory_order_release);
     return NULL;
 }
@@ -106,19 +107,47 @@ static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomi
     free((void *)gone);
     tupc_gone_ = NULL;
     tupc_run_ = (struct tupc_run_state){0};
-    tupc_threads_ = 0;
+    tupc_impl_threads = 0;
 }
 
 /* One run at a time in a process: runs share the library's state. */
 static _Atomic int run_claimed;
 
-static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void *arg);
+static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int (*entry)(void *),
+                            void *arg);
 
-int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
+/* The size of the first layout of tupc_options (threads, heap_size,
+ * return_on_error, quiet), which (tupc_run_opts)(...) and callers compiled
+ * before any field was added pass. */
+#define OPTIONS_V0_SIZE (offsetof(tupc_options, quiet) + sizeof(int))
+
+int(tupc_run_opts)(const tupc_options *opts, int (*entry)(void *), void *arg)
+{
+    return tupc_impl_run_opts(opts, OPTIONS_V0_SIZE, entry, arg);
+}
+
+int tupc_impl_run_opts(const tupc_options *opts, size_t size, int (*entry)(void *), void *arg)
 {
     tupc_options o = {0};
-    if (opts)
-        o = *opts;
+    /* Reported once the run is claimed, as every error of a run is. */
+    char bad_size[160] = "";
+    if (opts) {
+        /* A caller compiled with fewer fields leaves the rest zero, their
+         * defaults; one compiled with fields this library lacks is refused
+         * unless they are zero, which asks for nothing. The fields that
+         * fit are read even from a short struct, for its return_on_error. */
+        memcpy(&o, opts, size < sizeof o ? size : sizeof o);
+        if (size < OPTIONS_V0_SIZE)
+            snprintf(bad_size, sizeof bad_size,
+                     "the caller's tupc_options has %zu bytes; expected at least %zu", size,
+                     (size_t)OPTIONS_V0_SIZE);
+        for (size_t i = sizeof o; i < size && !bad_size[0]; i++)
+            if (((const unsigned char *)opts)[i] != 0)
+                snprintf(bad_size, sizeof bad_size,
+                         "tupc_options has %zu bytes and sets fields this libtupc (%zu bytes) "
+                         "does not know; expected a libtupc at least as new as <upc.h>",
+                         size, sizeof o);
+    }
     int expected = 0;
     /* acq_rel: a run that starts sees everything the previous one left. */
     if (!atomic_compare_exchange_strong_explicit(&run_claimed, &expected, 1, memory_order_acq_rel,
@@ -132,17 +161,20 @@ int tupc_run_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
             fprintf(stderr, "%s\n", msg);
         return TUPC_RUN_ERROR;
     }
-    int rc = run_claimed_opts(&o, entry, arg);
+    int rc = run_claimed_opts(&o, bad_size, entry, arg);
     atomic_store_explicit(&run_claimed, 0, memory_order_release);
     return rc;
 }
 
-static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void *arg)
+static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int (*entry)(void *),
+                            void *arg)
 {
     tupc_options o = *opts;
+    tupc_clear_last_error_();
+    if (bad_size[0])
+        return run_error(&o, "tupc: tupc_run_opts: %s", bad_size);
     if (!entry)
         return run_error(&o, "tupc: tupc_run: %s", "entry is NULL; expected a function");
-    tupc_clear_last_error_();
     {
         char detail[160];
         if (tupc_config_read(detail, sizeof detail) != 0)
@@ -202,7 +234,7 @@ static int run_claimed_opts(const tupc_options *opts, int (*entry)(void *), void
         .cpu_of_thread = cpu,
         .node_of_thread = node,
     };
-    tupc_threads_ = threads;
+    tupc_impl_threads = threads;
     atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
     tupc_gone_ = gone;
     atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);

@@ -41,7 +41,7 @@ _Noreturn void tupc_thread_leave(void);
 void tupc_stop_run(int status);
 
 /* Main mode: set by the library's main before tupc_run_opts. */
-void tupc_set_main_mode(void);
+void tupc_impl_set_main_mode(void);
 
 /* Parses a size with an optional K, M or G suffix; returns 0 when malformed. */
 size_t tupc_parse_size(const char *s);

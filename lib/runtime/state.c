@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int tupc_threads_;
-_Thread_local int tupc_mythread_ __attribute__((tls_model("initial-exec"))) = -1;
+int tupc_impl_threads;
+_Thread_local int tupc_impl_mythread __attribute__((tls_model("initial-exec"))) = -1;
 struct tupc_run_state tupc_run_;
 
 _Atomic int tupc_stopping_;

@@ -164,9 +164,9 @@ static int arrivals_differ(int a, int b, int k)
 /* Fails if this thread's arrival at episode e differs from thread j's. */
 static void check_arrival(const char *func, int j, uint32_t e)
 {
-    if (j == tupc_mythread_)
+    if (j == tupc_impl_mythread)
         return;
-    int k = e % 2, d = arrivals_differ(tupc_mythread_, j, k);
+    int k = e % 2, d = arrivals_differ(tupc_impl_mythread, j, k);
     if (d == 2)
         tupc_calls_differ(func, j);
     if (d == 1) {
@@ -233,7 +233,7 @@ static void tree_release(uint32_t e, uint64_t named, uint32_t differ)
 
 static void tree_arrive(uint32_t e)
 {
-    const int me = tupc_mythread_, k = e % 2;
+    const int me = tupc_impl_mythread, k = e % 2;
     const struct bar_thread *t = &thr[me];
     /* Equal for arrivals that agree (arrivals_differ: a user barrier is
      * one kind whichever function notified), never 0. A library function
@@ -282,7 +282,7 @@ static void notify(const char *func, int how, int id)
     /* The thread's count of notified barriers is kept in check/calls.h,
      * where collective waits read it too (tupc_calls_peer_ahead). */
     uint32_t e = tupc_calls_self_.episode + 1;
-    struct bar_thread *me = &thr[tupc_mythread_];
+    struct bar_thread *me = &thr[tupc_impl_mythread];
     me->id[e % 2] = id;
     me->how[e % 2] = how;
     me->func[e % 2] = func;
@@ -310,7 +310,7 @@ static void wait_phase(const char *func, int named, int id)
                   "upc_notify and upc_wait to alternate");
     tupc_notified_ = 0;
     uint32_t e = tupc_calls_self_.episode;
-    int me = tupc_mythread_;
+    int me = tupc_impl_mythread;
     if (use_tree) {
         tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
         int odd = ids_of[e % 2].odd_thread;
@@ -342,19 +342,19 @@ static void wait_phase(const char *func, int named, int id)
         tupc_thread_leave();
 }
 
-void tupc_notify_(int named, int id)
+void tupc_impl_notify(int named, int id)
 {
     tupc_require_thread("upc_notify");
     notify("upc_notify", USER | (named ? NAMED : 0), id);
 }
 
-void tupc_wait_(int named, int id)
+void tupc_impl_wait(int named, int id)
 {
     tupc_require_thread("upc_wait");
     wait_phase("upc_wait", named, id);
 }
 
-void tupc_barrier_(int named, int id)
+void tupc_impl_barrier(int named, int id)
 {
     tupc_require_thread("upc_barrier");
     if (tupc_notified_)
@@ -381,7 +381,7 @@ void *tupc_barrier_bcast(const char *func, void *value)
 {
     tupc_check_not_split(func);
     uint32_t e = tupc_calls_self_.episode + 1;
-    if (tupc_mythread_ == 0)
+    if (tupc_impl_mythread == 0)
         thr[0].bcast[e % 2] = value; /* published by notify's release */
     notify(func, 0, 0);
     wait_phase(func, 0, 0);

@@ -68,7 +68,7 @@ static struct qnode *get_node(void)
     if (!q)
         tupc_fail("upc_lock", NULL, "out of memory for a lock queue node");
     memset(q, 0, sizeof *q);
-    q->owner = tupc_mythread_;
+    q->owner = tupc_impl_mythread;
     /* Kept on a run-wide list so that tupc_lock_fini frees them all, also
      * those of threads that left the run early. */
     pthread_mutex_lock(&nodes_lock);
@@ -110,7 +110,7 @@ upc_lock_t *upc_all_lock_alloc(void)
 {
     tupc_require_thread("upc_all_lock_alloc");
     tupc_check_not_split("upc_all_lock_alloc");
-    upc_lock_t *l = tupc_mythread_ == 0 ? new_lock("upc_all_lock_alloc") : NULL;
+    upc_lock_t *l = tupc_impl_mythread == 0 ? new_lock("upc_all_lock_alloc") : NULL;
     return tupc_barrier_bcast("upc_all_lock_alloc", l);
 }
 
@@ -123,7 +123,7 @@ static void check_lock(const char *func, upc_lock_t *l)
 static void free_lock(const char *func, upc_lock_t *l)
 {
     int h = atomic_load_explicit(&l->holder, memory_order_relaxed);
-    if (h >= 0 && h != tupc_mythread_)
+    if (h >= 0 && h != tupc_impl_mythread)
         tupc_fail(func, "UPC 1.3 7.2.4",
                   "lock is held by thread %d; expected a lock that no other thread holds", h);
     pthread_mutex_lock(&all_lock);
@@ -150,14 +150,14 @@ void upc_all_lock_free(upc_lock_t *l)
     tupc_require_thread("upc_all_lock_free");
     /* Every thread must be done with the lock before it goes. */
     tupc_barrier_all("upc_all_lock_free");
-    if (l && tupc_mythread_ == 0)
+    if (l && tupc_impl_mythread == 0)
         free_lock("upc_all_lock_free", l);
 }
 
 static void became_holder(upc_lock_t *l, struct qnode *q)
 {
     l->holder_node = q;
-    atomic_store_explicit(&l->holder, tupc_mythread_, memory_order_relaxed);
+    atomic_store_explicit(&l->holder, tupc_impl_mythread, memory_order_relaxed);
 }
 
 /* A sleeping waiter's check: the predecessor in the queue grants us the
@@ -181,7 +181,7 @@ void upc_lock(upc_lock_t *l)
 {
     tupc_require_thread("upc_lock");
     check_lock("upc_lock", l);
-    if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_mythread_)
+    if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
         tupc_fail("upc_lock", "UPC 1.3 7.2.4.3",
                   "lock is already held by this thread; expected a lock it does not hold");
     struct qnode *q = get_node();
@@ -203,7 +203,7 @@ int upc_lock_attempt(upc_lock_t *l)
 {
     tupc_require_thread("upc_lock_attempt");
     check_lock("upc_lock_attempt", l);
-    if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_mythread_)
+    if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
         return 0;
     struct qnode *q = get_node();
     atomic_store_explicit(&q->next, NULL, memory_order_relaxed);
@@ -223,7 +223,7 @@ void upc_unlock(upc_lock_t *l)
     tupc_require_thread("upc_unlock");
     check_lock("upc_unlock", l);
     int h = atomic_load_explicit(&l->holder, memory_order_relaxed);
-    if (h != tupc_mythread_)
+    if (h != tupc_impl_mythread)
         tupc_fail("upc_unlock", "UPC 1.3 7.2.4.5",
                   h < 0 ? "lock is not held; expected a lock held by this thread"
                         : "lock is held by another thread; expected a lock held by this thread");

@@ -28,9 +28,9 @@ static char *partition_start(int t)
 {
     /* From a pointer of any thread: partitions are consecutive slices. */
     tupc_sptr_t p = upc_alloc(1);
-    char *base = p.addr - (size_t)MYTHREAD * tupc_partition_size_ - upc_addrfield(p);
+    char *base = p.addr - (size_t)MYTHREAD * tupc_impl_partition_size - upc_addrfield(p);
     upc_free(p);
-    return base + (size_t)t * tupc_partition_size_;
+    return base + (size_t)t * tupc_impl_partition_size;
 }
 
 static const int counts[] = {1, 2, 3, 4, 8, 16, 32};
@@ -124,7 +124,7 @@ static int local_body(void *arg)
         TCHECK(!tupc_isnull(p[k]), "upc_alloc: %s", tupc_alloc_error());
         TCHECK(p[k].thread == (uint32_t)MYTHREAD && p[k].phase == 0, "upc_alloc: thread %u",
                p[k].thread);
-        TCHECK(p[k].addr >= mine && p[k].addr + k * 37 + 1 <= mine + tupc_partition_size_,
+        TCHECK(p[k].addr >= mine && p[k].addr + k * 37 + 1 <= mine + tupc_impl_partition_size,
                "upc_alloc outside the caller's partition");
         TCHECK((uintptr_t)p[k].addr % 64 == 0, "upc_alloc: not 64-byte aligned");
         memset(p[k].addr, k, (size_t)k * 37 + 1);
@@ -143,7 +143,7 @@ static int local_body(void *arg)
     upc_free(shared_ptrs[(MYTHREAD + 1) % THREADS]);
     upc_barrier();
     /* Everything freed: the whole partition in one piece. */
-    tupc_sptr_t all = upc_alloc(tupc_partition_size_);
+    tupc_sptr_t all = upc_alloc(tupc_impl_partition_size);
     TCHECK(!tupc_isnull(all) && upc_addrfield(all) == 0, "whole partition: %s", tupc_alloc_error());
     upc_free(all);
     return 0;
@@ -161,7 +161,7 @@ static void test_local_alloc(void **state)
 static int exhaust_body(void *arg)
 {
     (void)arg;
-    size_t S = tupc_partition_size_;
+    size_t S = tupc_impl_partition_size;
     char want[64];
     /* upc_alloc: one byte too many. */
     tupc_sptr_t p = upc_alloc(S + 1);
@@ -362,7 +362,7 @@ static int check_disjoint(const struct block *sym, int nsym, const struct block 
         all[n++] = sym[k];
     for (int k = 0; k < nloc; k++)
         all[n++] = loc[k];
-    size_t S = tupc_partition_size_;
+    size_t S = tupc_impl_partition_size;
     int bad = 0;
     for (int a = 0; a < n; a++) {
         size_t alo, ahi;
@@ -391,7 +391,7 @@ static int random_body(void *arg)
     struct block sym[MAXB], loc[MAXB];
     int nsym = 0, nloc = 0, failures = 0;
     char *mine = partition_start(MYTHREAD);
-    size_t S = tupc_partition_size_;
+    size_t S = tupc_impl_partition_size;
     for (int step = 0; step < 300; step++) {
         if (step % 8 == 0) {
             /* Collective step: all threads decide alike. */
@@ -495,7 +495,7 @@ static int concurrent_body(void *arg)
         if (tupc_isnull(got[n]))
             break;
         TCHECK(got[n].thread == (uint32_t)MYTHREAD && got[n].addr >= mine &&
-                   got[n].addr < mine + tupc_partition_size_,
+                   got[n].addr < mine + tupc_impl_partition_size,
                "block %d outside my partition", n);
         memset(got[n].addr, MYTHREAD, 300);
     }
@@ -570,7 +570,7 @@ static int concurrent_global_body(void *arg)
         upc_free(loc[k]);
     }
     upc_barrier();
-    tupc_sptr_t all = upc_all_alloc((size_t)T, tupc_partition_size_);
+    tupc_sptr_t all = upc_all_alloc((size_t)T, tupc_impl_partition_size);
     TCHECK(!tupc_isnull(all), "whole heap after the frees: %s", tupc_alloc_error());
     upc_all_free(all);
     return 0;
@@ -645,8 +645,8 @@ static int race_body(void *arg)
                 for (int k = 0; k < race_ng[t]; k++)
                     starts[n++] = (size_t)(race_global[t][k].addr - race_base);
             for (int k = 0; k < race_nl[p]; k++)
-                starts[n++] =
-                    (size_t)(race_local[p][k].addr - race_base - (size_t)p * tupc_partition_size_);
+                starts[n++] = (size_t)(race_local[p][k].addr - race_base -
+                                       (size_t)p * tupc_impl_partition_size);
             qsort(starts, n, sizeof *starts, cmp_size);
             for (size_t i = 1; i < n; i++)
                 TCHECK(starts[i] >= starts[i - 1] + RACE_BLOCK,

@@ -85,7 +85,7 @@ static int body(void *arg)
         break;
     case PAST_END:
         /* Fits as one block, not as the THREADS blocks of one thread's area. */
-        nb = tupc_partition_size_ / 2;
+        nb = tupc_impl_partition_size / 2;
         break;
     case PERM_RANGE:
         if (MYTHREAD == 1)

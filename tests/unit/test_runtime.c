@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,37 @@ static void test_placement(void **state)
     unsetenv("TUPC_PLACEMENT");
 }
 
+/* tupc_options grows without breaking callers: the header's macro passes
+ * the size of the caller's struct. */
+static void test_options_size(void **state)
+{
+    (void)state;
+    struct {
+        tupc_options o;
+        int newer_field;
+    } big = {{.threads = 2, .return_on_error = 1, .quiet = 1}, 0};
+    /* A caller compiled with a field this library lacks, left zero: runs. */
+    assert_int_equal(tupc_impl_run_opts(&big.o, sizeof big, nothing, NULL), 0);
+    /* The same field set: refused, naming both sizes. */
+    big.newer_field = 5;
+    assert_int_equal(tupc_impl_run_opts(&big.o, sizeof big, nothing, NULL), TUPC_RUN_ERROR);
+    char want[96];
+    snprintf(want, sizeof want, "tupc_options has %zu bytes and sets fields this libtupc (%zu",
+             sizeof big, sizeof(tupc_options));
+    if (!strstr(tupc_last_error(), want))
+        fail_msg("message \"%s\" lacks \"%s\"", tupc_last_error(), want);
+    /* Smaller than the first layout (here, without `quiet`): refused. */
+    tupc_options small = {.threads = 2, .return_on_error = 1, .quiet = 1};
+    size_t short_size = offsetof(tupc_options, quiet);
+    assert_int_equal(tupc_impl_run_opts(&small, short_size, nothing, NULL), TUPC_RUN_ERROR);
+    snprintf(want, sizeof want, "has %zu bytes; expected at least %zu", short_size,
+             offsetof(tupc_options, quiet) + sizeof(int));
+    if (!strstr(tupc_last_error(), want))
+        fail_msg("message \"%s\" lacks \"%s\"", tupc_last_error(), want);
+    /* The function, not the macro: the first layout's size. */
+    assert_int_equal((tupc_run_opts)(&small, nothing, NULL), 0);
+}
+
 static void test_bad_barrier_choice(void **state)
 {
     (void)state;
@@ -365,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_bad_fence_choice),
         cmocka_unit_test(test_bad_simd_choice),
         cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_options_size),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
         cmocka_unit_test(test_refused_nested_run_keeps_outer_run),

@@ -26,7 +26,7 @@ static tupc_sptr_t model_ptr(const struct model *m, size_t k)
     }
     size_t T = (size_t)THREADS, blk = k / m->B;
     size_t t = blk % T, local = (blk / T) * m->B + k % m->B;
-    p.addr = m->base.addr + t * tupc_partition_size_ + local * m->esize;
+    p.addr = m->base.addr + t * tupc_impl_partition_size + local * m->esize;
     p.thread = (uint32_t)t;
     p.phase = (uint32_t)(k % m->B);
     return p;
@@ -74,7 +74,7 @@ static int check_one_layout(size_t B, size_t esize, uint64_t *rng)
             TCHECK(upc_threadof(got) == want.thread, "upc_threadof");
             TCHECK(upc_phaseof(got) == want.phase, "upc_phaseof");
             TCHECK(upc_addrfield(got) == upc_addrfield(m.base) + (size_t)(want.addr - m.base.addr) -
-                                             want.thread * tupc_partition_size_,
+                                             want.thread * tupc_impl_partition_size,
                    "B=%zu esize=%zu k=%zu: upc_addrfield %zu", B, esize, k, upc_addrfield(got));
             tupc_sptr_t r = upc_resetphase(got);
             TCHECK(r.addr == got.addr && r.thread == got.thread && upc_phaseof(r) == 0,

@@ -1,0 +1,190 @@
+/* tupc_impl.h: what the macros and inline functions of the public headers
+ * need, and nothing else. Not an API: every name here starts with
+ * tupc_impl_ or TUPC_IMPL_ and may change between versions. Included by
+ * <upc.h> and <upc_collective_ext.h> where the types a part needs are
+ * defined, as liburcu keeps its static/ headers. */
+#if !defined(UPC_H)
+#error "include <upc.h>, not <tupc_impl.h>"
+#endif
+
+#if !defined(TUPC_IMPL_CORE_)
+#define TUPC_IMPL_CORE_
+
+#ifdef __cplusplus
+/* __thread, not thread_local: a C++ thread_local is reached through a
+ * wrapper function that checks for dynamic initialisation. */
+#define TUPC_IMPL_THREAD_LOCAL __thread
+#define TUPC_IMPL_NORETURN [[noreturn]]
+#else
+#define TUPC_IMPL_THREAD_LOCAL _Thread_local
+#define TUPC_IMPL_NORETURN _Noreturn
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* THREADS, MYTHREAD and the bytes of one thread's partition. */
+extern int tupc_impl_threads;
+extern TUPC_IMPL_THREAD_LOCAL int tupc_impl_mythread __attribute__((tls_model("initial-exec")));
+extern size_t tupc_impl_partition_size;
+
+/* tupc_run_opts with the size of the caller's tupc_options. */
+int tupc_impl_run_opts(const tupc_options *opts, size_t size, int (*entry)(void *arg), void *arg);
+
+/* For libtupc_main's main(): upc_global_exit then exits the process. */
+void tupc_impl_set_main_mode(void);
+
+/* Floor division, for tupc_ptr_add. */
+static inline int64_t tupc_impl_floordiv(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* upc_forall's affinity test: an integer picks thread a mod THREADS, a
+ * pointer-to-shared the thread it has affinity to. */
+static inline int tupc_impl_affine_int(long long a)
+{
+    long long t = a % tupc_impl_threads;
+    return (t < 0 ? t + tupc_impl_threads : t) == tupc_impl_mythread;
+}
+/* Unsigned 64-bit affinities reduce as unsigned: converting one above
+ * LLONG_MAX to long long would make it negative and pick another thread. */
+static inline int tupc_impl_affine_uint(unsigned long long a)
+{
+    return (long long)(a % (unsigned long long)tupc_impl_threads) == tupc_impl_mythread;
+}
+static inline int tupc_impl_affine_ptr(tupc_sptr_t p)
+{
+    return (int)p.thread == tupc_impl_mythread;
+}
+
+/* The barrier statements; named is 0 where no id was given. */
+void tupc_impl_barrier(int named, int id);
+void tupc_impl_notify(int named, int id);
+void tupc_impl_wait(int named, int id);
+
+#ifdef __cplusplus
+}
+
+extern "C++" {
+/* Overloads where C has _Generic: exact matches for the pointer and the
+ * unsigned 64-bit types, the template for every other integer. */
+inline int tupc_impl_affine(tupc_sptr_t p)
+{
+    return tupc_impl_affine_ptr(p);
+}
+inline int tupc_impl_affine(unsigned long a)
+{
+    return tupc_impl_affine_uint(a);
+}
+inline int tupc_impl_affine(unsigned long long a)
+{
+    return tupc_impl_affine_uint(a);
+}
+template <typename T> inline int tupc_impl_affine(T a)
+{
+    return tupc_impl_affine_int(static_cast<long long>(a));
+}
+}
+#else
+/* clang-format cannot lay out _Generic associations. */
+/* clang-format off */
+#define tupc_impl_affine(a)                                                                        \
+    _Generic((a),                                                                                  \
+        tupc_sptr_t: tupc_impl_affine_ptr,                                                         \
+        unsigned long: tupc_impl_affine_uint,                                                      \
+        unsigned long long: tupc_impl_affine_uint,                                                 \
+        default: tupc_impl_affine_int)(a)
+/* clang-format on */
+#endif
+
+/* An optional barrier id without __VA_OPT__ (C23, C++20): whether the
+ * argument list is empty, decided by the preprocessor as in Jens
+ * Gustedt's ISEMPTY (an empty list is the only one for which only the
+ * last of the four probes below finds a comma). Lists of up to 14 commas.
+ * TUPC_IMPL_ID(f, ...) is 0 for an empty list, else f(...). */
+#define TUPC_IMPL_ARG15_(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15,     \
+                         ...)                                                                      \
+    a15
+#define TUPC_IMPL_HAS_COMMA_(...)                                                                  \
+    TUPC_IMPL_ARG15_(__VA_ARGS__, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, ~)
+#define TUPC_IMPL_COMMA_(...) ,
+#define TUPC_IMPL_PASTE5_(a, b, c, d, e) a##b##c##d##e
+#define TUPC_IMPL_EMPTY_CASE_0001 ,
+#define TUPC_IMPL_ISEMPTY_(a, b, c, d)                                                             \
+    TUPC_IMPL_HAS_COMMA_(TUPC_IMPL_PASTE5_(TUPC_IMPL_EMPTY_CASE_, a, b, c, d))
+#define TUPC_IMPL_ISEMPTY(...)                                                                     \
+    TUPC_IMPL_ISEMPTY_(                                                                            \
+        TUPC_IMPL_HAS_COMMA_(__VA_ARGS__), TUPC_IMPL_HAS_COMMA_(TUPC_IMPL_COMMA_ __VA_ARGS__),     \
+        TUPC_IMPL_HAS_COMMA_(__VA_ARGS__()), TUPC_IMPL_HAS_COMMA_(TUPC_IMPL_COMMA_ __VA_ARGS__()))
+#define TUPC_IMPL_CAT_(a, b) a##b
+#define TUPC_IMPL_CAT(a, b) TUPC_IMPL_CAT_(a, b)
+#define TUPC_IMPL_NAMED_0 1
+#define TUPC_IMPL_NAMED_1 0
+#define TUPC_IMPL_NAMED(...) TUPC_IMPL_CAT(TUPC_IMPL_NAMED_, TUPC_IMPL_ISEMPTY(__VA_ARGS__))
+#define TUPC_IMPL_ID_0(f, ...) f(__VA_ARGS__)
+#define TUPC_IMPL_ID_1(f, ...) 0
+#define TUPC_IMPL_ID(f, ...)                                                                       \
+    TUPC_IMPL_CAT(TUPC_IMPL_ID_, TUPC_IMPL_ISEMPTY(__VA_ARGS__))(f, __VA_ARGS__)
+
+#endif /* TUPC_IMPL_CORE_ */
+
+#if defined(TUPC_IN_PLACE_SPTR) && !defined(TUPC_IMPL_EXT_)
+#define TUPC_IMPL_EXT_
+
+/* UPC_IN_PLACE as a src argument: an int becomes TUPC_IN_PLACE_SPTR; any
+ * other int value gives a pointer that the called function refuses as
+ * outside the heap. */
+#ifdef __cplusplus
+extern "C++" {
+inline tupc_sptr_t tupc_impl_src(tupc_sptr_t p)
+{
+    return p;
+}
+inline tupc_sptr_t tupc_impl_src(long v)
+{
+    return v == UPC_IN_PLACE ? TUPC_IN_PLACE_SPTR
+                             : tupc_sptr_t{reinterpret_cast<char *>(uintptr_t{1}), 0u, 0u};
+}
+}
+#else
+static inline tupc_sptr_t tupc_impl_src_sptr(tupc_sptr_t p)
+{
+    return p;
+}
+static inline tupc_sptr_t tupc_impl_src_int(long v)
+{
+    return v == UPC_IN_PLACE ? TUPC_IN_PLACE_SPTR : (tupc_sptr_t){(char *)(uintptr_t)1, 0, 0};
+}
+/* clang-format off */
+#define tupc_impl_src(s) _Generic((s), tupc_sptr_t: tupc_impl_src_sptr, default: tupc_impl_src_int)(s)
+/* clang-format on */
+#endif
+
+/* upc_wait(handle) names the completion of Extended Collectives 0.3
+ * section 5.4.1, not the barrier's upc_wait(id): a handle given where a
+ * barrier id is read would be a silent wrong barrier, so it does not
+ * compile (the error names tupc_handle_given_to_barrier_upc_wait). */
+struct tupc_handle_given_to_barrier_upc_wait {
+    int unused;
+};
+#ifdef __cplusplus
+extern "C++" {
+inline int tupc_impl_barrier_id(long id)
+{
+    return static_cast<int>(id);
+}
+tupc_handle_given_to_barrier_upc_wait tupc_impl_barrier_id(upc_coll_handle_t) = delete;
+}
+#else
+/* clang-format off */
+#define tupc_impl_barrier_id(x)                                                                    \
+    _Generic((x),                                                                                  \
+        upc_coll_handle_t: (struct tupc_handle_given_to_barrier_upc_wait){0},                      \
+        default: (x))
+/* clang-format on */
+#endif
+
+#endif /* TUPC_IMPL_EXT_ */
