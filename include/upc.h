@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+/* What libtupc exports: it is built with hidden visibility (and a version
+ * script, lib/libtupc.map), so its internals stay out of programs' sight. */
+#pragma GCC visibility push(default)
+
 /* Not __UPC__: that is a UPC compiler's, and code written
  * `#ifdef __UPC__ ... shared ...` must take its C branch here. */
 #define __TUPC__ 1
@@ -223,5 +227,7 @@ void upc_unlock(upc_lock_t *lock);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

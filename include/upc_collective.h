@@ -10,6 +10,10 @@
 extern "C" {
 #endif
 
+/* What libtupc exports: it is built with hidden visibility (and a version
+ * script, lib/libtupc.map), so its internals stay out of programs' sight. */
+#pragma GCC visibility push(default)
+
 #define __UPC_COLLECTIVE__ 1
 
 /* ---- Relocalization (7.4.2) --------------------------------------------- */
@@ -52,5 +56,7 @@ void upc_all_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_siz
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

@@ -13,6 +13,10 @@
 extern "C" {
 #endif
 
+/* What libtupc exports: it is built with hidden visibility (and a version
+ * script, lib/libtupc.map), so its internals stay out of programs' sight. */
+#pragma GCC visibility push(default)
+
 #define __UPC_COLLECTIVE_EXT__ 1
 
 /* ---- Constants (0.3 section 5.2) ---------------------------------------- */
@@ -211,5 +215,7 @@ static inline int tupc_is_in_place(tupc_sptr_t p)
 #undef upc_wait
 #define upc_wait(...)                                                                              \
     tupc_impl_wait(TUPC_IMPL_NAMED(__VA_ARGS__), TUPC_IMPL_ID(tupc_impl_barrier_id, __VA_ARGS__))
+
+#pragma GCC visibility pop
 
 #endif

@@ -8,6 +8,10 @@
 extern "C" {
 #endif
 
+/* What libtupc exports: it is built with hidden visibility (and a version
+ * script, lib/libtupc.map), so its internals stay out of programs' sight. */
+#pragma GCC visibility push(default)
+
 #define __UPC_TICK__ 1
 
 typedef uint64_t upc_tick_t;
@@ -25,5 +29,7 @@ uint64_t upc_ticks_to_ns(upc_tick_t ticks);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif
