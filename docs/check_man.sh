@@ -42,6 +42,7 @@ if ! $CC -E -I"$inc" "$tmp/all.c" >"$tmp/cpp.out"; then
 fi
 awk -v inc="$inc/" '
     /^# [0-9]+ "/ { f = $3; gsub(/"/, "", f); keep = index(f, inc) == 1 && f !~ /tupc_impl\.h$/; next }
+    /^#pragma/ { next }
     keep' "$tmp/cpp.out" >"$tmp/pp.c"
 
 # Split the preprocessed text into top-level declarations and print the name
