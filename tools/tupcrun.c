@@ -11,7 +11,7 @@
 static void usage(FILE *f)
 {
     fputs("usage: tupcrun [-n N] [--heap SIZE] [--placement compact|scatter|none]\n"
-          "               [--verbose] [--] PROGRAM [ARGS...]\n"
+          "               [--trace FILE] [--verbose] [--] PROGRAM [ARGS...]\n"
           "\n"
           "Runs PROGRAM, a tupc program (one that links tupc-main), on N THREADS.\n"
           "Options stop at PROGRAM; everything after it is PROGRAM's own.\n"
@@ -21,11 +21,14 @@ static void usage(FILE *f)
           "                     (sets UPC_SHARED_HEAP_SIZE; default 64M)\n"
           "  --placement P      thread pinning: compact (default), scatter or none\n"
           "                     (sets TUPC_PLACEMENT)\n"
+          "  --trace FILE       write a timeline of every thread's calls and waits to FILE,\n"
+          "                     Chrome trace-event JSON for Perfetto or chrome://tracing\n"
+          "                     (sets TUPC_TRACE)\n"
           "  --verbose          print the placement at the start of the run (TUPC_VERBOSE)\n"
           "  -h, --help         this text\n"
           "\n"
           "The environment variables the library reads, which tupcrun passes on:\n"
-          "  UPC_THREADS, UPC_SHARED_HEAP_SIZE, TUPC_PLACEMENT, TUPC_VERBOSE,\n"
+          "  UPC_THREADS, UPC_SHARED_HEAP_SIZE, TUPC_PLACEMENT, TUPC_TRACE, TUPC_VERBOSE,\n"
           "  TUPC_BARRIER, TUPC_HUGEPAGES, TUPC_STREAM_MIN, TUPC_SPIN, TUPC_YIELD,\n"
           "  TUPC_NAP, TUPC_FENCE, TUPC_SIMD (see the README and tupc(7)).\n",
           f);
@@ -75,6 +78,11 @@ int main(int argc, char **argv)
             if (!v || (strcmp(v, "compact") && strcmp(v, "scatter") && strcmp(v, "none")))
                 return fail("--placement \"%s\": expected compact, scatter or none", v ? v : "");
             setenv("TUPC_PLACEMENT", v, 1);
+            i++;
+        } else if (strcmp(a, "--trace") == 0) {
+            if (!v || !*v)
+                return fail("%s needs a file name", a);
+            setenv("TUPC_TRACE", v, 1); /* the run opens it, or says why not */
             i++;
         } else if (strcmp(a, "--verbose") == 0) {
             setenv("TUPC_VERBOSE", "1", 1);

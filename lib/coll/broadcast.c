@@ -20,6 +20,7 @@
  * then touched by the root alone and it returns at once, and the payload
  * travels in the line that signals it: one transfer instead of two. Larger
  * payloads keep the single copy. */
+#include "check/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_broadcast"
@@ -27,6 +28,8 @@
 
 void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, 0);
     enum tupc_sync in, out;
     tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);

@@ -10,6 +10,7 @@
  * dst[i * n + j] trade places, nbytes[j * n + i] bytes one way and
  * nbytes[i * n + j] the other. One member of each pair swaps them
  * (tupc_swaps_pair) through a small buffer on its stack. */
+#include "check/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc_x.h"
 
@@ -47,6 +48,8 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
                                      upc_flag_t mode, upc_team_t team)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, 0, mode, team);
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 1, src, &in, &out);

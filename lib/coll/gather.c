@@ -14,6 +14,7 @@
  * Copy: one memcpy per thread. Neighbouring blocks may share a cache line
  * when nbytes is not a multiple of it: the bytes written are disjoint, so
  * this costs a little false sharing, never a wrong byte. */
+#include "check/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_gather"
@@ -21,6 +22,8 @@
 
 void upc_all_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, 0);
     enum tupc_sync in, out;
     tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);

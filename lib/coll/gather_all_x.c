@@ -4,6 +4,7 @@
  *
  * Pull (default): member i fills its own n blocks. Push: member r copies
  * its block to the n destinations. Either way n copies per member. */
+#include "check/trace.h"
 #include "coll/reloc_x.h"
 
 #define FUNC "upc_all_gather_all_x"
@@ -11,6 +12,8 @@
 upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
                                        upc_flag_t mode, upc_team_t team)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, 0, mode, team);
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);

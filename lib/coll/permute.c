@@ -32,6 +32,7 @@
  * copies its block into a private buffer and publishes that it did, then
  * waits until its target has done the same and writes the buffer there:
  * the blocks form cycles, so one of each cycle must be saved anyway. */
+#include "check/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc.h"
 
@@ -90,6 +91,8 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                      upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, 0);
     enum tupc_sync in, out;
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
     tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);

@@ -24,6 +24,7 @@
  * element of src only in the piece or tile of the thread that writes it,
  * before writing it, so those run in place as they are; the direct path
  * reads other threads' src and is not taken. */
+#include "check/trace.h"
 #include "coll/reduce_types.h"
 
 #include <upc_collective_ext.h>
@@ -449,6 +450,8 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
                               tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
                               tupc_red_fn f, upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(func, (uint64_t)nelems * ty->size, flags, 0);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);

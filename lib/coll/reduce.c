@@ -14,6 +14,7 @@
  * threads. OUT_ALLSYNC (and OUT_MYSYNC for CHUNK) waits for the root's
  * finished counter only: the root finishes after every partial was
  * published, i.e. after every read of src, and after its write of dst. */
+#include "check/trace.h"
 #include "coll/reduce_types.h"
 
 #include "check/error.h"
@@ -403,6 +404,8 @@ static inline __attribute__((always_inline)) void
 reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
            upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(func, (uint64_t)nelems * ty->size, flags, 0);
     /* nelems in 1 .. the direct limit, all in one block: no overflow, and
      * a phase below blk_size. */
     if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&

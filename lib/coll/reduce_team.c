@@ -14,6 +14,7 @@
  * IN_MYSYNC waits for every member, as any member may read any element;
  * OUT_MYSYNC waits for every member to finish, for the same reason. On
  * UPC_TEAM_ALL each calls the 1.3 function. */
+#include "check/trace.h"
 #include "coll/reduce_types.h"
 
 #include "check/error.h"
@@ -88,6 +89,8 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
                         tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                         upc_flag_t flags, upc_team_t team, int prefix)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(func, (uint64_t)nelems * ty->size, flags, team);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);

@@ -17,6 +17,7 @@
  * permute, which pushes. OUT_MYSYNC: the root (broadcast, scatter, gather)
  * waits for every member and the others for nobody; gather_all and exchange
  * meet in a barrier; permute waits for every member. */
+#include "check/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc.h"
 
@@ -91,6 +92,8 @@ void tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fl
         upc_all_broadcast(dst, src, nbytes, flags);
         return;
     }
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -109,6 +112,8 @@ void tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
         upc_all_scatter(dst, src, nbytes, flags);
         return;
     }
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -127,6 +132,8 @@ void tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
         upc_all_gather(dst, src, nbytes, flags);
         return;
     }
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -160,6 +167,8 @@ void tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_f
         upc_all_gather_all(dst, src, nbytes, flags);
         return;
     }
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -177,6 +186,8 @@ void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
         upc_all_exchange(dst, src, nbytes, flags);
         return;
     }
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -212,6 +223,8 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
         upc_all_permute(dst, src, perm, nbytes, flags);
         return;
     }
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;

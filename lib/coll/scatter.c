@@ -11,6 +11,7 @@
  *
  * Copy: one memcpy per thread into local memory; the root copies one block,
  * like everyone else. */
+#include "check/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_scatter"
@@ -18,6 +19,8 @@
 
 void upc_all_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, nbytes, flags, 0);
     enum tupc_sync in, out;
     tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);

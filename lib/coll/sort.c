@@ -24,6 +24,7 @@
  * every thread flows to every thread); IN_MYSYNC waits for every thread to
  * have entered (a chunk may lie in any partition); OUT_MYSYNC waits for
  * every thread, since any thread may write any element of A. */
+#include "check/trace.h"
 #include "check/error.h"
 #include "coll/copy.h"
 #include "coll/syncmode.h"
@@ -177,6 +178,8 @@ static size_t corank(const struct sort_ctx *s, char *x, size_t nx, char *y, size
 static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
                     size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(fn, (uint64_t)elem_size * nelems, flags, team);
     tupc_require_thread(fn);
     enum tupc_sync in, out;
     tupc_coll_flags(fn, flags, &in, &out);

@@ -3,6 +3,7 @@
  *
  * The team barrier is in team_barrier.c, below the engine that this file
  * uses for tupc_team_split. */
+#include "check/trace.h"
 #include "coll/team.h"
 
 #include "check/calls.h"
@@ -209,6 +210,8 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
 
 void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, 0, -1, parent);
     tupc_require_thread(SPLIT);
     struct tupc_team *p = tupc_team_get(SPLIT, parent);
     if (!newteam)
@@ -263,6 +266,8 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
 
 void tupc_team_free(upc_team_t *team)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, 0, -1, team ? *team : -1);
     tupc_require_thread(FREE);
     if (!team)
         tupc_fail(FREE, SEC, "team is NULL; expected the address of a team handle");
@@ -328,6 +333,8 @@ int tupc_team_rank_of(upc_team_t team, int thread)
 
 void tupc_team_barrier(upc_team_t team)
 {
+    TUPC_TRACE_SCOPE;
+    tupc_trace_begin(__func__, 0, -1, team);
     tupc_require_thread("tupc_team_barrier");
     tupc_check_not_split("tupc_team_barrier");
     struct tupc_team *t = tupc_team_get("tupc_team_barrier", team);

@@ -110,6 +110,7 @@ int tupc_config_read(char *err, size_t errlen)
     }
     s = env("TUPC_VERBOSE");
     c.verbose = s && strcmp(s, "0") != 0;
+    c.trace_path = env("TUPC_TRACE");
     tupc_config_ = c;
     return 0;
 }

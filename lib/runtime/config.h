@@ -24,7 +24,8 @@ struct tupc_config {
     int hugepages;         /* TUPC_HUGEPAGES (1 unless "0") */
     enum tupc_placement placement;
     const char *placement_name;
-    int verbose; /* TUPC_VERBOSE set and not "0" */
+    int verbose;            /* TUPC_VERBOSE set and not "0" */
+    const char *trace_path; /* TUPC_TRACE; NULL when unset or empty */
 };
 
 /* Written by tupc_config_read before the UPC threads start, read-only while

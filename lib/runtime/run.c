@@ -3,6 +3,7 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "check/trace.h"
 #include "coll/copy.h"
 #include "coll/scan_lines.h"
 #include "coll/syncmode.h"
@@ -250,6 +251,9 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
         goto fail;
     }
 
+    if (tupc_trace_start(threads, tupc_config_.trace_path, err, sizeof err) != 0)
+        goto fail;
+
     run_entry = entry;
     run_arg = arg;
     run_status = status;
@@ -282,6 +286,12 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
         if (!tupc_calls_check_end(threads, err, sizeof err))
             tupc_team_check_end(err, sizeof err);
+    /* The trace is written whatever ended the run: it shows how. */
+    {
+        char terr[200];
+        if (tupc_trace_finish(terr, sizeof terr) != 0 && !err[0])
+            snprintf(err, sizeof err, "%s", terr);
+    }
 
     int result = 0;
     int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);

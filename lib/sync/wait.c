@@ -2,6 +2,7 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "check/trace.h"
 #include "runtime/config.h"
 #include "runtime/runtime.h"
 
@@ -164,8 +165,8 @@ void tupc_wait_check_peer(tupc_word *w, uint32_t target, int peer, const char *f
         tupc_calls_fail_ahead(peer, func);
 }
 
-uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
-                        tupc_wait_check check, const void *arg)
+static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
+                          tupc_wait_check check, const void *arg)
 {
     uint32_t v;
     unsigned spins = atomic_load_explicit(&spin_limit, memory_order_relaxed);
@@ -213,4 +214,17 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
             return v;
         }
     }
+}
+
+uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
+                        tupc_wait_check check, const void *arg)
+{
+    /* Only waits that did not find their value at once come here: the
+     * trace's waits are these, timed from the first poll to the last. */
+    if (__builtin_expect(!atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed), 1))
+        return wait_slow(w, target, peer, func, check, arg);
+    uint64_t t0 = tupc_trace_now();
+    uint32_t v = wait_slow(w, target, peer, func, check, arg);
+    tupc_trace_wait(t0, peer >= 0 ? peer : -1);
+    return v;
 }

@@ -1,0 +1,210 @@
+#include "check/trace.h"
+
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+_Atomic int tupc_trace_on_;
+_Thread_local int tupc_trace_depth_ __attribute__((tls_model("initial-exec")));
+
+enum { KIND_SPAN, KIND_WAIT };
+
+struct event {
+    uint64_t t0, t1; /* ns since the run started */
+    const char *name;
+    uint64_t bytes;
+    int flags, team, peer, kind;
+};
+
+/* Each thread appends to its own buffer, so nothing is shared while the
+ * run goes; the writer reads them after the threads are joined. */
+struct track {
+    struct event *ev;
+    size_t n, cap;
+    size_t dropped;
+    int open[8]; /* indexes of the open spans, innermost last */
+};
+
+/* Past this many events a thread drops the rest (and the file says how
+ * many), so that a long run cannot take all memory. */
+#define MAX_EVENTS ((size_t)1 << 22)
+
+static struct track *tracks;
+static int ntracks;
+static uint64_t origin;
+static const char *out_path;
+static FILE *out; /* opened at the start, so that a bad path fails the run at once */
+
+uint64_t tupc_trace_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct event *append(struct track *t)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        struct event *ev = t->n < MAX_EVENTS ? realloc(t->ev, cap * sizeof *ev) : NULL;
+        if (!ev) {
+            t->dropped++;
+            return NULL;
+        }
+        t->ev = ev;
+        t->cap = cap;
+    }
+    return &t->ev[t->n++];
+}
+
+void tupc_trace_begin_(const char *name, uint64_t bytes, int flags, int team)
+{
+    struct track *t = &tracks[tupc_impl_mythread];
+    int d = tupc_trace_depth_;
+    struct event *e = d < 8 ? append(t) : NULL;
+    if (d < 8)
+        t->open[d] = e ? (int)(e - t->ev) : -1;
+    tupc_trace_depth_ = d + 1;
+    if (!e)
+        return;
+    *e = (struct event){tupc_trace_now() - origin, 0, name, bytes, flags, team, -1, KIND_SPAN};
+}
+
+void tupc_trace_close_(int depth)
+{
+    struct track *t = &tracks[tupc_impl_mythread];
+    uint64_t now = tupc_trace_now() - origin;
+    for (int d = tupc_trace_depth_ - 1; d >= depth; d--)
+        if (d < 8 && t->open[d] >= 0)
+            t->ev[t->open[d]].t1 = now;
+    tupc_trace_depth_ = depth;
+}
+
+void tupc_trace_wait(uint64_t t0, int peer)
+{
+    if (tupc_trace_depth_ == 0)
+        return; /* a wait outside any span: the library's own, at run end */
+    struct event *e = append(&tracks[tupc_impl_mythread]);
+    if (e)
+        *e = (struct event){t0 - origin, tupc_trace_now() - origin, "wait", 0, -1, -1, peer,
+                            KIND_WAIT};
+}
+
+int tupc_trace_start(int threads, const char *path, char *err, size_t errlen)
+{
+    if (!path)
+        return 0;
+    out = fopen(path, "w");
+    if (!out) {
+        snprintf(err, errlen, "TUPC_TRACE is \"%s\", which cannot be opened for writing: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    tracks = calloc((size_t)threads, sizeof *tracks);
+    if (!tracks) {
+        fclose(out);
+        snprintf(err, errlen, "TUPC_TRACE: out of memory");
+        return -1;
+    }
+    ntracks = threads;
+    out_path = path;
+    origin = tupc_trace_now();
+    atomic_store_explicit(&tupc_trace_on_, 1, memory_order_relaxed);
+    return 0;
+}
+
+/* Sync flags as text, for the args of a span. */
+static void flag_text(int flags, char *buf, size_t len)
+{
+    static const char *const names[] = {"IN_NOSYNC",  "IN_MYSYNC",  "IN_ALLSYNC",
+                                        "OUT_NOSYNC", "OUT_MYSYNC", "OUT_ALLSYNC"};
+    buf[0] = '\0';
+    for (int b = 0; b < 6; b++)
+        if (flags & (1 << b))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "|" : "", names[b]);
+    if (flags & ~0x3f)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s0x%x", buf[0] ? "|" : "", flags & ~0x3f);
+}
+
+static void write_event(FILE *f, int tid, const struct event *e, int *first)
+{
+    /* Microseconds with ns precision, as the format's ts and dur are. */
+    fprintf(f,
+            "%s\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
+            "\"ts\":%.3f,\"dur\":%.3f,\"args\":{",
+            *first ? "" : ",", e->name, e->kind == KIND_WAIT ? "wait" : "call", tid,
+            (double)e->t0 / 1e3, (double)(e->t1 > e->t0 ? e->t1 - e->t0 : 0) / 1e3);
+    *first = 0;
+    int comma = 0;
+    if (e->kind == KIND_WAIT) {
+        if (e->peer >= 0)
+            fprintf(f, "\"for_thread\":%d", e->peer);
+        fputs("}}", f);
+        return;
+    }
+    if (e->bytes) {
+        fprintf(f, "\"bytes\":%llu", (unsigned long long)e->bytes);
+        comma = 1;
+    }
+    if (e->flags >= 0) {
+        char fl[96];
+        flag_text(e->flags, fl, sizeof fl);
+        fprintf(f, "%s\"flags\":\"%s\"", comma ? "," : "", fl);
+        comma = 1;
+    }
+    if (e->team >= 0)
+        fprintf(f, "%s\"team\":%d", comma ? "," : "", e->team);
+    fputs("}}", f);
+}
+
+int tupc_trace_finish(char *err, size_t errlen)
+{
+    if (!tracks)
+        return 0;
+    atomic_store_explicit(&tupc_trace_on_, 0, memory_order_relaxed);
+    int rc = 0;
+    FILE *f = out;
+    out = NULL;
+    {
+        int first = 1;
+        size_t dropped = 0;
+        /* Spans of threads that left in the middle of a call (a stopped
+         * run) end where the run did. */
+        uint64_t end = tupc_trace_now() - origin;
+        for (int t = 0; t < ntracks; t++)
+            for (size_t i = 0; i < tracks[t].n; i++)
+                if (tracks[t].ev[i].t1 < tracks[t].ev[i].t0)
+                    tracks[t].ev[i].t1 = end;
+        fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+        fprintf(f,
+                "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":"
+                "\"tupc run, %d THREADS\"}}",
+                ntracks);
+        first = 0;
+        for (int t = 0; t < ntracks; t++) {
+            fprintf(f,
+                    ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+                    "\"args\":{\"name\":\"thread %d\"}}",
+                    t, t);
+            for (size_t i = 0; i < tracks[t].n; i++)
+                write_event(f, t, &tracks[t].ev[i], &first);
+            dropped += tracks[t].dropped;
+        }
+        fprintf(f, "\n],\"otherData\":{\"threads\":%d,\"dropped_events\":%zu}}\n", ntracks,
+                dropped);
+        if (fclose(f) != 0) {
+            snprintf(err, errlen, "TUPC_TRACE: cannot write \"%s\"", out_path);
+            rc = -1;
+        }
+    }
+    for (int t = 0; t < ntracks; t++)
+        free(tracks[t].ev);
+    free(tracks);
+    tracks = NULL;
+    ntracks = 0;
+    return rc;
+}
