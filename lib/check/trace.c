@@ -9,7 +9,9 @@
 #include <time.h>
 
 _Atomic int tupc_trace_on_;
-_Thread_local int tupc_trace_depth_ __attribute__((tls_model("initial-exec")));
+/* How many spans this thread has open. */
+static _Thread_local int tupc_trace_depth_;
+_Thread_local const char *tupc_trace_in_;
 
 enum { KIND_SPAN, KIND_WAIT };
 
@@ -26,7 +28,8 @@ struct track {
     struct event *ev;
     size_t n, cap;
     size_t dropped;
-    int open[8]; /* indexes of the open spans, innermost last */
+    int open[8];          /* indexes of the open spans, innermost last */
+    const char *outer[8]; /* tupc_trace_in_ before each of them opened */
 };
 
 /* Past this many events a thread drops the rest (and the file says how
@@ -61,26 +64,32 @@ static struct event *append(struct track *t)
     return &t->ev[t->n++];
 }
 
-void tupc_trace_begin_(const char *name, uint64_t bytes, int flags, int team)
+int tupc_trace_push_(const char *name, uint64_t bytes, int flags, int team)
 {
     struct track *t = &tracks[tupc_impl_mythread];
     int d = tupc_trace_depth_;
     struct event *e = d < 8 ? append(t) : NULL;
-    if (d < 8)
+    if (d < 8) {
         t->open[d] = e ? (int)(e - t->ev) : -1;
+        t->outer[d] = tupc_trace_in_;
+    }
+    tupc_trace_in_ = name;
     tupc_trace_depth_ = d + 1;
     if (!e)
-        return;
+        return d;
     *e = (struct event){tupc_trace_now() - origin, 0, name, bytes, flags, team, -1, KIND_SPAN};
+    return d;
 }
 
-void tupc_trace_close_(int depth)
+void tupc_trace_pop_(int depth)
 {
     struct track *t = &tracks[tupc_impl_mythread];
     uint64_t now = tupc_trace_now() - origin;
     for (int d = tupc_trace_depth_ - 1; d >= depth; d--)
         if (d < 8 && t->open[d] >= 0)
             t->ev[t->open[d]].t1 = now;
+    if (depth < 8)
+        tupc_trace_in_ = t->outer[depth];
     tupc_trace_depth_ = depth;
 }
 

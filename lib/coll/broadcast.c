@@ -28,8 +28,7 @@
 
 void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, 0);
+    TUPC_TRACE_VOID(upc_all_broadcast(dst, src, nbytes, flags), __func__, nbytes, flags, 0);
     enum tupc_sync in, out;
     tupc_reloc_start(FUNC, flags, &in, &out);
     tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);

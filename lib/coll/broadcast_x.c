@@ -12,8 +12,8 @@
 upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
                                       upc_flag_t mode, upc_team_t team)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, mode, team);
+    TUPC_TRACE_RETURN(upc_coll_handle_t, upc_all_broadcast_x(dst, src, nbytes, mode, team),
+                      __func__, nbytes, mode, team);
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);

@@ -28,8 +28,8 @@
 
 void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes * (size_t)THREADS, flags, 0);
+    TUPC_TRACE_VOID(upc_all_exchange(dst, src, nbytes, flags), __func__, nbytes * (size_t)THREADS,
+                    flags, 0);
     enum tupc_sync in, out;
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
     tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);

@@ -48,8 +48,8 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t nbytes,
                                      upc_flag_t mode, upc_team_t team)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, mode, team);
+    TUPC_TRACE_RETURN(upc_coll_handle_t, upc_all_exchange_x(dst, src, nbytes, mode, team), __func__,
+                      0, mode, team);
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 1, src, &in, &out);

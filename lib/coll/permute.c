@@ -91,8 +91,7 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                      upc_flag_t flags)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, 0);
+    TUPC_TRACE_VOID(upc_all_permute(dst, src, perm, nbytes, flags), __func__, nbytes, flags, 0);
     enum tupc_sync in, out;
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
     tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);

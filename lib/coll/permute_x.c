@@ -68,8 +68,8 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
 upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
                                     tupc_sptr_t nbytes, upc_flag_t mode, upc_team_t team)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, mode, team);
+    TUPC_TRACE_RETURN(upc_coll_handle_t, upc_all_permute_x(dst, src, perm, nbytes, mode, team),
+                      __func__, 0, mode, team);
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 0, 1, src, &in, &out);

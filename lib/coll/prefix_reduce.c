@@ -450,8 +450,8 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
                               tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
                               tupc_red_fn f, upc_flag_t flags)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(func, (uint64_t)nelems * ty->size, flags, 0);
+    TUPC_TRACE_VOID(prefix_reduce_all(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
+                    (uint64_t)nelems * ty->size, flags, 0);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);

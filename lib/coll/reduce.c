@@ -380,6 +380,9 @@ static __attribute__((noinline)) void
 reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
                upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
+    /* Every traced call comes here (tupc_red_direct_threads_). */
+    TUPC_TRACE_VOID(reduce_checked(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
+                    (uint64_t)nelems * ty->size, flags, 0);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
@@ -400,17 +403,17 @@ reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst
     reduce_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
 }
 
+int tupc_red_direct_threads_;
+
 static inline __attribute__((always_inline)) void
 reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
            upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(func, (uint64_t)nelems * ty->size, flags, 0);
     /* nelems in 1 .. the direct limit, all in one block: no overflow, and
      * a phase below blk_size. */
     if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
         (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
-        THREADS <= TUPC_RED_SCAN_MAX)
+        tupc_red_direct_threads_ <= TUPC_RED_SCAN_MAX)
         reduce_one_block(ty, func, dst, src, op, nelems, blk_size, f, flags);
     else
         reduce_checked(ty, func, dst, src, op, nelems, blk_size, f, flags);

@@ -89,8 +89,8 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
                         tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                         upc_flag_t flags, upc_team_t team, int prefix)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(func, (uint64_t)nelems * ty->size, flags, team);
+    TUPC_TRACE_VOID(team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, prefix),
+                    func, (uint64_t)nelems * ty->size, flags, team);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);

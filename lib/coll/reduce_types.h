@@ -284,6 +284,12 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
  * entered counter rather than by a barrier (O(THREADS) each, no tree). */
 #define TUPC_RED_SCAN_MAX 16
 
+/* THREADS, or INT_MAX while a trace is on (set by tupc_run): the test of
+ * upc_all_reduceT's path for small calls reads it instead of THREADS, so
+ * that a traced run sends every call through the out-of-line path, which
+ * opens the span, and an untraced call pays nothing for the trace. */
+extern int tupc_red_direct_threads_;
+
 /* Enters a reduce or prefix_reduce call (c), folding the single-valued
  * arguments into its signature. With few threads IN_ALLSYNC is done by
  * reading every thread's entered counter: the same guarantee as the

@@ -92,8 +92,8 @@ void tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fl
         upc_all_broadcast(dst, src, nbytes, flags);
         return;
     }
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, team);
+    TUPC_TRACE_VOID(tupc_team_broadcast(dst, src, nbytes, flags, team), __func__, nbytes, flags,
+                    team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -112,8 +112,8 @@ void tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
         upc_all_scatter(dst, src, nbytes, flags);
         return;
     }
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, team);
+    TUPC_TRACE_VOID(tupc_team_scatter(dst, src, nbytes, flags, team), __func__, nbytes, flags,
+                    team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -132,8 +132,7 @@ void tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
         upc_all_gather(dst, src, nbytes, flags);
         return;
     }
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, team);
+    TUPC_TRACE_VOID(tupc_team_gather(dst, src, nbytes, flags, team), __func__, nbytes, flags, team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -167,8 +166,8 @@ void tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_f
         upc_all_gather_all(dst, src, nbytes, flags);
         return;
     }
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, team);
+    TUPC_TRACE_VOID(tupc_team_gather_all(dst, src, nbytes, flags, team), __func__, nbytes, flags,
+                    team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -186,8 +185,8 @@ void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_fla
         upc_all_exchange(dst, src, nbytes, flags);
         return;
     }
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, team);
+    TUPC_TRACE_VOID(tupc_team_exchange(dst, src, nbytes, flags, team), __func__, nbytes, flags,
+                    team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;
@@ -223,8 +222,8 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
         upc_all_permute(dst, src, perm, nbytes, flags);
         return;
     }
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, flags, team);
+    TUPC_TRACE_VOID(tupc_team_permute(dst, src, perm, nbytes, flags, team), __func__, nbytes, flags,
+                    team);
     struct tupc_coll c;
     struct tupc_team *t;
     size_t total;

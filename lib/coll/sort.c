@@ -178,8 +178,8 @@ static size_t corank(const struct sort_ctx *s, char *x, size_t nx, char *y, size
 static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
                     size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(fn, (uint64_t)elem_size * nelems, flags, team);
+    TUPC_TRACE_VOID(sort_on(team, fn, A, elem_size, nelems, blk_size, func, flags), fn,
+                    (uint64_t)elem_size * nelems, flags, team);
     tupc_require_thread(fn);
     enum tupc_sync in, out;
     tupc_coll_flags(fn, flags, &in, &out);

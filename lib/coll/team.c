@@ -210,8 +210,7 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
 
 void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, parent);
+    TUPC_TRACE_VOID(tupc_team_split(parent, colour, key, newteam), __func__, 0, -1, parent);
     tupc_require_thread(SPLIT);
     struct tupc_team *p = tupc_team_get(SPLIT, parent);
     if (!newteam)
@@ -266,8 +265,7 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
 
 void tupc_team_free(upc_team_t *team)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, team ? *team : -1);
+    TUPC_TRACE_VOID(tupc_team_free(team), __func__, 0, -1, team ? *team : -1);
     tupc_require_thread(FREE);
     if (!team)
         tupc_fail(FREE, SEC, "team is NULL; expected the address of a team handle");
@@ -333,8 +331,7 @@ int tupc_team_rank_of(upc_team_t team, int thread)
 
 void tupc_team_barrier(upc_team_t team)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, team);
+    TUPC_TRACE_VOID(tupc_team_barrier(team), __func__, 0, -1, team);
     tupc_require_thread("tupc_team_barrier");
     tupc_check_not_split("tupc_team_barrier");
     struct tupc_team *t = tupc_team_get("tupc_team_barrier", team);

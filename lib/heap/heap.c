@@ -264,8 +264,8 @@ static size_t per_thread(const char *func, size_t nblocks, size_t nbytes)
 
 tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, (uint64_t)nblocks * nbytes, -1, -1);
+    TUPC_TRACE_RETURN(tupc_sptr_t, upc_global_alloc(nblocks, nbytes), __func__,
+                      (uint64_t)nblocks * nbytes, -1, -1);
     tupc_require_thread("upc_global_alloc");
     size_t len = per_thread("upc_global_alloc", nblocks, nbytes);
     if (len == 0) {
@@ -289,8 +289,8 @@ static _Thread_local unsigned all_alloc_calls __attribute__((tls_model("initial-
 
 tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, (uint64_t)nblocks * nbytes, -1, -1);
+    TUPC_TRACE_RETURN(tupc_sptr_t, upc_all_alloc(nblocks, nbytes), __func__,
+                      (uint64_t)nblocks * nbytes, -1, -1);
     tupc_require_thread("upc_all_alloc");
     tupc_check_not_split("upc_all_alloc");
     size_t len = per_thread("upc_all_alloc", nblocks, nbytes);
@@ -313,8 +313,7 @@ tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
 
 tupc_sptr_t upc_alloc(size_t nbytes)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, nbytes, -1, -1);
+    TUPC_TRACE_RETURN(tupc_sptr_t, upc_alloc(nbytes), __func__, nbytes, -1, -1);
     tupc_require_thread("upc_alloc");
     if (nbytes == 0) {
         alloc_error[0] = '\0';
@@ -398,8 +397,7 @@ static void free_block(const char *func, tupc_sptr_t ptr)
 
 void upc_free(tupc_sptr_t ptr)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, -1);
+    TUPC_TRACE_VOID(upc_free(ptr), __func__, 0, -1, -1);
     tupc_require_thread("upc_free");
     if (tupc_isnull(ptr))
         return;
@@ -408,8 +406,7 @@ void upc_free(tupc_sptr_t ptr)
 
 void upc_all_free(tupc_sptr_t ptr)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, -1);
+    TUPC_TRACE_VOID(upc_all_free(ptr), __func__, 0, -1, -1);
     tupc_require_thread("upc_all_free");
     tupc_check_not_split("upc_all_free");
     /* Every thread's cache of allocations it has seen (heap/range_check.h)

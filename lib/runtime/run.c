@@ -5,6 +5,7 @@
 #include "check/error.h"
 #include "check/trace.h"
 #include "coll/copy.h"
+#include "coll/reduce_types.h"
 #include "coll/scan_lines.h"
 #include "coll/syncmode.h"
 #include "coll/team.h"
@@ -253,6 +254,7 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
 
     if (tupc_trace_start(threads, tupc_config_.trace_path, err, sizeof err) != 0)
         goto fail;
+    tupc_red_direct_threads_ = tupc_config_.trace_path ? INT_MAX : threads;
 
     run_entry = entry;
     run_arg = arg;

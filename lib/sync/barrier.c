@@ -345,24 +345,21 @@ static void wait_phase(const char *func, int named, int id)
 
 void tupc_impl_notify(int named, int id)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin("upc_notify", 0, -1, -1);
+    TUPC_TRACE_VOID(tupc_impl_notify(named, id), "upc_notify", 0, -1, -1);
     tupc_require_thread("upc_notify");
     notify("upc_notify", USER | (named ? NAMED : 0), id);
 }
 
 void tupc_impl_wait(int named, int id)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin("upc_wait", 0, -1, -1);
+    TUPC_TRACE_VOID(tupc_impl_wait(named, id), "upc_wait", 0, -1, -1);
     tupc_require_thread("upc_wait");
     wait_phase("upc_wait", named, id);
 }
 
 void tupc_impl_barrier(int named, int id)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin("upc_barrier", 0, -1, -1);
+    TUPC_TRACE_VOID(tupc_impl_barrier(named, id), "upc_barrier", 0, -1, -1);
     tupc_require_thread("upc_barrier");
     if (tupc_notified_)
         tupc_fail("upc_barrier", "UPC 1.3 6.6.1 para 7",

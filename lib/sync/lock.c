@@ -109,8 +109,7 @@ upc_lock_t *upc_global_lock_alloc(void)
 
 upc_lock_t *upc_all_lock_alloc(void)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, -1);
+    TUPC_TRACE_RETURN(upc_lock_t *, upc_all_lock_alloc(), __func__, 0, -1, -1);
     tupc_require_thread("upc_all_lock_alloc");
     tupc_check_not_split("upc_all_lock_alloc");
     upc_lock_t *l = tupc_impl_mythread == 0 ? new_lock("upc_all_lock_alloc") : NULL;
@@ -150,8 +149,7 @@ void upc_lock_free(upc_lock_t *l)
 
 void upc_all_lock_free(upc_lock_t *l)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, -1);
+    TUPC_TRACE_VOID(upc_all_lock_free(l), __func__, 0, -1, -1);
     tupc_require_thread("upc_all_lock_free");
     /* Every thread must be done with the lock before it goes. */
     tupc_barrier_all("upc_all_lock_free");
@@ -184,8 +182,7 @@ static void pred_gone(const void *arg, tupc_word *w, uint32_t target)
 
 void upc_lock(upc_lock_t *l)
 {
-    TUPC_TRACE_SCOPE;
-    tupc_trace_begin(__func__, 0, -1, -1);
+    TUPC_TRACE_VOID(upc_lock(l), __func__, 0, -1, -1);
     tupc_require_thread("upc_lock");
     check_lock("upc_lock", l);
     if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
