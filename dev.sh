@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(meson ninja-build pkg-config gcc g++ clang libnuma-dev libcmocka-dev libomp-dev libgtest-dev)
+packages=(meson ninja-build pkg-config gcc g++ clang libnuma-dev libcmocka-dev libomp-dev libgtest-dev mandoc)
 
 need_packages() {
     local missing=()
