@@ -8,10 +8,40 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fputs("usage: pi [-n N] [INTERVALS]\n"
+          "pi by the midpoint rule on N UPC threads.\n"
+          "\n"
+          "  -n N          THREADS, before INTERVALS (default $UPC_THREADS, else one per CPU)\n"
+          "  INTERVALS     intervals of [0, 1] (default 10000000)\n"
+          "  -h, --help    print this text and exit\n",
+          f);
+}
 
 int tupc_main(int argc, char **argv)
 {
-    long n = argc > 1 ? atol(argv[1]) : 10000000;
+    /* tupc's main has taken -n N; every thread reads the rest, and thread 0
+     * alone speaks. A bad argument returns 2 from every thread: the exit
+     * status. */
+    long n = 10000000;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            if (MYTHREAD == 0)
+                usage(stdout);
+            return 0;
+        }
+        if (argv[i][0] == '-' || i > 1) {
+            if (MYTHREAD == 0) {
+                fprintf(stderr, "pi: unexpected argument %s\n", argv[i]);
+                usage(stderr);
+            }
+            return 2;
+        }
+        n = atol(argv[i]);
+    }
     if (n < THREADS)
         n = THREADS;
     /* shared double part[THREADS]; shared double *pi (on thread 0) */

@@ -16,15 +16,17 @@ static void usage(FILE *f)
           "Runs PROGRAM, a tupc program (one that links tupc-main), on N THREADS.\n"
           "Options stop at PROGRAM; everything after it is PROGRAM's own.\n"
           "\n"
-          "  -n N, -nN          THREADS, 1 to 1024 (sets UPC_THREADS)\n"
+          "  -n N, -nN          THREADS, 1 to 1024 (sets UPC_THREADS; default: the\n"
+          "                     environment's UPC_THREADS, else one per CPU)\n"
           "  --heap SIZE        bytes per thread's heap partition, with K, M or G\n"
           "                     (sets UPC_SHARED_HEAP_SIZE; default 64M)\n"
           "  --placement P      thread pinning: compact (default), scatter or none\n"
           "                     (sets TUPC_PLACEMENT)\n"
           "  --trace FILE       write a timeline of every thread's calls and waits to FILE,\n"
           "                     Chrome trace-event JSON for Perfetto or chrome://tracing\n"
-          "                     (sets TUPC_TRACE)\n"
-          "  --verbose          print the placement at the start of the run (TUPC_VERBOSE)\n"
+          "                     (sets TUPC_TRACE; default none)\n"
+          "  --verbose          print the placement at the start of the run (TUPC_VERBOSE;\n"
+          "                     default off)\n"
           "  -h, --help         this text\n"
           "\n"
           "The environment variables the library reads, which tupcrun passes on:\n"
@@ -38,7 +40,8 @@ static int fail(const char *fmt, const char *arg)
 {
     fprintf(stderr, "tupcrun: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(tupcrun --help for the options)\n");
+    fputc('\n', stderr);
+    usage(stderr);
     return 2;
 }
 

@@ -31,7 +31,8 @@ trap 'rm -rf "$tmp"' EXIT
 for side in A B; do
     dir=$A
     [ "$side" = B ] && dir=$B
-    cc -O2 -I"$dir/../include" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread -o "$tmp/small_$side"
+    cc -O2 -I"$dir/../include" -I"${src%/*}/common" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread \
+        -o "$tmp/small_$side"
 done
 for fig in "broadcast 0x09" "broadcast 0x12" "broadcast 0x24" "reduce 0x09" "reduce 0x24"; do
     for i in $(seq 1 15); do

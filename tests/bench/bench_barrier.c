@@ -7,6 +7,7 @@
  *
  * Usage: bench_barrier [--reps R] [--csv FILE] [--threads N,N,...]
  *                      [--central-yields K] [--alternate N] */
+#include "args.h"
 #include "probe.h"
 
 #include <upc.h>
@@ -300,28 +301,45 @@ static void ticks_report(FILE *csv)
         fprintf(csv, "ticks,call_ns,%.2f,granularity_ns,%.3f\n", per_call, gran_ns);
 }
 
+enum { O_REPS, O_CSV, O_THREADS, O_YIELDS, O_ALT };
+static const struct tb_opt opts[] = {
+    [O_REPS] = {"--reps", "R", "repetitions per figure, 1 to 64 (default 11)"},
+    [O_CSV] = {"--csv", "FILE", "also write every figure to FILE (default none)"},
+    [O_THREADS] = {"--threads", "N,N,...",
+                   "up to 16 THREADS counts (default 1,2,C,2C,8C,16C on C CPUs)"},
+    [O_YIELDS] = {"--central-yields", "K",
+                  "yields of a central-barrier waiter before usleep (default 4)"},
+    [O_ALT] = {"--alternate", "N",
+               "instead, N turns of each barrier, pairwise ratios (default 0: off)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "ns per upc_barrier beside pthread, OpenMP and central barriers; upc_ticks_now's cost.",
+    opts};
+
 int main(int argc, char **argv)
 {
-    const char *csv_path = NULL;
-    int list[16], nlist = 0, alt = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--alternate") == 0 && i + 1 < argc)
-            alt = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--central-yields") == 0 && i + 1 < argc)
-            c_yields = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-            csv_path = argv[++i];
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            for (char *s = strtok(argv[++i], ","); s && nlist < 16; s = strtok(NULL, ","))
+    const char *csv_path = NULL, *v;
+    int list[16], nlist = 0, alt = 0, i = 1, k;
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        switch (k) {
+        case O_REPS:
+            reps = atoi(v);
+            break;
+        case O_ALT:
+            alt = atoi(v);
+            break;
+        case O_YIELDS:
+            c_yields = atoi(v);
+            break;
+        case O_CSV:
+            csv_path = v;
+            break;
+        case O_THREADS: /* v, which strtok cuts in place */
+            for (char *s = strtok(argv[i - 1], ","); s && nlist < 16; s = strtok(NULL, ","))
                 list[nlist++] = atoi(s);
-        } else {
-            fprintf(stderr,
-                    "usage: %s [--reps R] [--csv FILE] [--threads N,N,...] [--central-yields K] "
-                    "[--alternate N]\n",
-                    argv[0]);
-            return 2;
+            break;
+        default:
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
         }
     }
     if (reps < 1 || reps > 64)

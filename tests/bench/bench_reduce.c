@@ -14,6 +14,7 @@
  * size's reduceD, prefixD and copyNT, each in interleaved rounds.
  *
  * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] [--csv FILE] */
+#include "args.h"
 #include "median.h"
 #include "probe.h"
 
@@ -349,34 +350,54 @@ static double read_bw(int P)
     return n * sizeof(unsigned long) / best;
 }
 
+enum { O_N, O_MAX, O_QUICK, O_CSV };
+static const struct tb_opt opts[] = {
+    [O_N] = {"-n", "THREADS", "THREADS (default 2)"},
+    [O_MAX] = {"--max", "BYTES", "largest size, with K, M or G (default 64M)"},
+    [O_QUICK] = {"--quick", NULL, "about a tenth of the calls (default off)"},
+    [O_CSV] = {"--csv", "FILE", "also write every figure to FILE (default none)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "upc_all_reduce and upc_all_prefix_reduce, 8 B to --max, beside OpenMP and a copy.",
+    opts};
+
 int main(int argc, char **argv)
 {
-    int P = 2;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            P = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+    int P = 2, i = 1, k;
+    const char *csv_path = NULL, *v;
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        switch (k) {
+        case O_N:
+            P = atoi(v);
+            break;
+        case O_MAX: {
             char *end;
-            max_bytes = strtoull(argv[++i], &end, 0);
+            max_bytes = strtoull(v, &end, 0);
             /* K, M, G as everywhere else in tupc. */
             max_bytes <<= *end == 'K' || *end == 'k'   ? 10
                           : *end == 'M' || *end == 'm' ? 20
                           : *end == 'G' || *end == 'g' ? 30
                                                        : 0;
-        } else if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv = fopen(argv[++i], "w");
-            if (!csv) {
-                perror(argv[i]);
-                return 1;
-            }
-            fprintf(csv, "threads,call,sync,bytes,ns_max,ns_min,gb_s,omp_ns\n");
-        } else {
-            fprintf(stderr, "usage: %s [-n THREADS] [--max BYTES] [--quick] [--csv FILE]\n",
-                    argv[0]);
-            return 2;
+            break;
         }
+        case O_QUICK:
+            quick = 1;
+            break;
+        case O_CSV:
+            csv_path = v;
+            break;
+        default:
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
+        }
+    }
+    /* Opened once every option is known: --help must not truncate it. */
+    if (csv_path) {
+        csv = fopen(csv_path, "w");
+        if (!csv) {
+            perror(csv_path);
+            return 1;
+        }
+        fprintf(csv, "threads,call,sync,bytes,ns_max,ns_min,gb_s,omp_ns\n");
     }
     tb_probe_print("before");
     double bw = read_bw(P);

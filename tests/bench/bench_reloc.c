@@ -351,53 +351,71 @@ static int parse_mode(const char *s, struct mode *m)
     return 0;
 }
 
-static void usage(const char *argv0)
-{
-    fprintf(stderr,
-            "usage: %s [-n THREADS] [--min BYTES] [--max BYTES] [--funcs f,f,...]\n"
-            "       [--modes no,my,all,no-my,...] [--iters N] [--quick] [--b2b] [--rounds R]\n"
-            "       [--mem BYTES] [--csv FILE]\n",
-            argv0);
-    exit(2);
-}
+enum { O_N, O_MIN, O_MAX, O_FUNCS, O_MODES, O_ITERS, O_QUICK, O_B2B, O_ROUNDS, O_MEM, O_CSV };
+static const struct tb_opt opts[] = {
+    [O_N] = {"-n", "THREADS", "THREADS (default: one per CPU)"},
+    [O_MIN] = {"--min", "BYTES", "smallest size, with K, M or G; then times 2 (default 8)"},
+    [O_MAX] = {"--max", "BYTES", "largest size (default 16M)"},
+    [O_FUNCS] = {"--funcs", "f,f,...",
+                 "of broadcast,scatter,gather,gather_all,exchange,permute "
+                 "(default all)"},
+    [O_MODES] = {"--modes", "m,m,...",
+                 "X-Y is IN_X | OUT_Y, X is X-X; X, Y: no, my, all (default no,my,all)"},
+    [O_ITERS] = {"--iters", "N", "timed calls per figure (default by size: 10 to 1000)"},
+    [O_QUICK] = {"--quick", NULL, "a tenth of the calls (default off)"},
+    [O_B2B] = {"--b2b", NULL, "calls back to back, no barrier between (default off: OSU)"},
+    [O_ROUNDS] = {"--rounds", "R", "repeat it all R times, 1 to 31, and print medians (default 1)"},
+    [O_MEM] = {"--mem", "BYTES", "skip calls whose buffers, all threads', exceed it (default 1G)"},
+    [O_CSV] = {"--csv", "FILE", "also write every figure to FILE (default none)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "Latency of the relocalization collectives per sync mode, beside a memcpy floor.", opts};
 
 int main(int argc, char **argv)
 {
-    int threads = 0;
-    const char *csv_path = NULL, *funcs = NULL, *modes = "no,my,all";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--quick") == 0 || strcmp(a, "--b2b") == 0) {
-            *(a[2] == 'q' ? &opt.quick : &opt.b2b) = 1;
-            continue;
-        }
-        if (!v)
-            usage(argv[0]);
-        i++;
-        if (strcmp(a, "-n") == 0)
+    int threads = 0, i = 1, k;
+    const char *csv_path = NULL, *funcs = NULL, *modes = "no,my,all", *v;
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        switch (k) {
+        case O_N:
             threads = atoi(v);
-        else if (strcmp(a, "--min") == 0)
+            break;
+        case O_MIN:
             opt.min = tb_parse_size(v);
-        else if (strcmp(a, "--max") == 0)
+            break;
+        case O_MAX:
             opt.max = tb_parse_size(v);
-        else if (strcmp(a, "--mem") == 0)
+            break;
+        case O_MEM:
             opt.mem = tb_parse_size(v);
-        else if (strcmp(a, "--iters") == 0)
+            break;
+        case O_ITERS:
             opt.iters = atoi(v);
-        else if (strcmp(a, "--rounds") == 0)
+            break;
+        case O_ROUNDS:
             opt.rounds = atoi(v);
-        else if (strcmp(a, "--funcs") == 0)
+            break;
+        case O_FUNCS:
             funcs = v;
-        else if (strcmp(a, "--modes") == 0)
+            break;
+        case O_MODES:
             modes = v;
-        else if (strcmp(a, "--csv") == 0)
+            break;
+        case O_CSV:
             csv_path = v;
-        else
-            usage(argv[0]);
+            break;
+        case O_QUICK:
+            opt.quick = 1;
+            break;
+        case O_B2B:
+            opt.b2b = 1;
+            break;
+        default:
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
+        }
     }
     if (opt.min < 1 || opt.max < opt.min || opt.rounds < 1 || opt.rounds > MAX_ROUNDS)
-        usage(argv[0]);
+        tb_usage_error(argv[0], &cmd, "bad sizes or rounds", "");
     for (int f = 0; f < NFN; f++)
         opt.use[f] = funcs == NULL;
     if (funcs) {
@@ -409,14 +427,14 @@ int main(int argc, char **argv)
                 if (strcmp(t, fn_names[f]) == 0)
                     opt.use[f] = found = 1;
             if (!found)
-                usage(argv[0]);
+                tb_usage_error(argv[0], &cmd, "unknown function ", t);
         }
     }
     char mbuf[256];
     snprintf(mbuf, sizeof mbuf, "%s", modes);
     for (char *t = strtok(mbuf, ","); t && opt.nmodes < 9; t = strtok(NULL, ","))
         if (parse_mode(t, &opt.modes[opt.nmodes++]) != 0)
-            usage(argv[0]);
+            tb_usage_error(argv[0], &cmd, "unknown mode ", t);
     if (threads <= 0) {
         cpu_set_t set;
         sched_getaffinity(0, sizeof set, &set);

@@ -7,6 +7,8 @@
  * both builds' static libraries and runs them in turns.
  *
  * Usage: bench_small broadcast|reduce FLAGS */
+#include "args.h"
+
 #include <upc.h>
 #include <upc_collective.h>
 
@@ -52,14 +54,24 @@ static int body(void *arg)
     return 0;
 }
 
+static const struct tb_opt opts[] = {{NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    "broadcast|reduce FLAGS",
+    "ns per 8-byte call at THREADS = 2; FLAGS: the sync flags, such as 0x09 (NO|NO).", opts};
+
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (strcmp(argv[1], "broadcast") != 0 && strcmp(argv[1], "reduce") != 0)) {
-        fprintf(stderr, "usage: %s broadcast|reduce FLAGS\n", argv[0]);
-        return 2;
+    const char *arg[2], *v;
+    int n = 0, i = 1;
+    while (tb_next_opt(argc, argv, &i, &cmd, &v) != TB_END) {
+        if (n == 2)
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
+        arg[n++] = v; /* no options: every other argument is an operand */
     }
-    reduce = strcmp(argv[1], "reduce") == 0;
-    flags = (int)strtol(argv[2], NULL, 0);
+    if (n != 2 || (strcmp(arg[0], "broadcast") != 0 && strcmp(arg[0], "reduce") != 0))
+        tb_usage_error(argv[0], &cmd, "expected broadcast|reduce FLAGS", "");
+    reduce = strcmp(arg[0], "reduce") == 0;
+    flags = (int)strtol(arg[1], NULL, 0);
     if (tupc_run(2, body, NULL) != 0)
         return 1;
     printf("%.1f\n", ns_per_call);

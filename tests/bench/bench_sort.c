@@ -4,6 +4,7 @@
  * (bench_sort_cpp.cpp). Best of `reps` runs, seconds.
  *
  * Usage: bench_sort [-n THREADS] [--quick] */
+#include "args.h"
 #include "probe.h"
 
 #include <upc.h>
@@ -94,14 +95,26 @@ static int body(void *arg)
     return 0;
 }
 
+enum { O_N, O_QUICK };
+static const struct tb_opt opts[] = {
+    [O_N] = {"-n", "THREADS", "THREADS (default 2)"},
+    [O_QUICK] = {"--quick", NULL,
+                 "10^6 elements only, best of 1 (default 10^6 and 10^7, best of 3)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "upc_all_sort of ints and doubles beside qsort and, with C++, std::sort.", opts};
+
 int main(int argc, char **argv)
 {
-    int P = 2, quick = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            P = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--quick"))
+    int P = 2, quick = 0, i = 1, k;
+    const char *v;
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        if (k == O_N)
+            P = atoi(v);
+        else if (k == O_QUICK)
             quick = 1;
+        else
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
     }
     tb_probe_print("before");
     printf("# THREADS %d; seconds, best of %d\n# %-8s %-6s %10s %10s", P, quick ? 1 : 3, "n",

@@ -7,6 +7,8 @@
  * Prints: THREADS, the first run's wall time (the one that faults the
  * memory in) and the median over R runs, peak RSS in MiB, user and system
  * CPU seconds of the process. */
+#include "args.h"
+
 #include <upc.h>
 #include <upc_collective.h>
 
@@ -47,18 +49,25 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+enum { O_N, O_REPS };
+static const struct tb_opt opts[] = {
+    [O_N] = {"-n", "THREADS", "THREADS (default 64)"},
+    [O_REPS] = {"--reps", "R", "runs, 1 to 100, for the median (default 3)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "Wall time and peak memory of a trivial run at THREADS, one run per process.", opts};
+
 int main(int argc, char **argv)
 {
-    int threads = 64, reps = 3;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
-            threads = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: %s -n THREADS [--reps R]\n", argv[0]);
-            return 2;
-        }
+    int threads = 64, reps = 3, i = 1, k;
+    const char *v;
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        if (k == O_N)
+            threads = atoi(v);
+        else if (k == O_REPS)
+            reps = atoi(v);
+        else
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
     }
     if (reps < 1 || reps > 100)
         reps = 3;

@@ -285,36 +285,54 @@ static int body(void *arg)
     return 0;
 }
 
+enum { O_N, O_MIN, O_MAX, O_ROUNDS, O_MODE, O_FUNCS };
+static const struct tb_opt opts[] = {
+    [O_N] = {"-n", "THREADS", "THREADS (default 2)"},
+    [O_MIN] = {"--min", "BYTES", "smallest size, with K, M or G; then times 4 (default 8)"},
+    [O_MAX] = {"--max", "BYTES", "largest size (default 16M)"},
+    [O_ROUNDS] = {"--rounds", "R", "rounds, 1 to 31, for the medians (default 5)"},
+    [O_MODE] = {"--mode", "all|my|no", "sync of every call: IN_X | OUT_X (default all)"},
+    [O_FUNCS] = {"--funcs", "f,f,...",
+                 "of broadcast,scatter,gather,gather_all,exchange,permute "
+                 "(default all)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "Each _x relocalization beside its 1.3 twin, with UPC_PUSH, UPC_PULL and neither.", opts};
+
 int main(int argc, char **argv)
 {
-    int threads = 2, any = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-n") && v)
-            threads = atoi(v), i++;
-        else if (!strcmp(a, "--min") && v)
-            opt.min = tb_parse_size(v), i++;
-        else if (!strcmp(a, "--max") && v)
-            opt.max = tb_parse_size(v), i++;
-        else if (!strcmp(a, "--rounds") && v)
-            opt.rounds = atoi(v), i++;
-        else if (!strcmp(a, "--mode") && v) {
+    int threads = 2, any = 0, i = 1, k;
+    const char *v;
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        switch (k) {
+        case O_N:
+            threads = atoi(v);
+            break;
+        case O_MIN:
+            opt.min = tb_parse_size(v);
+            break;
+        case O_MAX:
+            opt.max = tb_parse_size(v);
+            break;
+        case O_ROUNDS:
+            opt.rounds = atoi(v);
+            break;
+        case O_MODE:
             opt.sync = !strcmp(v, "no")   ? UPC_IN_NOSYNC | UPC_OUT_NOSYNC
                        : !strcmp(v, "my") ? UPC_IN_MYSYNC | UPC_OUT_MYSYNC
                                           : UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC;
-            i++;
-        } else if (!strcmp(a, "--funcs") && v) {
+            break;
+        case O_FUNCS: {
             char buf[256];
             snprintf(buf, sizeof buf, "%s", v);
             for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
                 for (int f = 0; f < NFN; f++)
                     if (!strcmp(t, fn_names[f]))
                         opt.use[f] = any = 1;
-            i++;
-        } else {
-            fprintf(stderr, "usage: bench_x [-n THREADS] [--min BYTES] [--max BYTES] [--rounds R] "
-                            "[--mode all|my|no] [--funcs broadcast,scatter,...]\n");
-            return 2;
+            break;
+        }
+        default:
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
         }
     }
     if (opt.rounds < 1 || opt.rounds > MAX_ROUNDS)

@@ -11,6 +11,8 @@
  * Usage: mpirun -np P mpi_coll [--min BYTES] [--max BYTES] [--ops op,op,...]
  *          [--iters N] [--quick] [--label NAME] [--csv FILE]
  * CSV: impl,np,op,bytes,lat_us,avg_us,min_us (written by rank 0). */
+#include "args.h"
+
 #include <mpi.h>
 
 #include <stdio.h>
@@ -40,19 +42,6 @@ static const char *const op_names[NOPS] = {
 
 static int rank, np;
 static char *sbuf, *rbuf;
-
-static size_t parse_size(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (*end == 'K' || *end == 'k')
-        v *= 1024;
-    else if (*end == 'M' || *end == 'm')
-        v *= 1024 * 1024;
-    else if (*end == 'G' || *end == 'g')
-        v *= 1024.0 * 1024 * 1024;
-    return (size_t)v;
-}
 
 static void one(int op, size_t nb)
 {
@@ -108,40 +97,57 @@ static size_t moved(int op, size_t nb)
     return op == ALLGATHER || op == ALLTOALL ? nb * (size_t)np : nb;
 }
 
+enum { O_MIN, O_MAX, O_OPS, O_ITERS, O_QUICK, O_LABEL, O_CSV };
+static const struct tb_opt opts[] = {
+    [O_MIN] = {"--min", "BYTES", "smallest size, with K, M or G; then times 2 (default 8)"},
+    [O_MAX] = {"--max", "BYTES", "largest size (default 16M)"},
+    [O_OPS] = {"--ops", "op,op,...",
+               "bcast, scatter, (all)gather, alltoall, (all)reduce, (ex)scan (default all)"},
+    [O_ITERS] = {"--iters", "N", "timed calls per figure (default by size: 10 to 1000)"},
+    [O_QUICK] = {"--quick", NULL, "a tenth of the calls (default off)"},
+    [O_LABEL] = {"--label", "NAME", "the MPI's name in the output and the CSV (default mpi)"},
+    [O_CSV] = {"--csv", "FILE", "also write every figure to FILE (default none)"},
+    {NULL, NULL, NULL}};
+static const struct tb_cmd cmd = {
+    NULL, "MPI collectives timed as bench_reloc times tupc's; run it with mpirun -np P.", opts};
+
 int main(int argc, char **argv)
 {
+    size_t min = 8, max = 16u << 20;
+    int iters_opt = 0, quick = 0, use[NOPS], i = 1, k;
+    const char *csv_path = NULL, *ops = NULL, *label = "mpi", *v;
+    /* Before MPI_Init, so that --help starts no MPI (mpirun's own options
+     * never reach argv); each rank prints it. */
+    while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
+        switch (k) {
+        case O_MIN:
+            min = tb_parse_size(v);
+            break;
+        case O_MAX:
+            max = tb_parse_size(v);
+            break;
+        case O_ITERS:
+            iters_opt = atoi(v);
+            break;
+        case O_OPS:
+            ops = v;
+            break;
+        case O_LABEL:
+            label = v;
+            break;
+        case O_CSV:
+            csv_path = v;
+            break;
+        case O_QUICK:
+            quick = 1;
+            break;
+        default:
+            tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
+        }
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    size_t min = 8, max = 16u << 20;
-    int iters_opt = 0, quick = 0, use[NOPS];
-    const char *csv_path = NULL, *ops = NULL, *label = "mpi";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
-        if (strcmp(a, "--quick") == 0) {
-            quick = 1;
-            continue;
-        }
-        i++;
-        if (strcmp(a, "--min") == 0)
-            min = parse_size(v);
-        else if (strcmp(a, "--max") == 0)
-            max = parse_size(v);
-        else if (strcmp(a, "--iters") == 0)
-            iters_opt = atoi(v);
-        else if (strcmp(a, "--ops") == 0)
-            ops = v;
-        else if (strcmp(a, "--label") == 0)
-            label = v;
-        else if (strcmp(a, "--csv") == 0)
-            csv_path = v;
-        else {
-            if (rank == 0)
-                fprintf(stderr, "usage: mpi_coll [--min B] [--max B] [--ops op,...] [--iters N] "
-                                "[--quick] [--label NAME] [--csv FILE]\n");
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    }
     for (int o = 0; o < NOPS; o++)
         use[o] = ops == NULL;
     if (ops) {

@@ -22,7 +22,7 @@ for impl in openmpi mpich; do
         echo "run_mpi.sh: $cc not found, skipping $impl" >&2
         continue
     fi
-    "$cc" -O2 -std=gnu11 -Wall -Wextra -o "$DIR/mpi_coll.$impl" tests/bench/mpi_coll.c
+    "$cc" -O2 -std=gnu11 -Wall -Wextra -Itests/bench/common -o "$DIR/mpi_coll.$impl" tests/bench/mpi_coll.c
     case $impl in
     openmpi) run=(mpirun.openmpi --allow-run-as-root --oversubscribe -np "$P") ;;
     mpich) run=(mpiexec.mpich -n "$P") ;;
