@@ -60,12 +60,12 @@ void tupc_wait_tune(int threads, int cpus)
      * leaves the CPU to the threads that have not arrived yet, and wakes by
      * itself, so the thread that ends the wait pays no wake-up. Past the
      * naps (a long wait) it sleeps on the futex. Measured at 64 threads on
-     * 2 CPUs (bench_barrier, docs/benchmarks.md): 16 spins and 1000 yields
-     * took 1.2-2.0x the time of a central barrier whose waiters yield 4
-     * times and then usleep(20); no spin, 8 yields and naps of 10 us take
-     * about as long (pairwise median 1.03x); 16 spins before them cost
-     * 1.4-1.6x. With
-     * threads <= CPUs the thread we wait for runs: spin, then yield. */
+     * 2 CPUs (docs/design.md, "Waiting with more threads than CPUs"): 16
+     * spins and 1000 yields took 1.2-2.0x the time of a central barrier
+     * whose waiters yield 4 times and then usleep(20), 16 spins before the
+     * yields 1.4-1.6x; these settings with the threads pinned in blocks
+     * take 0.73x. With threads <= CPUs the thread we wait for runs: spin,
+     * then yield. */
     int over = threads > cpus;
     unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over ? 100u : 0u;
     /* Tuning knobs, mainly for measuring (README, environment table),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure the issues ask for, on this machine, in one run: builds a
+# Every figure of docs/benchmarks.md, on this machine, in one run: builds a
 # release tree and runs the barrier, relocalization, reduction and sort
 # benchmarks beside their peers (pthread, libgomp, Open MPI, MPICH, qsort,
 # std::sort). Each benchmark prints its cache-line probe (fast or slow phase).
