@@ -1,5 +1,7 @@
 #include "check/trace.h"
 
+#include "check/stats.h"
+
 #include "runtime/runtime.h"
 
 #include <errno.h>
@@ -49,8 +51,11 @@ uint64_t tupc_trace_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Events are kept only for a trace file; the summary alone needs none. */
 static struct event *append(struct track *t)
 {
+    if (!out)
+        return NULL;
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 1024;
         struct event *ev = t->n < MAX_EVENTS ? realloc(t->ev, cap * sizeof *ev) : NULL;
@@ -75,9 +80,10 @@ int tupc_trace_push_(const char *name, uint64_t bytes, int flags, int team)
     }
     tupc_trace_in_ = name;
     tupc_trace_depth_ = d + 1;
-    if (!e)
-        return d;
-    *e = (struct event){tupc_trace_now() - origin, 0, name, bytes, flags, team, -1, KIND_SPAN};
+    uint64_t now = tupc_trace_now() - origin;
+    tupc_stats_open(d, name, bytes, now);
+    if (e)
+        *e = (struct event){now, 0, name, bytes, flags, team, -1, KIND_SPAN};
     return d;
 }
 
@@ -85,9 +91,11 @@ void tupc_trace_pop_(int depth)
 {
     struct track *t = &tracks[tupc_impl_mythread];
     uint64_t now = tupc_trace_now() - origin;
-    for (int d = tupc_trace_depth_ - 1; d >= depth; d--)
+    for (int d = tupc_trace_depth_ - 1; d >= depth; d--) {
         if (d < 8 && t->open[d] >= 0)
             t->ev[t->open[d]].t1 = now;
+        tupc_stats_close(d, now);
+    }
     if (depth < 8)
         tupc_trace_in_ = t->outer[depth];
     tupc_trace_depth_ = depth;
@@ -97,26 +105,31 @@ void tupc_trace_wait(uint64_t t0, int peer)
 {
     if (tupc_trace_depth_ == 0)
         return; /* a wait outside any span: the library's own, at run end */
+    uint64_t now = tupc_trace_now();
+    tupc_stats_wait(tupc_trace_depth_, now - t0, peer);
     struct event *e = append(&tracks[tupc_impl_mythread]);
     if (e)
-        *e = (struct event){t0 - origin, tupc_trace_now() - origin, "wait", 0, -1, -1, peer,
-                            KIND_WAIT};
+        *e = (struct event){t0 - origin, now - origin, "wait", 0, -1, -1, peer, KIND_WAIT};
 }
 
-int tupc_trace_start(int threads, const char *path, char *err, size_t errlen)
+int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t errlen)
 {
-    if (!path)
+    if (!path && !stats)
         return 0;
-    out = fopen(path, "w");
-    if (!out) {
+    if (path && !(out = fopen(path, "w"))) {
         snprintf(err, errlen, "TUPC_TRACE is \"%s\", which cannot be opened for writing: %s", path,
                  strerror(errno));
         return -1;
     }
     tracks = calloc((size_t)threads, sizeof *tracks);
-    if (!tracks) {
-        fclose(out);
-        snprintf(err, errlen, "TUPC_TRACE: out of memory");
+    if (!tracks || tupc_stats_start(threads, stats, err, errlen) != 0) {
+        if (out)
+            fclose(out);
+        out = NULL;
+        free(tracks);
+        tracks = NULL;
+        if (!err[0])
+            snprintf(err, errlen, "TUPC_TRACE: out of memory");
         return -1;
     }
     ntracks = threads;
@@ -178,7 +191,8 @@ int tupc_trace_finish(char *err, size_t errlen)
     int rc = 0;
     FILE *f = out;
     out = NULL;
-    {
+    tupc_stats_finish(stderr, tupc_trace_now() - origin);
+    if (f) {
         int first = 1;
         size_t dropped = 0;
         /* Spans of threads that left in the middle of a call (a stopped

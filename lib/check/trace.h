@@ -63,9 +63,11 @@ void tupc_trace_wait(uint64_t t0, int peer);
 uint64_t tupc_trace_now(void);
 
 /* Run start and end (runtime/run.c): start allocates the threads' buffers
- * when TUPC_TRACE names a file; end writes the file and frees them. Returns
- * -1 with a message in err if the file cannot be written. */
-int tupc_trace_start(int threads, const char *path, char *err, size_t errlen);
+ * when TUPC_TRACE names a file (path) or TUPC_STATS asks for the summary
+ * (stats, check/stats.h); end writes the file, prints the summary and
+ * frees them. Return -1 with a message in err if the file cannot be
+ * opened or written. */
+int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t errlen);
 int tupc_trace_finish(char *err, size_t errlen);
 
 #endif

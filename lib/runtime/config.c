@@ -42,8 +42,12 @@ static int word(const char *name, const char *s, const char *const *words, int n
     for (int i = 0; i < n; i++)
         if (strcmp(s, words[i]) == 0)
             return i;
-    snprintf(err, errlen, "%s is \"%.64s\"; expected %s or %s", name, s,
-             n == 3 ? "compact, scatter" : words[0], words[n - 1]);
+    int len = snprintf(err, errlen, "%s is \"%.64s\"; expected ", name, s);
+    for (int i = 0; i < n && len >= 0 && (size_t)len < errlen; i++)
+        len += snprintf(err + len, errlen - (size_t)len, "%s%s", words[i],
+                        i + 2 < n   ? ", "
+                        : i + 1 < n ? " or "
+                                    : "");
     return -1;
 }
 
@@ -111,6 +115,13 @@ int tupc_config_read(char *err, size_t errlen)
     s = env("TUPC_VERBOSE");
     c.verbose = s && strcmp(s, "0") != 0;
     c.trace_path = env("TUPC_TRACE");
+    static const char *const stats[] = {"0", "1", "all"};
+    if ((s = env("TUPC_STATS"))) {
+        int i = word("TUPC_STATS", s, stats, 3, err, errlen);
+        if (i < 0)
+            return -1;
+        c.stats = i;
+    }
     tupc_config_ = c;
     return 0;
 }

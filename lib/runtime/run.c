@@ -252,9 +252,10 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
         goto fail;
     }
 
-    if (tupc_trace_start(threads, tupc_config_.trace_path, err, sizeof err) != 0)
+    if (tupc_trace_start(threads, tupc_config_.trace_path, tupc_config_.stats, err, sizeof err) !=
+        0)
         goto fail;
-    tupc_red_direct_threads_ = tupc_config_.trace_path ? INT_MAX : threads;
+    tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
 
     run_entry = entry;
     run_arg = arg;
