@@ -84,6 +84,19 @@ for t in range(threads):
               "thread %d: barrier %.0f us with %.0f us of waits; expected most of 20 ms waiting"
               % (t, bar["dur"], waited))
 
+# tools/trace2svg.py (TRACE2SVG) draws a box for every call and wait.
+svg_tool = os.environ.get("TRACE2SVG")
+if svg_tool:
+    import xml.etree.ElementTree as ET
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = os.path.join(tmp, "t.json"), os.path.join(tmp, "t.svg")
+        with open(src, "w") as f:
+            json.dump(doc, f)
+        subprocess.run([sys.executable, svg_tool, src, dst], check=True)
+        boxes = [r for r in ET.parse(dst).iter("{http://www.w3.org/2000/svg}rect")
+                 if r.find("{http://www.w3.org/2000/svg}title") is not None]
+        check(len(boxes) == len(spans), "trace2svg drew %d boxes for %d spans" % (len(boxes), len(spans)))
+
 if fails:
     print("\n".join(fails[:20]))
     sys.exit(1)
