@@ -42,6 +42,8 @@ typedef struct tupc_options {
     int return_on_error; /* nonzero: an error detected by the library makes
                             tupc_run_opts return TUPC_RUN_ERROR instead of exiting */
     int quiet;           /* nonzero: do not print the error message */
+    int hang_timeout;    /* seconds without progress before a hang is reported;
+                            0: $TUPC_HANG_TIMEOUT or 60; negative: never */
 } tupc_options;
 
 #define TUPC_RUN_ERROR (-1)

@@ -31,8 +31,9 @@ static void usage(FILE *f)
           "\n"
           "The environment variables the library reads, which tupcrun passes on:\n"
           "  UPC_THREADS, UPC_SHARED_HEAP_SIZE, TUPC_PLACEMENT, TUPC_TRACE, TUPC_STATS,\n"
-          "  TUPC_VERBOSE, TUPC_BARRIER, TUPC_HUGEPAGES, TUPC_STREAM_MIN, TUPC_SPIN,\n"
-          "  TUPC_YIELD, TUPC_NAP, TUPC_FENCE, TUPC_SIMD (see the README and tupc(7)).\n",
+          "  TUPC_HANG_TIMEOUT, TUPC_VERBOSE, TUPC_BARRIER, TUPC_HUGEPAGES,\n"
+          "  TUPC_STREAM_MIN, TUPC_SPIN, TUPC_YIELD, TUPC_NAP, TUPC_FENCE, TUPC_SIMD\n"
+          "  (see the README and tupc(7)).\n",
           f);
 }
 

@@ -20,6 +20,11 @@ int tupc_calls_init(int threads)
     return 0;
 }
 
+const struct tupc_calls_thread *tupc_calls_of(int thread)
+{
+    return &log_of[thread];
+}
+
 void tupc_calls_fini(void)
 {
     free(log_of);

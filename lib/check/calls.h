@@ -54,6 +54,8 @@ extern _Thread_local struct tupc_calls_self tupc_calls_self_
     __attribute__((tls_model("initial-exec")));
 
 int tupc_calls_init(int threads);
+/* Thread `thread`'s record, for readers such as the hang watchdog. */
+const struct tupc_calls_thread *tupc_calls_of(int thread);
 void tupc_calls_fini(void);
 void tupc_calls_thread_start(int thread);
 

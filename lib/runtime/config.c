@@ -85,7 +85,8 @@ int tupc_config_read(char *err, size_t errlen)
     }
     if (count("TUPC_SPIN", 1000000, &c.spin, err, errlen) ||
         count("TUPC_YIELD", 100000, &c.yield, err, errlen) ||
-        count("TUPC_NAP", 100000, &c.nap, err, errlen))
+        count("TUPC_NAP", 100000, &c.nap, err, errlen) ||
+        count("TUPC_HANG_TIMEOUT", 86400, &c.hang_timeout, err, errlen))
         return -1;
     if ((s = env("TUPC_STREAM_MIN"))) {
         c.stream_min = tupc_parse_size(s);

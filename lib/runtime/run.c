@@ -4,6 +4,7 @@
 #include "check/calls.h"
 #include "check/error.h"
 #include "check/trace.h"
+#include "check/watchdog.h"
 #include "coll/copy.h"
 #include "coll/reduce_types.h"
 #include "coll/scan_lines.h"
@@ -255,6 +256,13 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     if (tupc_trace_start(threads, tupc_config_.trace_path, tupc_config_.stats, err, sizeof err) !=
         0)
         goto fail;
+    /* The options' timeout, else the environment's, else 60 s. */
+    int hang = o.hang_timeout > 0               ? o.hang_timeout
+               : o.hang_timeout < 0             ? 0
+               : tupc_config_.hang_timeout >= 0 ? (int)tupc_config_.hang_timeout
+                                                : 60;
+    if (tupc_watchdog_start(threads, hang, err, sizeof err) != 0)
+        goto fail;
     tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
 
     run_entry = entry;
@@ -283,6 +291,7 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     }
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
+    tupc_watchdog_stop();
     tupc_run_.active = 0;
     /* Every thread returned: their collective calls must agree, as at a
      * barrier (NOSYNC calls at the end of a run are checked only here). */

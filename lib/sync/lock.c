@@ -8,6 +8,7 @@
 #include "sync/lock.h"
 
 #include "check/trace.h"
+#include "check/watchdog.h"
 #include "check/error.h"
 #include "runtime/runtime.h"
 #include "sync/barrier.h"
@@ -198,6 +199,7 @@ void upc_lock(upc_lock_t *l)
         atomic_store_explicit(&pred->next, q, memory_order_release);
         /* acquire (inside): the previous holder's critical section happens
          * before ours. */
+        tupc_watch_lock(pred->owner);
         tupc_wait_checked(&q->granted, 1, pred_gone, pred);
     }
     became_holder(l, q);

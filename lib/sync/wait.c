@@ -3,6 +3,7 @@
 #include "check/calls.h"
 #include "check/error.h"
 #include "check/trace.h"
+#include "check/watchdog.h"
 #include "runtime/config.h"
 #include "runtime/runtime.h"
 
@@ -221,10 +222,16 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
 {
     /* Only waits that did not find their value at once come here: the
      * trace's waits are these, timed from the first poll to the last. */
-    if (__builtin_expect(!atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed), 1))
-        return wait_slow(w, target, peer, func, check, arg);
-    uint64_t t0 = tupc_trace_now();
-    uint32_t v = wait_slow(w, target, peer, func, check, arg);
-    tupc_trace_wait(t0, peer >= 0 ? peer : -1);
+    /* The watchdog learns what the thread waits for here, off the fast path. */
+    tupc_watch_wait_begin(func, peer >= 0 ? peer : -1);
+    uint32_t v;
+    if (__builtin_expect(!atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed), 1)) {
+        v = wait_slow(w, target, peer, func, check, arg);
+    } else {
+        uint64_t t0 = tupc_trace_now();
+        v = wait_slow(w, target, peer, func, check, arg);
+        tupc_trace_wait(t0, peer >= 0 ? peer : -1);
+    }
+    tupc_watch_wait_end();
     return v;
 }

@@ -17,6 +17,7 @@ for c in g++ clang++; do command -v $c >/dev/null && cxxs="$cxxs $c"; done
 [ -n "$ccs" ] || { echo "no C compiler"; exit 1; }
 
 cat >"$tmp/use.h" <<'C'
+#include <string.h>
 #include <upc.h>
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
@@ -48,7 +49,10 @@ static int use_entry(void *arg)
 }
 static int use_run(void)
 {
-    tupc_options o = {0, 0, 1, 1};
+    tupc_options o; /* as documented: zero, then set what is needed */
+    memset(&o, 0, sizeof o);
+    o.return_on_error = 1;
+    o.quiet = 1;
     return tupc_run_opts(&o, use_entry, 0) + tupc_run(2, use_entry, 0);
 }
 C
@@ -67,7 +71,7 @@ int main(void)
 {
     L(tupc_sptr_t); F(tupc_sptr_t, addr); F(tupc_sptr_t, thread); F(tupc_sptr_t, phase);
     L(tupc_options); F(tupc_options, threads); F(tupc_options, heap_size);
-    F(tupc_options, return_on_error); F(tupc_options, quiet);
+    F(tupc_options, return_on_error); F(tupc_options, quiet); F(tupc_options, hang_timeout);
     L(upc_flag_t); L(upc_op_t); L(upc_team_t); L(upc_coll_handle_t); L(upc_tick_t);
     return 0;
 }

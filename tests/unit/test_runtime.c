@@ -258,6 +258,42 @@ static void test_options_size(void **state)
     assert_int_equal((tupc_run_opts)(&small, nothing, NULL), 0);
 }
 
+/* A lock cycle under return_on_error: the watchdog stops the run, which
+ * returns the error with the report (every thread waits in the library, so
+ * every thread can leave). */
+static upc_lock_t *cycle_locks[2];
+
+static int lock_cycle(void *arg)
+{
+    (void)arg;
+    upc_lock_t *a = upc_all_lock_alloc(), *b = upc_all_lock_alloc();
+    if (MYTHREAD == 0)
+        cycle_locks[0] = a, cycle_locks[1] = b;
+    upc_barrier();
+    if (MYTHREAD < 2)
+        upc_lock(cycle_locks[MYTHREAD]);
+    upc_barrier();
+    if (MYTHREAD < 2)
+        upc_lock(cycle_locks[1 - MYTHREAD]);
+    upc_barrier();
+    return 0;
+}
+
+static void test_hang_returns(void **state)
+{
+    (void)state;
+    tupc_options o = {.threads = 3, .return_on_error = 1, .quiet = 1, .hang_timeout = 1};
+    assert_int_equal(tupc_run_opts(&o, lock_cycle, NULL), TUPC_RUN_ERROR);
+    const char *want[] = {"no thread has made progress for 1 s", "thread 0: in upc_lock for",
+                          "queued behind thread 1", "thread 2: in upc_barrier for"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(tupc_last_error(), want[i]))
+            fail_msg("report \"%s\" lacks \"%s\"", tupc_last_error(), want[i]);
+    /* The next run is a normal one. */
+    o.hang_timeout = 0;
+    assert_int_equal(tupc_run_opts(&o, nothing, NULL), 0);
+}
+
 static void test_bad_barrier_choice(void **state)
 {
     (void)state;
@@ -398,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_bad_simd_choice),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_options_size),
+        cmocka_unit_test(test_hang_returns),
         cmocka_unit_test(test_huge_pages_either_way),
         cmocka_unit_test(test_runs_do_not_nest),
         cmocka_unit_test(test_refused_nested_run_keeps_outer_run),

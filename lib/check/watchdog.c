@@ -1,0 +1,267 @@
+#include "check/watchdog.h"
+
+#include "check/calls.h"
+#include "check/error.h"
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct tupc_watch *tupc_watch_;
+
+static int nthreads, timeout_s;
+static pthread_t dog;
+static int running;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static int stop; /* under lock */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void tupc_watch_wait_begin(const char *func, int peer)
+{
+    if (!tupc_watch_)
+        return;
+    struct tupc_watch *w = &tupc_watch_[tupc_impl_mythread];
+    atomic_store_explicit(&w->func, func, memory_order_relaxed);
+    atomic_store_explicit(&w->peer, peer, memory_order_relaxed);
+    atomic_store_explicit(&w->since, now_ns(), memory_order_relaxed);
+}
+
+void tupc_watch_wait_end(void)
+{
+    if (!tupc_watch_)
+        return;
+    struct tupc_watch *w = &tupc_watch_[tupc_impl_mythread];
+    uint64_t t = now_ns();
+    atomic_store_explicit(&w->since, 0, memory_order_relaxed);
+    atomic_store_explicit(&w->lock_ahead, -1, memory_order_relaxed);
+    atomic_store_explicit(&w->last, t, memory_order_relaxed);
+    atomic_fetch_add_explicit(&w->waits, 1, memory_order_relaxed);
+}
+
+void tupc_watch_lock(int ahead)
+{
+    if (tupc_watch_)
+        atomic_store_explicit(&tupc_watch_[tupc_impl_mythread].lock_ahead, ahead,
+                              memory_order_relaxed);
+}
+
+/* The latest collective call a thread has made: its number and function. */
+static uint32_t last_call(int t, const char **func)
+{
+    const struct tupc_calls_thread *c = tupc_calls_of(t);
+    uint32_t best = 0;
+    *func = NULL;
+    for (int i = 0; i < TUPC_CALLS_RING; i++) {
+        uint32_t n = atomic_load_explicit(&c->ring[i].n, memory_order_relaxed);
+        if (n > best) {
+            best = n;
+            *func = atomic_load_explicit(&c->ring[i].func, memory_order_relaxed);
+        }
+    }
+    return best;
+}
+
+/* A number that changes whenever any thread makes progress. */
+static uint64_t progress(void)
+{
+    uint64_t p = 0;
+    for (int t = 0; t < nthreads; t++) {
+        const char *f;
+        p += atomic_load_explicit(&tupc_watch_[t].waits, memory_order_relaxed);
+        p += atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
+        p += last_call(t, &f);
+        p += (uint64_t)atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed) << 32;
+    }
+    return p;
+}
+
+static void report(uint64_t start)
+{
+    uint64_t t_now = now_ns();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    fprintf(f,
+            "tupc: tupc_run: no thread has made progress for %d s (TUPC_HANG_TIMEOUT): the "
+            "program hangs; expected every thread to reach the same barriers, collective calls "
+            "and lock releases (UPC 1.3 6.6.1, 7.2.4, 7.4)\n",
+            timeout_s);
+    int waiting = 0;
+    for (int t = 0; t < nthreads; t++) {
+        const struct tupc_watch *w = &tupc_watch_[t];
+        uint64_t since = atomic_load_explicit(&w->since, memory_order_relaxed);
+        const char *func = atomic_load_explicit(&w->func, memory_order_relaxed), *cf;
+        int peer = atomic_load_explicit(&w->peer, memory_order_relaxed);
+        int ahead = atomic_load_explicit(&w->lock_ahead, memory_order_relaxed);
+        uint32_t calls = last_call(t, &cf);
+        uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
+        const char *bar = atomic_load_explicit(&tupc_calls_of(t)->barrier, memory_order_relaxed);
+        fprintf(f, "tupc:   thread %d: ", t);
+        if (atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed)) {
+            fprintf(f, "returned from its entry function\n");
+            continue;
+        }
+        if (!since) {
+            uint64_t last = atomic_load_explicit(&w->last, memory_order_relaxed);
+            fprintf(f, "running user code, %.1f s since it last waited in the library",
+                    (double)(t_now - (last ? last : start)) / 1e9);
+        } else if (ahead >= 0) {
+            waiting++;
+            fprintf(f, "in upc_lock for %.1f s, queued behind thread %d", (t_now - since) / 1e9,
+                    ahead);
+        } else {
+            waiting++;
+            fprintf(f, "in %s for %.1f s",
+                    func ? func
+                    : cf ? cf
+                         : "the library",
+                    (double)(t_now - since) / 1e9);
+            if (peer >= 0)
+                fprintf(f, ", waiting for thread %d", peer);
+        }
+        fprintf(f, " (%u barriers notified%s%s%s, %u collective calls%s%s)\n", ep,
+                bar ? ", the last by " : "", bar ? bar : "", "", calls, cf ? ", the last " : "",
+                cf ? cf : "");
+    }
+    /* Who waits for whom, from what the threads have reached. */
+    for (int t = 0; t < nthreads; t++) {
+        const struct tupc_watch *w = &tupc_watch_[t];
+        if (!atomic_load_explicit(&w->since, memory_order_relaxed))
+            continue;
+        int ahead = atomic_load_explicit(&w->lock_ahead, memory_order_relaxed);
+        if (ahead >= 0) {
+            fprintf(f, "tupc:   thread %d -> thread %d: upc_lock, queued behind it\n", t, ahead);
+            continue;
+        }
+        const char *cf;
+        uint32_t calls = last_call(t, &cf);
+        uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
+        int shown = 0;
+        for (int u = 0; u < nthreads && shown < 8; u++) {
+            const char *uf;
+            if (u == t)
+                continue;
+            uint32_t uep = atomic_load_explicit(&tupc_calls_of(u)->episode, memory_order_relaxed);
+            uint32_t ucalls = last_call(u, &uf);
+            if (ucalls < calls)
+                fprintf(f,
+                        "tupc:   thread %d -> thread %d: it has made %u collective calls, "
+                        "this thread %u\n",
+                        t, u, ucalls, calls);
+            else if (uep < ep)
+                fprintf(f,
+                        "tupc:   thread %d -> thread %d: it has notified %u barriers, this "
+                        "thread %u\n",
+                        t, u, uep, ep);
+            else
+                continue;
+            shown++;
+        }
+    }
+    fclose(f);
+    if (tupc_record_error_(buf) && !tupc_run_.quiet)
+        fputs(buf, stderr);
+    /* A thread running user code never looks at the stop flag, so the run
+     * could not end: the process does. */
+    int in_user = 0;
+    for (int t = 0; t < nthreads; t++)
+        in_user |= !atomic_load_explicit(&tupc_watch_[t].since, memory_order_relaxed) &&
+                   !atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed);
+    free(buf);
+    if (in_user || !tupc_run_.return_on_error) {
+        if (in_user && tupc_run_.return_on_error && !tupc_run_.quiet)
+            fputs("tupc:   a thread never returns to the library, so the run cannot end: the "
+                  "process exits\n",
+                  stderr);
+        fflush(NULL);
+        _exit(1);
+    }
+    (void)waiting;
+    tupc_stop_run(TUPC_RUN_ERROR);
+}
+
+static void *watch(void *arg)
+{
+    (void)arg;
+    uint64_t start = now_ns(), last_change = start, seen = progress();
+    uint64_t period = (uint64_t)timeout_s * 1000000000u / 8;
+    pthread_mutex_lock(&lock);
+    while (!stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t at = (uint64_t)ts.tv_nsec + period;
+        ts.tv_sec += (time_t)(at / 1000000000u);
+        ts.tv_nsec = (long)(at % 1000000000u);
+        pthread_cond_timedwait(&wake, &lock, &ts);
+        if (stop)
+            break;
+        uint64_t p = progress(), t = now_ns();
+        if (p != seen) {
+            seen = p;
+            last_change = t;
+            continue;
+        }
+        int waiting = 0;
+        for (int u = 0; u < nthreads; u++)
+            waiting |= atomic_load_explicit(&tupc_watch_[u].since, memory_order_relaxed) != 0;
+        if (waiting && t - last_change >= (uint64_t)timeout_s * 1000000000u &&
+            !atomic_load_explicit(&tupc_stopping_, memory_order_relaxed)) {
+            pthread_mutex_unlock(&lock);
+            report(start);
+            return NULL;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+int tupc_watchdog_start(int threads, int timeout, char *err, size_t errlen)
+{
+    nthreads = threads;
+    timeout_s = timeout;
+    tupc_watch_ = calloc((size_t)threads, sizeof *tupc_watch_);
+    if (!tupc_watch_) {
+        snprintf(err, errlen, "out of memory for the watchdog of %d threads", threads);
+        return -1;
+    }
+    for (int t = 0; t < threads; t++)
+        atomic_store_explicit(&tupc_watch_[t].lock_ahead, -1, memory_order_relaxed);
+    if (timeout <= 0)
+        return 0;
+    stop = 0;
+    int rc = pthread_create(&dog, NULL, watch, NULL);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot start the hang watchdog: %s", strerror(rc));
+        return -1;
+    }
+    running = 1;
+    return 0;
+}
+
+void tupc_watchdog_stop(void)
+{
+    if (running) {
+        pthread_mutex_lock(&lock);
+        stop = 1;
+        pthread_cond_signal(&wake);
+        pthread_mutex_unlock(&lock);
+        pthread_join(dog, NULL);
+        running = 0;
+    }
+    free(tupc_watch_);
+    tupc_watch_ = NULL;
+}
