@@ -115,8 +115,11 @@ int tupc_main(int argc, char **argv)
     /* Colour only for a terminal that shows it, and not against the
      * user's NO_COLOR (https://no-color.org: set and not empty). */
     const char *no_colour = getenv("NO_COLOR"), *term = getenv("TERM");
-    tour_colour = isatty(STDOUT_FILENO) && !(no_colour && no_colour[0]) &&
-                  !(term && strcmp(term, "dumb") == 0);
+    /* Only thread 0 prints, so only it decides (a store by every thread
+     * would be a data race, which ThreadSanitizer reports). */
+    if (MYTHREAD == 0)
+        tour_colour = isatty(STDOUT_FILENO) && !(no_colour && no_colour[0]) &&
+                      !(term && strcmp(term, "dumb") == 0);
     if (MYTHREAD == 0) {
         printf("The tour of the UPC collectives on %d THREADS. Each picture has a row per\n"
                "thread: t.k is element k of thread t's src (on a terminal, in thread t's\n"

@@ -2,7 +2,7 @@
  * of a shared array and then reads its neighbour's, but the barrier
  * between the writes and the reads is missing (see the comment below).
  * Built with -fsanitize=thread against a TSan build of tupc, the report
- * names this file's write and read, and nothing inside tupc: tupc's own
+ * names this file's write and read as the racing accesses: tupc's own
  * synchronization is C11 atomics that TSan sees (README, "Running under
  * ThreadSanitizer"). Without the sanitizer it usually prints the right
  * sums by luck, which is why a race is worth a tool. */

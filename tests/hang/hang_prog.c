@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *mode;
 static upc_lock_t *locks[2];
 static _Atomic int never; /* stays 0: the user code's endless loop */
 
@@ -30,7 +29,7 @@ int tupc_main(int argc, char **argv)
             fprintf(stderr, "usage: hang_prog lockcycle|lockheld|loop|missing\n");
         return 2;
     }
-    mode = argv[1];
+    const char *mode = argv[1];
     upc_lock_t *a = upc_all_lock_alloc(), *b = upc_all_lock_alloc();
     tupc_sptr_t x = upc_all_alloc(THREADS, sizeof(int));
     if (MYTHREAD == 0)
