@@ -11,6 +11,7 @@
 #   git worktree add /tmp/base COMMIT && (cd /tmp/base && meson setup build-release
 #     --buildtype=release && ninja -C build-release)
 #   tests/bench/ab.sh /tmp/base/build-release build-release -r 3
+# Each step is one line on stderr.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 A_BUILD B_BUILD [-r R] [-n P]" >&2; exit 2; }
 A=$1 B=$2
@@ -34,7 +35,10 @@ for side in A B; do
     cc -O2 -I"$dir/../include" -I"${src%/*}/common" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread \
         -o "$tmp/small_$side"
 done
+nf=0
 for fig in "broadcast 0x09" "broadcast 0x12" "broadcast 0x24" "reduce 0x09" "reduce 0x24"; do
+    nf=$((nf + 1))
+    echo "ab.sh: bench_small $fig, A and B in 15 turns (figure $nf of 5)" >&2
     for i in $(seq 1 15); do
         echo "$("$tmp/small_A" $fig) $("$tmp/small_B" $fig)"
     done | awk '{ print $2 / $1, $1, $2 }' | sort -n |
@@ -49,6 +53,7 @@ for r in $(seq 1 "$R"); do
         [ "$side" = B ] && dir=$B
         bench=$dir/tests/bench
         echo "=== $side ($dir) round $r"
+        echo "ab.sh: round $r of $R, $side: bench_reloc, bench_reduce, bench_barrier" >&2
         "$bench/bench_reloc" -n "$P" --min 8 --max 8 --funcs broadcast --modes no,my,all --b2b \
             --rounds 11 | sed -n '/^# probe before/p;/^# medians/,$p' | grep -v 'probe after'
         "$bench/bench_reduce" -n "$P" --max 8 | grep -E '^# (probe before|medians|ALL)'

@@ -9,6 +9,7 @@
  *                      [--central-yields K] [--alternate N] */
 #include "args.h"
 #include "probe.h"
+#include "progress.h"
 
 #include <upc.h>
 #include <upc_tick.h>
@@ -253,6 +254,7 @@ static void alternate(int P, int cpus, int n)
     int saved = reps, fc = 0, fp = 0;
     reps = 1;
     for (int i = 0; i < n; i++) {
+        tb_progress("bench_barrier", "%d THREADS, turn %d of %d", P, i + 1, n);
         u[i] = bench_upc(P, cpus).med;
         c[i] = bench_central(P, cpus).med;
         cp[i] = bench_central_pinned(P, cpus).med;
@@ -262,6 +264,7 @@ static void alternate(int P, int cpus, int n)
         fp += u[i] < cp[i];
     }
     reps = saved;
+    tb_progress_done();
     qsort(u, (size_t)n, sizeof *u, cmp_double);
     qsort(c, (size_t)n, sizeof *c, cmp_double);
     qsort(cp, (size_t)n, sizeof *cp, cmp_double);
@@ -374,28 +377,39 @@ int main(int argc, char **argv)
            "max ns", "median vs upc_barrier");
     for (int k = 0; k < nlist; k++) {
         int P = list[k];
+        const char *step = "bench_barrier";
+        tb_progress(step, "%d THREADS (%d of %d): upc_barrier", P, k + 1, nlist);
         struct stats u = bench_upc(P, cpus);
+        tb_progress(step, "%d THREADS (%d of %d): pthread_barrier_wait", P, k + 1, nlist);
         struct stats p = bench_pthread(P, cpus);
+        tb_progress(step, "%d THREADS (%d of %d): libgomp barrier", P, k + 1, nlist);
         struct stats o = bench_omp(P, cpus);
+        tb_progress(step, "%d THREADS (%d of %d): central barrier", P, k + 1, nlist);
         struct stats c = bench_central(P, cpus);
+        tb_progress(step, "%d THREADS (%d of %d): central barrier, pinned", P, k + 1, nlist);
         struct stats cp = bench_central_pinned(P, cpus);
+        tb_progress_done();
+        /* The CSV's names have no comma in them, so that a plain split on
+         * commas reads them. */
         struct {
-            const char *name;
+            const char *name, *csv_name;
             struct stats s;
-        } rows[] = {{"upc_barrier", u},
-                    {"pthread_barrier_wait", p},
-                    {"omp barrier (libgomp)", o},
-                    {"central yield+usleep", c},
-                    {"central, pinned as tupc", cp}};
+        } rows[] = {{"upc_barrier", "upc_barrier", u},
+                    {"pthread_barrier_wait", "pthread_barrier_wait", p},
+                    {"omp barrier (libgomp)", "omp barrier (libgomp)", o},
+                    {"central yield+usleep", "central yield+usleep", c},
+                    {"central, pinned as tupc", "central pinned as tupc", cp}};
         for (int r = 0; r < 5; r++) {
             printf("%7d  %-24s %10.1f %10.1f %10.1f   %.2fx\n", P, rows[r].name, rows[r].s.min,
                    rows[r].s.med, rows[r].s.max, rows[r].s.med / u.med);
             if (csv)
-                fprintf(csv, "%d,%s,%.1f,%.1f,%.1f\n", P, rows[r].name, rows[r].s.min,
+                fprintf(csv, "%d,%s,%.1f,%.1f,%.1f\n", P, rows[r].csv_name, rows[r].s.min,
                         rows[r].s.med, rows[r].s.max);
         }
     }
+    tb_progress("bench_barrier", "upc_ticks_now");
     ticks_report(csv);
+    tb_progress_done();
     double rtt1 = tb_probe_print("after");
     printf("# phase: %s before, %s after\n", tb_phase(rtt0), tb_phase(rtt1));
     if (csv)

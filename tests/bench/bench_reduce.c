@@ -17,6 +17,7 @@
 #include "args.h"
 #include "median.h"
 #include "probe.h"
+#include "progress.h"
 
 #include <upc.h>
 #include <upc_collective.h>
@@ -199,6 +200,7 @@ static void run_small(int P)
         rall[i] = small_ns[i][2] / small_ns[i][0];
         below += rall[i] < 2;
     }
+    tb_progress_done();
     printf("# 8-byte reduceL against upc_barrier, interleaved in one run (%d rounds of %d calls;\n"
            "# medians; ratios within a round): barrier %.1f ns, NO|NO %.1f ns (%.2f barriers),\n"
            "# ALL|ALL %.1f ns (%.2f barriers; under 2 barriers in %d of %d rounds)\n",
@@ -273,6 +275,7 @@ static void run_big(int P, size_t bytes)
         pc[i] = big_ns[i][1] / big_ns[i][2];
         below += pr[i] <= 2;
     }
+    tb_progress_done();
     printf("# %zu bytes of doubles, UPC_ADD, NO|NO, interleaved in one run (%d rounds; medians;\n"
            "# ratios within a round): reduceD %.0f us, prefixD %.0f us, copyNT %.0f us;\n"
            "# prefix / reduce %.2f (at most 2 in %d of %d rounds), copyNT / reduce %.2f,\n"
@@ -297,6 +300,7 @@ static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *
         mn = t_thread[t] < mn ? t_thread[t] : mn;
         mx = t_thread[t] > mx ? t_thread[t] : mx;
     }
+    tb_progress_done();
     printf("%-8s %-6s %10zu %12.1f %12.1f %12.1f %9.2f", kind_name[k], fl, bytes, mx, mn, mx,
            bytes / mx);
     if (csv)
@@ -400,22 +404,36 @@ int main(int argc, char **argv)
         fprintf(csv, "threads,call,sync,bytes,ns_max,ns_min,gb_s,omp_ns\n");
     }
     tb_probe_print("before");
+    tb_progress("bench_reduce", "all-threads read bandwidth (256 MiB)");
     double bw = read_bw(P);
+    tb_progress_done();
     printf("# THREADS %d; all-threads memory read bandwidth %.2f GB/s (OpenMP, 256 MiB)\n", P, bw);
     if (csv)
         fprintf(csv, "%d,readbw,-,268435456,0,0,%.3f,0\n", P, bw);
     printf("# %-6s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
            "min-thread", "max-thread", "GB/s", "omp ns", "ratio");
+    tb_progress("bench_reduce", "8-byte reduceL beside upc_barrier, %d rounds", SMALL_ROUNDS);
     run_small(P);
-    if (max_bytes >= ((size_t)1 << 20))
+    if (max_bytes >= ((size_t)1 << 20)) {
+        tb_progress("bench_reduce", "%zu B reduceD, prefixD and copyNT, %d rounds", max_bytes,
+                    BIG_ROUNDS);
         run_big(P, max_bytes);
+    }
     run(P, BARRIER, 8, 0, "-", 0);
     const struct {
         upc_flag_t f;
         const char *name;
     } modes[] = {{UPC_IN_NOSYNC | UPC_OUT_NOSYNC, "NO|NO"},
                  {UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, "AL|AL"}};
+    int nsizes = 0, si = 0;
     for (size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
+        nsizes++;
+        if (bytes * 8 > max_bytes && bytes < max_bytes)
+            bytes = max_bytes / 8;
+    }
+    for (size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
+        tb_progress("bench_reduce", "reduce, prefix_reduce and OpenMP, %zu B, size %d of %d", bytes,
+                    ++si, nsizes);
         long *v = malloc(bytes);
         for (size_t i = 0; i < bytes / 8; i++)
             v[i] = (long)i;
@@ -428,6 +446,7 @@ int main(int argc, char **argv)
         if (bytes * 8 > max_bytes && bytes < max_bytes)
             bytes = max_bytes / 8;
     }
+    tb_progress_done();
     tb_probe_print("after");
     if (csv)
         fclose(csv);

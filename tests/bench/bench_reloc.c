@@ -32,6 +32,7 @@
 #include "args.h"
 #include "median.h"
 #include "probe.h"
+#include "progress.h"
 
 #include <upc.h>
 #include <upc_collective.h>
@@ -206,6 +207,7 @@ static void row(const char *fn, const char *mode, size_t nb, struct stat s, doub
 {
     if (MYTHREAD != 0)
         return;
+    tb_progress_done();
     double pct = floor_us > 0 ? floor_us / s.max * 100 : 0;
     printf("%-10s %-7s %9zu %10.3f %10.3f %10.3f %10.3f %10.3f", fn, mode, nb, s.max, s.avg, s.min,
            s.call_min, s.call_max);
@@ -282,6 +284,9 @@ static int body(void *arg)
     if (me == 0)
         printf("\n%-10s %-7s %9s %10s %10s %10s %10s %10s %10s %7s\n", "function", "mode", "bytes",
                "lat us", "avg us", "min us", "call min", "call max", "floor us", "%floor");
+    int nsizes = 0;
+    for (size_t nb = opt.min; nb <= opt.max && nsizes < MAX_SIZES; nb *= 2)
+        nsizes++;
     for (int round = 0; round < opt.rounds; round++) {
         if (me == 0 && opt.rounds > 1)
             printf("# round %d\n", round + 1);
@@ -308,6 +313,10 @@ static int body(void *arg)
                     continue;
                 const struct stat *fl = moved == nb ? &f1 : &fT;
                 for (int m = 0; m < opt.nmodes; m++) {
+                    if (me == 0)
+                        tb_progress("bench_reloc", "round %d of %d, %s %s, %zu B, size %d of %d",
+                                    round + 1, opt.rounds, fn_names[fn], opt.modes[m].name, nb,
+                                    si + 1, nsizes);
                     struct stat pf = *fl; /* --b2b: the floor of this size */
                     struct stat s = measure_with(fn, nb, opt.modes[m].flags, iters_for(moved),
                                                  moved, opt.b2b ? NULL : &pf);
@@ -317,6 +326,8 @@ static int body(void *arg)
             }
         }
     }
+    if (me == 0)
+        tb_progress_done();
     if (me == 0 && opt.rounds > 1)
         summary();
     return 0;

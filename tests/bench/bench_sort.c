@@ -6,6 +6,7 @@
  * Usage: bench_sort [-n THREADS] [--quick] */
 #include "args.h"
 #include "probe.h"
+#include "progress.h"
 
 #include <upc.h>
 #include <upc_collective.h>
@@ -129,6 +130,8 @@ int main(int argc, char **argv)
             size_t n = sizes[s], es = d ? 8 : 4;
             double best = 1e30, bq = 1e30;
             for (int r = 0; r < (quick ? 1 : 3); r++) {
+                tb_progress("bench_sort", "%zu %s, upc_all_sort and qsort, run %d of %d", n,
+                            d ? "doubles" : "ints", r + 1, quick ? 1 : 3);
                 struct job j = {n, d, 0};
                 tupc_options o = {.threads = P, .heap_size = 2 * n * es / (size_t)P + (16 << 20)};
                 tupc_run_opts(&o, body, &j);
@@ -140,13 +143,21 @@ int main(int argc, char **argv)
                 bq = t < bq ? t : bq;
                 free(v);
             }
-            printf("%10zu %-6s %10.3f %10.3f", n, d ? "double" : "int", best, bq);
 #ifdef TB_HAVE_CPP
+            tb_progress("bench_sort", "%zu %s, std::sort, std::stable_sort, parallel sort", n,
+                        d ? "doubles" : "ints");
+            double cpp[3];
             for (int k = 0; k < 3; k++) {
                 char *v = fresh_values(n, d);
-                printf(" %11.3f", tb_cpp_sort(k, v, n, d));
+                cpp[k] = tb_cpp_sort(k, v, n, d);
                 free(v);
             }
+#endif
+            tb_progress_done();
+            printf("%10zu %-6s %10.3f %10.3f", n, d ? "double" : "int", best, bq);
+#ifdef TB_HAVE_CPP
+            for (int k = 0; k < 3; k++)
+                printf(" %11.3f", cpp[k]);
 #endif
             printf("\n");
         }

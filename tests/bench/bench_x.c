@@ -15,6 +15,7 @@
 #include "args.h"
 #include "median.h"
 #include "probe.h"
+#include "progress.h"
 
 #include <upc.h>
 #include <upc_collective.h>
@@ -220,12 +221,18 @@ static int body(void *arg)
     upc_team_t halves;
     tupc_team_split(UPC_TEAM_ALL, me * 2 / T, me, &halves);
     upc_barrier();
+    int nsizes = 0;
+    for (size_t nb = opt.min; nb <= opt.max && nsizes < MAX_SIZES; nb *= 4)
+        nsizes++;
     for (int r = 0; r < opt.rounds; r++) {
         int si = 0;
         for (size_t nb = opt.min; nb <= opt.max && si < MAX_SIZES; nb *= 4, si++) {
             for (int fn = 0; fn < NFN; fn++) {
                 if (!opt.use[fn])
                     continue;
+                if (me == 0)
+                    tb_progress("bench_x", "round %d of %d, %s, %zu B, size %d of %d", r + 1,
+                                opt.rounds, fn_names[fn], nb, si + 1, nsizes);
                 size_t moved = fn == GATHER_ALL || fn == EXCHANGE ? nb * (size_t)T : nb;
                 set_arrays(fn, nb);
                 for (int form = 0; form < NFORM; form++) {
@@ -243,6 +250,7 @@ static int body(void *arg)
     upc_barrier();
     if (me != 0)
         return 0;
+    tb_progress_done();
     int Rn = opt.rounds;
     double v[MAX_ROUNDS], q[MAX_ROUNDS];
     printf("# THREADS %d, mode 0x%x, medians over %d rounds; ratios to the 1.3 twin within a "

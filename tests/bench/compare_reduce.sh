@@ -3,8 +3,11 @@
 # (reduce and prefix_reduce, long and double, UPC_ADD) and tests/bench/run_mpi.sh
 # (MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan), then prints per size the
 # latencies and the MPI / tupc ratios (> 1: tupc is faster).
-#   tests/bench/compare_reduce.sh [-n P] [-b BUILD] [-o DIR] [--max B] [--quick]
+#   tests/bench/compare_reduce.sh [-n P] [-b BUILD] [-o DIR] [--max B] [--quick] [--csv FILE]
 # BUILD holds a built bench_reduce (default build); CSVs go to DIR (default build-mpi).
+# --csv FILE also writes the table to FILE, one row per type and size. Each
+# step is one line on stderr; bench_reduce shows the size it is at when
+# stderr is a terminal.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 P=2
@@ -13,6 +16,7 @@ DIR=build-mpi
 topt=()
 mopt=()
 max=64M
+csv=
 while [ $# -gt 0 ]; do
     case $1 in
     -n) P=$2; shift 2 ;;
@@ -20,16 +24,21 @@ while [ $# -gt 0 ]; do
     -o) DIR=$2; shift 2 ;;
     --max) max=$2; shift 2 ;;
     --quick) topt+=(--quick); mopt+=(--quick); shift ;;
-    *) echo "usage: $0 [-n P] [-b BUILD] [-o DIR] [--max B] [--quick]" >&2; exit 2 ;;
+    --csv) csv=$2; shift 2 ;;
+    *) echo "usage: $0 [-n P] [-b BUILD] [-o DIR] [--max B] [--quick] [--csv FILE]" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$DIR"
+echo "compare_reduce.sh: [1/2] bench_reduce, THREADS $P, 8 B to $max ${topt[*]}" >&2
 "$BUILD/tests/bench/bench_reduce" -n "$P" --max "$(numfmt --from=iec "$max")" "${topt[@]}" --csv "$DIR/tupc_reduce.csv" \
     >"$DIR/tupc_reduce.txt"
 grep '^# ' "$DIR/tupc_reduce.txt" || true
-tests/bench/run_mpi.sh -n "$P" -o "$DIR" --ops reduce,allreduce,scan,exscan --min 8 \
+echo "compare_reduce.sh: [2/2] Open MPI and MPICH, $P ranks, 8 B to $max ${mopt[*]}" >&2
+probe=()
+[ -x "$BUILD/tests/bench/bench_probe" ] && probe=(--probe "$BUILD/tests/bench/bench_probe")
+tests/bench/run_mpi.sh -n "$P" -o "$DIR" "${probe[@]}" --ops reduce,allreduce,scan,exscan --min 8 \
     --max "$max" "${mopt[@]}" >"$DIR/mpi_reduce.txt"
-awk -F, -v P="$P" '
+awk -F, -v P="$P" -v csv="$csv" '
     FNR == 1 { next }
     FILENAME ~ /tupc_reduce.csv$/ {
         if ($2 == "readbw") { bw = $7; next }
@@ -41,6 +50,9 @@ awk -F, -v P="$P" '
         printf "# THREADS = ranks = %d; latency in us; ratios are MPI / tupc (> 1: tupc faster)\n", P
         printf "# all-threads memory read bandwidth %.2f GB/s\n", bw
         split("L D", ty, " "); split("long double", mt, " ")
+        if (csv != "")
+            print "threads,type,bytes,reduce_no_us,reduce_all_us,openmpi_reduce_us,mpich_reduce_us," \
+                  "prefix_no_us,openmpi_scan_us,mpich_scan_us" >csv
         for (i = 1; i <= 2; i++) {
             printf "\n%-9s %9s %9s %9s %9s %9s %7s %7s %9s %9s %9s %7s %7s\n", "type " ty[i],
                    "bytes", "reduceNO", "reduceAL", "ompiRed", "mpichRed", "ompi/x", "mpich/x",
@@ -54,6 +66,9 @@ awk -F, -v P="$P" '
                 printf "%-9s %9d %9.3f %9.3f %9s %9s %7s %7s %9.3f %9s %9s %7s %7s\n", "", b,
                        rn, ra, orr == "" ? "-" : orr, mr == "" ? "-" : mr, r(orr, rn), r(mr, rn),
                        pn, os == "" ? "-" : os, ms == "" ? "-" : ms, r(os, pn), r(ms, pn)
+                if (csv != "")
+                    printf "%d,%s,%d,%.3f,%.3f,%s,%s,%.3f,%s,%s\n", P, ty[i], b, rn, ra, orr, mr, pn, os,
+                           ms >csv
             }
         }
     }' "$DIR/tupc_reduce.csv" "$DIR"/mpi_*.csv

@@ -8,8 +8,12 @@
 # over both sides instead of giving one side a whole phase. permute has no
 # MPI counterpart and is left out.
 #   tests/bench/compare_reloc.sh [-n P] [-b BUILD] [-o DIR] [-r ROUNDS] [--min B] [--max B] [--quick]
+#                                [--csv FILE]
 # BUILD holds a built bench_reloc (default build); CSVs go to DIR (default
-# build-mpi), one per round and program; ROUNDS defaults to 3.
+# build-mpi), one per round and program; ROUNDS defaults to 3. --csv FILE
+# also writes the table of medians to FILE (one row per function and size,
+# with the median memcpy floor in us). Each step (round, program) is one line
+# on stderr; bench_reloc shows the size it is at when stderr is a terminal.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 P=2
@@ -17,6 +21,7 @@ BUILD=build
 DIR=build-mpi
 ROUNDS=3
 sizes=()
+csv=
 while [ $# -gt 0 ]; do
     case $1 in
     -n) P=$2; shift 2 ;;
@@ -25,22 +30,27 @@ while [ $# -gt 0 ]; do
     -r) ROUNDS=$2; shift 2 ;;
     --min | --max) sizes+=("$1" "$2"); shift 2 ;;
     --quick) sizes+=(--quick); shift ;;
-    *) echo "usage: $0 [-n P] [-b BUILD] [-o DIR] [-r ROUNDS] [--min B] [--max B] [--quick]" >&2; exit 2 ;;
+    --csv) csv=$2; shift 2 ;;
+    *) echo "usage: $0 [-n P] [-b BUILD] [-o DIR] [-r ROUNDS] [--min B] [--max B] [--quick] [--csv FILE]" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$DIR"
 rm -f "$DIR"/reloc_tupc.*.csv "$DIR"/reloc_mpi_*.*.csv
+probe=()
+[ -x "$BUILD/tests/bench/bench_probe" ] && probe=(--probe "$BUILD/tests/bench/bench_probe")
 for r in $(seq 1 "$ROUNDS"); do
+    echo "compare_reloc.sh: round $r of $ROUNDS: bench_reloc, THREADS $P ${sizes[*]}" >&2
     "$BUILD/tests/bench/bench_reloc" -n "$P" --funcs broadcast,scatter,gather,gather_all,exchange \
         --modes no,my,all "${sizes[@]}" --csv "$DIR/reloc_tupc.$r.csv" >"$DIR/reloc_tupc.$r.txt"
     grep '^# phase' "$DIR/reloc_tupc.$r.txt" | sed "s/^# /# round $r: /" || true
-    tests/bench/run_mpi.sh -n "$P" -o "$DIR" --ops bcast,scatter,gather,allgather,alltoall \
+    echo "compare_reloc.sh: round $r of $ROUNDS: Open MPI and MPICH, $P ranks" >&2
+    tests/bench/run_mpi.sh -n "$P" -o "$DIR" "${probe[@]}" --ops bcast,scatter,gather,allgather,alltoall \
         "${sizes[@]}" >"$DIR/reloc_mpi.$r.txt"
     for impl in openmpi mpich; do
         [ -f "$DIR/mpi_$impl.csv" ] && mv "$DIR/mpi_$impl.csv" "$DIR/reloc_mpi_$impl.$r.csv"
     done
 done
-awk -F, -v P="$P" -v R="$ROUNDS" '
+awk -F, -v P="$P" -v R="$ROUNDS" -v csv="$csv" '
     function add(k, v) { n[k]++; val[k, n[k]] = v + 0 }
     function med(k,    i, j, x, c) {
         c = n[k]
@@ -52,7 +62,8 @@ awk -F, -v P="$P" -v R="$ROUNDS" '
     FNR == 1 { next }
     FILENAME ~ /reloc_tupc/ {
         if ($2 == "barrier" || $2 == "memcpy" || $2 == "memcpy*T") next
-        add("t," $2 "," $4 "," $3, $5); add("f," $2 "," $4 "," $3, $12); seen[$2 "," $4] = 1; next
+        add("t," $2 "," $4 "," $3, $5); add("f," $2 "," $4 "," $3, $12); add("u," $2 "," $4 "," $3, $10)
+        seen[$2 "," $4] = 1; next
     }
     { add("m," $1 "," $3 "," $4, $5) }
     END {
@@ -62,6 +73,8 @@ awk -F, -v P="$P" -v R="$ROUNDS" '
         printf "# median of %d alternating rounds; %%floor: the worst of the three modes\n", R
         printf "%-10s %9s %9s %9s %9s %7s %9s %9s %8s %8s\n", "function", "bytes", "NO|NO", "MY|MY",
                "ALL|ALL", "%floor", "openmpi", "mpich", "ompi/ALL", "mpich/ALL"
+        if (csv != "")
+            print "threads,function,bytes,no_us,my_us,all_us,floor_us,pct_floor_worst,openmpi_us,mpich_us,rounds" >csv
         for (i = 1; i <= 5; i++)
             for (b = 1; b <= 1073741824; b *= 2) {
                 k = f[i] "," b
@@ -74,5 +87,8 @@ awk -F, -v P="$P" -v R="$ROUNDS" '
                        om == "" ? "-" : sprintf("%.3f", om), mp == "" ? "-" : sprintf("%.3f", mp),
                        (om == "" || a == 0) ? "-" : sprintf("%.2f", om / a),
                        (mp == "" || a == 0) ? "-" : sprintf("%.2f", mp / a)
+                if (csv != "")
+                    printf "%d,%s,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%s,%s,%d\n", P, f[i], b, med("t," k ",NO|NO"),
+                           med("t," k ",MY|MY"), a, med("u," k ",ALL|ALL"), fl, om, mp, R >csv
             }
     }' "$DIR"/reloc_tupc.*.csv "$DIR"/reloc_mpi_*.*.csv

@@ -6,7 +6,9 @@
  * Operations: bcast scatter gather allgather alltoall (nbytes per block, as
  * the UPC functions count: bcast nbytes, scatter/gather/allgather nbytes per
  * rank, alltoall nbytes per pair), and reduce allreduce scan exscan on long
- * and double with MPI_SUM (nbytes / sizeof(type) elements, at least 1).
+ * and double with MPI_SUM (nbytes / sizeof(type) elements, at least 1),
+ * and barrier (MPI_Barrier, only when --ops names it; its size is ignored:
+ * give --min 8 --max 8).
  *
  * Usage: mpirun -np P mpi_coll [--min BYTES] [--max BYTES] [--ops op,op,...]
  *          [--iters N] [--quick] [--label NAME] [--csv FILE]
@@ -33,12 +35,13 @@ enum op {
     SCAN_D,
     EXSCAN_L,
     EXSCAN_D,
+    BARRIER, /* only when asked for by --ops */
     NOPS
 };
 static const char *const op_names[NOPS] = {
     "bcast",       "scatter",       "gather",         "allgather",        "alltoall",
     "reduce_long", "reduce_double", "allreduce_long", "allreduce_double", "scan_long",
-    "scan_double", "exscan_long",   "exscan_double"};
+    "scan_double", "exscan_long",   "exscan_double",  "barrier"};
 
 static int rank, np;
 static char *sbuf, *rbuf;
@@ -88,6 +91,9 @@ static void one(int op, size_t nb)
     case EXSCAN_D:
         MPI_Exscan(sbuf, rbuf, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         break;
+    case BARRIER:
+        MPI_Barrier(MPI_COMM_WORLD);
+        break;
     }
 }
 
@@ -102,7 +108,8 @@ static const struct tb_opt opts[] = {
     [O_MIN] = {"--min", "BYTES", "smallest size, with K, M or G; then times 2 (default 8)"},
     [O_MAX] = {"--max", "BYTES", "largest size (default 16M)"},
     [O_OPS] = {"--ops", "op,op,...",
-               "bcast, scatter, (all)gather, alltoall, (all)reduce, (ex)scan (default all)"},
+               "bcast, scatter, (all)gather, alltoall, (all)reduce, (ex)scan, barrier "
+               "(default all but barrier)"},
     [O_ITERS] = {"--iters", "N", "timed calls per figure (default by size: 10 to 1000)"},
     [O_QUICK] = {"--quick", NULL, "a tenth of the calls (default off)"},
     [O_LABEL] = {"--label", "NAME", "the MPI's name in the output and the CSV (default mpi)"},
@@ -149,7 +156,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     for (int o = 0; o < NOPS; o++)
-        use[o] = ops == NULL;
+        use[o] = ops == NULL && o != BARRIER;
     if (ops) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s", ops);

@@ -409,7 +409,7 @@ static int team_reloc_body(void *arg)
                     team_call(fn, D, S, P, A, nb, tupc_team_thread(team, root), tt_sync_flags[m],
                               team);
                     upc_barrier();
-                    unsigned char want;
+                    unsigned char want = 0;
                     int blocks = team_expect(fn, team, root, 0, 0, nb, it, perm, &want);
                     for (int b = 0; b < blocks; b++)
                         for (size_t k = 0; k < nb; k++) {
