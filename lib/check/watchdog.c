@@ -45,7 +45,6 @@ void tupc_watch_wait_end(void)
     struct tupc_watch *w = &tupc_watch_[tupc_impl_mythread];
     uint64_t t = now_ns();
     atomic_store_explicit(&w->since, 0, memory_order_relaxed);
-    atomic_store_explicit(&w->lock_ahead, -1, memory_order_relaxed);
     atomic_store_explicit(&w->last, t, memory_order_relaxed);
     atomic_fetch_add_explicit(&w->waits, 1, memory_order_relaxed);
 }
@@ -100,7 +99,7 @@ static void report(uint64_t start)
             "program hangs; expected every thread to reach the same barriers, collective calls "
             "and lock releases (UPC 1.3 6.6.1, 7.2.4, 7.4)\n",
             timeout_s);
-    int waiting = 0;
+    int in_user = 0; /* a thread in user code, which the stop flag cannot reach */
     for (int t = 0; t < nthreads; t++) {
         const struct tupc_watch *w = &tupc_watch_[t];
         uint64_t since = atomic_load_explicit(&w->since, memory_order_relaxed);
@@ -116,15 +115,14 @@ static void report(uint64_t start)
             continue;
         }
         if (!since) {
+            in_user = 1;
             uint64_t last = atomic_load_explicit(&w->last, memory_order_relaxed);
             fprintf(f, "running user code, %.1f s since it last waited in the library",
                     (double)(t_now - (last ? last : start)) / 1e9);
         } else if (ahead >= 0) {
-            waiting++;
             fprintf(f, "in upc_lock for %.1f s, queued behind thread %d", (t_now - since) / 1e9,
                     ahead);
         } else {
-            waiting++;
             fprintf(f, "in %s for %.1f s",
                     func ? func
                     : cf ? cf
@@ -133,8 +131,8 @@ static void report(uint64_t start)
             if (peer >= 0)
                 fprintf(f, ", waiting for thread %d", peer);
         }
-        fprintf(f, " (%u barriers notified%s%s%s, %u collective calls%s%s)\n", ep,
-                bar ? ", the last by " : "", bar ? bar : "", "", calls, cf ? ", the last " : "",
+        fprintf(f, " (%u barriers notified%s%s, %u collective calls%s%s)\n", ep,
+                bar ? ", the last by " : "", bar ? bar : "", calls, cf ? ", the last " : "",
                 cf ? cf : "");
     }
     /* Who waits for whom, from what the threads have reached. */
@@ -175,13 +173,9 @@ static void report(uint64_t start)
     fclose(f);
     if (tupc_record_error_(buf) && !tupc_run_.quiet)
         fputs(buf, stderr);
+    free(buf);
     /* A thread running user code never looks at the stop flag, so the run
      * could not end: the process does. */
-    int in_user = 0;
-    for (int t = 0; t < nthreads; t++)
-        in_user |= !atomic_load_explicit(&tupc_watch_[t].since, memory_order_relaxed) &&
-                   !atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed);
-    free(buf);
     if (in_user || !tupc_run_.return_on_error) {
         if (in_user && tupc_run_.return_on_error && !tupc_run_.quiet)
             fputs("tupc:   a thread never returns to the library, so the run cannot end: the "
@@ -190,7 +184,6 @@ static void report(uint64_t start)
         fflush(NULL);
         _exit(1);
     }
-    (void)waiting;
     tupc_stop_run(TUPC_RUN_ERROR);
 }
 

@@ -2,8 +2,9 @@
  * a few times per timeout, at what each UPC thread is doing. When a thread
  * waits in the library and no thread has made progress for the timeout, it
  * prints one report (each thread's state and who waits for whom) and stops
- * the run. It reads only what the waits' slow paths write (nothing on the
- * fast paths) and the call records check/calls.h keeps anyway. */
+ * the run. It reads only what a wait writes when it goes to sleep (nothing
+ * on the fast paths, nor while a wait spins or yields) and the call records
+ * check/calls.h keeps anyway. */
 #ifndef TUPC_CHECK_WATCHDOG_H
 #define TUPC_CHECK_WATCHDOG_H
 
@@ -18,13 +19,14 @@ struct tupc_watch {
     _Atomic(const char *) func; /* the library function waiting, if known */
     _Atomic int peer;           /* the thread waited for; -1 unknown */
     _Atomic int lock_ahead;     /* upc_lock: the thread queued ahead; -1 none */
-    _Atomic uint64_t waits;     /* waits ended so far: progress */
-    _Atomic uint64_t last;      /* ns the last wait ended */
+    _Atomic uint64_t waits;     /* sleeping waits ended so far: progress */
+    _Atomic uint64_t last;      /* ns the last sleeping wait ended */
 } __attribute__((aligned(64)));
 
 extern struct tupc_watch *tupc_watch_;
 
-/* Start and end of a wait's slow path, and of upc_lock's queueing. */
+/* Start and end of a wait's sleep (the end of its slow path), and
+ * upc_lock's queueing: the thread ahead, -1 once the lock is held. */
 void tupc_watch_wait_begin(const char *func, int peer);
 void tupc_watch_wait_end(void);
 void tupc_watch_lock(int ahead);
