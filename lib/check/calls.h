@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #define TUPC_CALLS_RING 16
+#define TUPC_CALL_ARGS 6
 
 /* Folds value v into signature h. */
 static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
@@ -28,10 +29,17 @@ static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
     return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
 }
 
+/* One collective call, on UPC_TEAM_ALL or on another team. Written by its
+ * thread as a seqlock: `key` is 0 while the entry is rewritten. */
 struct tupc_call_rec {
-    _Atomic uint32_t n;         /* call number, 0 for an empty entry */
-    _Atomic(const char *) func; /* the collective */
-    _Atomic uint64_t args;      /* signature of its arguments and flags */
+    _Atomic uint32_t key;        /* this thread's record number, 0 for none */
+    _Atomic uint32_t seq;        /* the call's number on its team */
+    _Atomic int team;            /* the team's handle */
+    _Atomic unsigned flags;      /* the flags (or mode) passed */
+    _Atomic(const char *) func;  /* the collective */
+    _Atomic(const char *) names; /* "dst,*src,nbytes": see tupc_calls_args */
+    _Atomic uint64_t args;       /* signature of its arguments and flags */
+    _Atomic uint64_t v[TUPC_CALL_ARGS];
 };
 
 /* Written by its thread only; read by others to explain or to find a wait
@@ -45,9 +53,11 @@ struct tupc_calls_thread {
 } __attribute__((aligned(64)));
 
 struct tupc_calls_self {
-    uint32_t n;   /* collective calls made */
-    uint64_t sig; /* running fold of their signatures */
+    uint32_t n;   /* collective calls made on UPC_TEAM_ALL */
+    uint32_t rec; /* records written to the ring (calls on any team) */
+    uint64_t sig; /* running fold of the signatures of the n calls */
     uint32_t episode;
+    const char *names; /* of the arguments tupc_calls_args recorded, or NULL */
     struct tupc_calls_thread *mine;
 };
 extern _Thread_local struct tupc_calls_self tupc_calls_self_
@@ -59,23 +69,96 @@ const struct tupc_calls_thread *tupc_calls_of(int thread);
 void tupc_calls_fini(void);
 void tupc_calls_thread_start(int thread);
 
-/* Records collective call `func` with arguments `args` (flags included);
- * returns the running signature, this call included. Inline: every
- * collective call runs it. Relaxed stores: readers read the ring only
- * after an acquire that saw a later store of this thread (its entry
- * counter or its barrier arrival), or to explain an error already found,
- * where a torn view only words the message less precisely. */
-static inline uint64_t tupc_calls_note(const char *func, uint64_t args)
+/* Records the raw single-valued arguments of the collective call this
+ * thread is about to make, so that a disagreement can name the argument
+ * that differs; returns their signature. `names` lists them, comma
+ * separated, each with a prefix for how to print it: '*' a shared address,
+ * '&' a function, '#' hex, none decimal; an empty name skips a value.
+ * The values go straight into the ring entry of the next record; the
+ * seqlock's key is cleared first, and the release fence keeps a reader
+ * that reads any of the new values from trusting the old key (it reads
+ * the key again after an acquire fence). Independent products rather than
+ * a chain: this is on the path of every call. Odd multipliers keep any one
+ * differing argument from vanishing. */
+static inline uint64_t tupc_calls_args(const char *names, uint64_t a0, uint64_t a1, uint64_t a2,
+                                       uint64_t a3, uint64_t a4, uint64_t a5)
+{
+    struct tupc_calls_self *s = &tupc_calls_self_;
+    struct tupc_call_rec *r = &s->mine->ring[(s->rec + 1) % TUPC_CALLS_RING];
+    atomic_store_explicit(&r->key, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    const uint64_t a[TUPC_CALL_ARGS] = {a0, a1, a2, a3, a4, a5};
+    for (int i = 0; i < TUPC_CALL_ARGS; i++)
+        atomic_store_explicit(&r->v[i], a[i], memory_order_relaxed);
+    s->names = names;
+    return (a0 * 0x9e3779b97f4a7c15ull) ^ (a1 * 0xc2b2ae3d27d4eb4full) ^
+           (a2 * 0xd6e8feb86659fd93ull) ^ (a3 * 0xff51afd7ed558ccdull) ^
+           (a4 * 0x165667b19e3779f9ull) ^ (a5 * 0xc4ceb9fe1a85ec53ull);
+}
+
+/* Writes record s->rec + 1: call `seq` on team `team`. */
+static inline void tupc_calls_record_(struct tupc_calls_self *s, const char *func, unsigned flags,
+                                      uint64_t args, int team, uint32_t seq)
+{
+    uint32_t rec = ++s->rec;
+    struct tupc_call_rec *r = &s->mine->ring[rec % TUPC_CALLS_RING];
+    if (!s->names) { /* a call that recorded no values: clear the key first */
+        atomic_store_explicit(&r->key, 0, memory_order_relaxed);
+        atomic_thread_fence(memory_order_release);
+    }
+    atomic_store_explicit(&r->names, s->names, memory_order_relaxed);
+    s->names = NULL;
+    atomic_store_explicit(&r->func, func, memory_order_relaxed);
+    atomic_store_explicit(&r->args, args, memory_order_relaxed);
+    atomic_store_explicit(&r->flags, flags, memory_order_relaxed);
+    atomic_store_explicit(&r->team, team, memory_order_relaxed);
+    atomic_store_explicit(&r->seq, seq, memory_order_relaxed);
+    /* Release: a reader that sees the key (acquire) sees the entry. */
+    atomic_store_explicit(&r->key, rec, memory_order_release);
+}
+
+/* Records collective call `func` on UPC_TEAM_ALL with arguments `args`
+ * (their signature, flags included) and returns the running signature,
+ * this call included. Inline: every collective call runs it. Readers read
+ * the ring only after an acquire that saw a later store of this thread
+ * (its entry counter or its barrier arrival), or to explain an error
+ * already found. */
+static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_t args)
 {
     struct tupc_calls_self *s = &tupc_calls_self_;
     uint32_t n = ++s->n;
     s->sig = tupc_sig(s->sig, args ^ (uintptr_t)func);
-    struct tupc_call_rec *r = &s->mine->ring[n % TUPC_CALLS_RING];
-    atomic_store_explicit(&r->func, func, memory_order_relaxed);
-    atomic_store_explicit(&r->args, args, memory_order_relaxed);
-    atomic_store_explicit(&r->n, n, memory_order_relaxed);
+    tupc_calls_record_(s, func, flags, args, 0, n);
     return s->sig;
 }
+
+/* Records call `seq` on team `team` (another team than UPC_TEAM_ALL). */
+static inline void tupc_calls_note_team(const char *func, unsigned flags, uint64_t args, int team,
+                                        uint32_t seq)
+{
+    tupc_calls_record_(&tupc_calls_self_, func, flags, args, team, seq);
+}
+
+/* A consistent copy of one record. */
+struct tupc_call_copy {
+    uint32_t seq;
+    int team;
+    unsigned flags;
+    const char *func, *names;
+    uint64_t args, v[TUPC_CALL_ARGS];
+};
+
+/* Thread t's newest record: its number (> 0) and *c, or 0 when it has
+ * made no call. */
+uint32_t tupc_calls_last(int t, struct tupc_call_copy *c);
+
+/* The calls thread t has made on team `team`, as far as its ring tells. */
+uint32_t tupc_calls_made(int t, int team);
+
+/* Writes a short account of call c into buf: its number and team, its
+ * values that are not addresses, and its flags, e.g. "collective call 3:
+ * nbytes 8, UPC_IN_MYSYNC | UPC_OUT_MYSYNC". */
+void tupc_calls_format(const struct tupc_call_copy *c, char *buf, size_t len);
 
 /* The running signature folded to the 32 bits a barrier carries. */
 static inline uint32_t tupc_calls_sig32(void)
@@ -89,8 +172,11 @@ void tupc_calls_note_barrier(const char *func);
 
 /* Fails the run explaining how thread j's collective calls differ from
  * this thread's, which a compared signature showed. `func` is the caller
- * (the barrier or collective that found it). */
+ * (the barrier or collective that found it). tupc_calls_differ_team does
+ * it for the calls on team `team`, of which this thread has made n and
+ * thread j is the member of rank `rank_j`. */
 _Noreturn void tupc_calls_differ(const char *func, int j);
+_Noreturn void tupc_calls_differ_team(const char *func, int team, uint32_t n, int j, int rank_j);
 
 /* A thread that returns from its entry function records its calls. The
  * end of a thread is a barrier (UPC 1.3 3, program termination), so once
@@ -107,5 +193,11 @@ int tupc_calls_check_end(int threads, char *buf, size_t len);
  * and if still short fails with tupc_calls_fail_ahead, naming `func`. */
 int tupc_calls_peer_ahead(int peer);
 _Noreturn void tupc_calls_fail_ahead(int peer, const char *func);
+
+/* Thread t's newest call, as tupc_calls_format words it, if it is a call
+ * of `func` (returns 1), else 0. The _mine form falls back on the call's
+ * number. */
+int tupc_calls_describe(int t, const char *func, char *buf, size_t len);
+void tupc_calls_describe_mine(const char *func, char *buf, size_t len);
 
 #endif

@@ -56,31 +56,15 @@ void tupc_watch_lock(int ahead)
                               memory_order_relaxed);
 }
 
-/* The latest collective call a thread has made: its number and function. */
-static uint32_t last_call(int t, const char **func)
-{
-    const struct tupc_calls_thread *c = tupc_calls_of(t);
-    uint32_t best = 0;
-    *func = NULL;
-    for (int i = 0; i < TUPC_CALLS_RING; i++) {
-        uint32_t n = atomic_load_explicit(&c->ring[i].n, memory_order_relaxed);
-        if (n > best) {
-            best = n;
-            *func = atomic_load_explicit(&c->ring[i].func, memory_order_relaxed);
-        }
-    }
-    return best;
-}
-
 /* A number that changes whenever any thread makes progress. */
 static uint64_t progress(void)
 {
     uint64_t p = 0;
     for (int t = 0; t < nthreads; t++) {
-        const char *f;
+        struct tupc_call_copy c;
         p += atomic_load_explicit(&tupc_watch_[t].waits, memory_order_relaxed);
         p += atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
-        p += last_call(t, &f);
+        p += tupc_calls_last(t, &c);
         p += (uint64_t)atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed) << 32;
     }
     return p;
@@ -103,10 +87,16 @@ static void report(uint64_t start)
     for (int t = 0; t < nthreads; t++) {
         const struct tupc_watch *w = &tupc_watch_[t];
         uint64_t since = atomic_load_explicit(&w->since, memory_order_relaxed);
-        const char *func = atomic_load_explicit(&w->func, memory_order_relaxed), *cf;
+        const char *func = atomic_load_explicit(&w->func, memory_order_relaxed), *cf = NULL;
         int peer = atomic_load_explicit(&w->peer, memory_order_relaxed);
         int ahead = atomic_load_explicit(&w->lock_ahead, memory_order_relaxed);
-        uint32_t calls = last_call(t, &cf);
+        uint32_t calls = tupc_calls_made(t, 0);
+        struct tupc_call_copy last;
+        char lastd[300] = "";
+        if (tupc_calls_last(t, &last)) {
+            cf = last.func;
+            tupc_calls_format(&last, lastd, sizeof lastd);
+        }
         uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
         const char *bar = atomic_load_explicit(&tupc_calls_of(t)->barrier, memory_order_relaxed);
         fprintf(f, "tupc:   thread %d: ", t);
@@ -131,9 +121,9 @@ static void report(uint64_t start)
             if (peer >= 0)
                 fprintf(f, ", waiting for thread %d", peer);
         }
-        fprintf(f, " (%u barriers notified%s%s, %u collective calls%s%s)\n", ep,
-                bar ? ", the last by " : "", bar ? bar : "", calls, cf ? ", the last " : "",
-                cf ? cf : "");
+        fprintf(f, " (%u barriers notified%s%s, %u collective calls%s%s%s%s%s)\n", ep,
+                bar ? ", the last by " : "", bar ? bar : "", calls, cf ? "; the last call " : "",
+                cf ? cf : "", cf ? " (" : "", lastd, cf ? ")" : "");
     }
     /* Who waits for whom, from what the threads have reached. */
     for (int t = 0; t < nthreads; t++) {
@@ -145,16 +135,14 @@ static void report(uint64_t start)
             fprintf(f, "tupc:   thread %d -> thread %d: upc_lock, queued behind it\n", t, ahead);
             continue;
         }
-        const char *cf;
-        uint32_t calls = last_call(t, &cf);
+        uint32_t calls = tupc_calls_made(t, 0);
         uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
         int shown = 0;
         for (int u = 0; u < nthreads && shown < 8; u++) {
-            const char *uf;
             if (u == t)
                 continue;
             uint32_t uep = atomic_load_explicit(&tupc_calls_of(u)->episode, memory_order_relaxed);
-            uint32_t ucalls = last_call(u, &uf);
+            uint32_t ucalls = tupc_calls_made(u, 0);
             if (ucalls < calls)
                 fprintf(f,
                         "tupc:   thread %d -> thread %d: it has made %u collective calls, "

@@ -103,7 +103,8 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
     else
         tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
     tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
-    uint64_t sig = tupc_sig(tupc_reloc_sig(dst, src, nbytes), (uintptr_t)perm.addr);
+    uint64_t sig = tupc_calls_args("*dst,*src,nbytes,*perm", (uintptr_t)dst.addr,
+                                   (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0);
     tupc_reloc_check_allocs(FUNC, sig,
                             (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1},
                                                              {"src", src, nbytes, 1},

@@ -117,8 +117,7 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
     }
     uint64_t args = tupc_red_args(dst, src, nelems, blk_size);
     tupc_red_check_allocs(func, args, dst, prefix, src, nelems, blk_size, ty->size);
-    uint64_t sig =
-        args ^ ((uint64_t)op * 0x165667b19e3779f9ull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
+    uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 
     struct tupc_coll c;
     tupc_coll_begin_team(&c, t, func, flags, in, out, sig);

@@ -157,6 +157,15 @@ static inline uint64_t tupc_red_args(tupc_sptr_t dst, tupc_sptr_t src, size_t ne
            (blk_size * 0xff51afd7ed558ccdull);
 }
 
+/* The signature of a reduce call's single-valued arguments, recorded for
+ * the messages of check/calls.h. */
+static inline uint64_t tupc_red_sig(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                    size_t blk_size, tupc_red_fn f)
+{
+    return tupc_calls_args("*dst,*src,#op,nelems,blk_size,&func", (uintptr_t)dst.addr,
+                           (uintptr_t)src.addr, (uint64_t)op, nelems, blk_size, (uintptr_t)f);
+}
+
 /* The allocation checks themselves. */
 static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int dst_array,
                                          tupc_sptr_t src, size_t nelems, size_t blk_size,
@@ -315,8 +324,7 @@ static inline int tupc_red_begin(struct tupc_coll *c, const char *func, upc_flag
      * argument from vanishing. */
     /* NOSYNC calls too: the running signature of check/calls.h carries it
      * to the next barrier or MYSYNC wait. */
-    uint64_t sig = tupc_red_args(dst, src, nelems, blk_size) ^
-                   ((uint64_t)op * 0x165667b19e3779f9ull) ^ ((uintptr_t)f * 0xc4ceb9fe1a85ec53ull);
+    uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
     tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = c->turn;

@@ -118,7 +118,8 @@ static inline int tupc_reloc_streams(size_t nbytes, size_t copies)
 /* Signature of a relocalization call's single-valued arguments. */
 static inline uint64_t tupc_reloc_sig(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
 {
-    return tupc_sig(tupc_sig(tupc_sig(0, (uintptr_t)dst.addr), (uintptr_t)src.addr), nbytes);
+    return tupc_calls_args("*dst,*src,nbytes", (uintptr_t)dst.addr, (uintptr_t)src.addr, nbytes, 0,
+                           0, 0);
 }
 
 /* Leaves call c of a collective whose one rooted area (on thread `root`) is

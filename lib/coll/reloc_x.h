@@ -146,9 +146,8 @@ static inline void tupc_x_leave(struct tupc_x *x)
 /* The signature of an _x call's single-valued arguments. */
 static inline uint64_t tupc_x_sig(tupc_sptr_t a, tupc_sptr_t b, tupc_sptr_t c, uint64_t d)
 {
-    return tupc_sig(
-        tupc_sig(tupc_sig(tupc_sig(0, (uintptr_t)a.addr), (uintptr_t)b.addr), (uintptr_t)c.addr),
-        d);
+    return tupc_calls_args("*dst,*src,*nbytes,nbytes", (uintptr_t)a.addr, (uintptr_t)b.addr,
+                           (uintptr_t)c.addr, d, 0, 0);
 }
 
 #endif

@@ -211,8 +211,8 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
     }
 
     struct tupc_coll c;
-    uint64_t sig = tupc_sig(tupc_sig(0, (uintptr_t)A.addr), elem_size);
-    sig = tupc_sig(tupc_sig(tupc_sig(sig, nelems), blk_size), (uintptr_t)func);
+    uint64_t sig = tupc_calls_args("*A,elem_size,nelems,blk_size,&func", (uintptr_t)A.addr,
+                                   elem_size, nelems, blk_size, (uintptr_t)func, 0);
     tupc_coll_begin_team(&c, team_p, fn, flags, in, out, sig);
     const int T = tupc_coll_state(&c)->size, me = tupc_coll_state(&c)->me;
     if (in == TUPC_MYSYNC)

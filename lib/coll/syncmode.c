@@ -193,6 +193,7 @@ void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     ++self->n;
+    tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
     tupc_coll_post_entry_(c, self, self->n, t->n, func,
                           tupc_sig(self->sig, c->args ^ (uintptr_t)func));
     if (in == TUPC_ALLSYNC)

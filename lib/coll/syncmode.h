@@ -153,7 +153,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     c->out = out;
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    uint64_t sig = tupc_calls_note(func, c->args);
+    uint64_t sig = tupc_calls_note(func, (unsigned)flags, c->args);
     tupc_coll_post_entry_(c, self, tupc_calls_self_.n, THREADS, func, sig);
     if (in == TUPC_ALLSYNC)
         tupc_coll_begin_barrier_(c);

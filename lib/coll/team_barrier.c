@@ -27,14 +27,7 @@ _Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const c
 {
     if (t == &tupc_team_all_)
         tupc_calls_differ(func, j);
-    const struct tupc_coll_self *a = &t->self[me];
-    tupc_fail(func, "UPC 1.3 7.4 para 3 and 4; " SEC,
-              "member %d of team %d (thread %d) made other calls on the team than this member "
-              "(rank %d), or passed other arguments or flags, in its %u calls up to the one in "
-              "%s; expected every member to make the same calls on the team with the same "
-              "single-valued arguments",
-              j, t->id, tupc_team_thread_of(t, j), me, (unsigned)a->n,
-              a->func ? a->func : "no call");
+    tupc_calls_differ_team(func, t->id, t->self[me].n, tupc_team_thread_of(t, j), j);
 }
 
 struct bar_wait {

@@ -39,6 +39,7 @@
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,10 +173,16 @@ static void check_arrival(const char *func, int j, uint32_t e)
         tupc_calls_differ(func, j);
     if (d == 1) {
         const char *fj = thr[j].func[k];
+        char cj[240] = "", cm[240] = "", d[230];
+        if (!(thr[j].how[k] & USER) && tupc_calls_describe(j, fj, d, sizeof d))
+            snprintf(cj, sizeof cj, " (%s)", d);
+        if (!(thr[tupc_impl_mythread].how[k] & USER) &&
+            tupc_calls_describe(tupc_impl_mythread, func, d, sizeof d))
+            snprintf(cm, sizeof cm, " (%s)", d);
         tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",
-                  "thread %d %s %s while this thread is in %s; expected every thread to reach "
-                  "the same barriers and collective calls",
-                  j, strcmp(fj, "upc_notify") == 0 ? "has called" : "is in", fj, func);
+                  "thread %d %s %s%s while this thread is in %s%s; expected every thread to "
+                  "reach the same barriers and collective calls",
+                  j, strcmp(fj, "upc_notify") == 0 ? "has called" : "is in", fj, cj, func, cm);
     }
 }
 

@@ -55,6 +55,29 @@ static int different_reduce_length(void *arg)
     return 0;
 }
 
+static int different_op(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 64 * sizeof(long));
+    tupc_sptr_t R = upc_all_alloc(1, sizeof(long));
+    upc_all_reduceL(R, A, MYTHREAD == 1 ? UPC_MAX : UPC_ADD, 50, 64, NULL,
+                    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    upc_barrier();
+    return 0;
+}
+
+static int different_src(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB * THREADS);
+    tupc_sptr_t A2 = upc_all_alloc(THREADS, 4 * NB * THREADS);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB);
+    upc_all_scatter(B, MYTHREAD == THREADS - 1 ? A2 : A, NB,
+                    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    upc_barrier();
+    return 0;
+}
+
 /* One thread passes NOSYNC where the others pass MYSYNC, after two alike
  * calls: the root waits for that thread's entry and must compare this
  * call's signature, not the one two calls back, which is the same but for
@@ -123,17 +146,25 @@ static void test_different_arguments(void **state)
 {
     (void)state;
     for (int n = 3; n <= 8; n += 5) {
-        tt_expect_error(n, different_nbytes, NULL, "upc_all_broadcast", "other arguments",
-                        "(UPC 1.3 7.4 para 4)", NULL);
-        tt_expect_error(n, different_flags, NULL, "upc_all_gather_all", "other arguments", NULL);
-        tt_expect_error(n, different_reduce_length, NULL, "upc_all_reduceL", "other arguments",
-                        NULL);
-        tt_expect_error(n, nosync_on_one_thread, NULL, "upc_all_reduceL", "other arguments", NULL);
+        /* Each message names the argument and both values. */
+        tt_expect_error(n, different_nbytes, NULL, "passed nbytes ", " to upc_all_broadcast",
+                        "nbytes 100", "nbytes 200", "(UPC 1.3 7.4 para 4)", NULL);
+        tt_expect_error(n, different_flags, NULL, "passed flags ", " to upc_all_gather_all",
+                        "flags UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC",
+                        "flags UPC_IN_ALLSYNC | UPC_OUT_NOSYNC", NULL);
+        tt_expect_error(n, different_reduce_length, NULL, "to upc_all_reduceL", "nelems 40",
+                        "nelems 50", NULL);
+        tt_expect_error(n, nosync_on_one_thread, NULL, "to upc_all_reduceL (collective call 3)",
+                        "flags UPC_IN_NOSYNC | UPC_OUT_NOSYNC",
+                        "flags UPC_IN_MYSYNC | UPC_OUT_MYSYNC", NULL);
+        tt_expect_error(n, different_op, NULL, "passed op 0x", "to upc_all_reduceL", NULL);
+        tt_expect_error(n, different_src, NULL, "passed src byte ", "to upc_all_scatter",
+                        "'s partition", NULL);
     }
     for (int n = 2; n <= 3; n++)
         for (int alike = 0; alike < n; alike++)
-            tt_expect_error(n, nosync_small_by_turns, &alike, "upc_all_reduceL", "other arguments",
-                            NULL);
+            tt_expect_error(n, nosync_small_by_turns, &alike, "upc_all_reduceL", "flags ",
+                            "UPC_IN_NOSYNC | UPC_OUT_NOSYNC", NULL);
 }
 
 static void test_alike_passes(void **state)

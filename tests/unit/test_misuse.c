@@ -99,10 +99,10 @@ static void expect_nosync(enum nosync_case k, const char *a, const char *b, cons
 static void test_nosync_rule_breaks(void **state)
 {
     (void)state;
-    expect_nosync(HALF_NBYTES, "passed other arguments or flags to upc_all_broadcast",
-                  "collective call 1", "UPC 1.3 7.4 para 4");
-    expect_nosync(OTHER_SRC, "passed other arguments or flags to upc_all_broadcast",
-                  "collective call 1", "UPC 1.3 7.4 para 4");
+    expect_nosync(HALF_NBYTES, "to upc_all_broadcast (collective call 1) where", "nbytes 4",
+                  "nbytes 8");
+    expect_nosync(OTHER_SRC, "passed src byte ", "to upc_all_broadcast (collective call 1) where",
+                  "UPC 1.3 7.4 para 4");
     expect_nosync(BCAST_VS_GATHER, "upc_all_broadcast", "upc_all_gather", "collective call 1");
     expect_nosync(SCATTER_VS_BCAST, "upc_all_broadcast", "upc_all_scatter", "collective call 1");
     expect_nosync(SKIP_CALL, "upc_all_broadcast", "collective call 1", "UPC 1.3 7.4 para 3");
@@ -132,7 +132,8 @@ static void test_barrier_vs_collective(void **state)
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         for (int c = 0; c < NCOUNTS; c++) {
             upc_flag_t f = flags[i];
-            tt_expect_error(counts[c], barrier_vs_broadcast, &f, "thread 1", "upc_all_broadcast",
+            tt_expect_error(counts[c], barrier_vs_broadcast, &f, "thread 1",
+                            "upc_all_broadcast (collective call 1: nbytes 8, ",
                             "expected every thread", NULL);
         }
 }
@@ -359,7 +360,8 @@ static void test_waits_on_each_other(void **state)
     for (int c = 0; c < NCOUNTS; c++) {
         enum nosync_case k = HALF_NBYTES;
         tt_expect_error(counts[c], nosync_at_the_end, &k, "tupc_run", "when the threads ended",
-                        "passed other arguments or flags to upc_all_broadcast", NULL);
+                        "to upc_all_broadcast (collective call 1) where", "nbytes 4", "nbytes 8",
+                        NULL);
         k = SKIP_CALL;
         tt_expect_error(counts[c], nosync_at_the_end, &k, "when the threads ended",
                         "upc_all_broadcast", "collective call 1", NULL);
