@@ -64,8 +64,9 @@ test)
     run_suite build
     ;;
 test-clang)
+    # The whole suite at the strictest check level: no false alarm.
     CC=clang setup build-clang -Dwerror=true
-    run_suite build-clang
+    TUPC_CHECKS=full run_suite build-clang
     ;;
 test-tsan)
     # Quick matrices: the sanitizer makes each test about ten times slower.

@@ -44,7 +44,14 @@ typedef struct tupc_options {
     int quiet;           /* nonzero: do not print the error message */
     int hang_timeout;    /* seconds without progress before a hang is reported;
                             0: $TUPC_HANG_TIMEOUT or 60; negative: never */
+    int checks;          /* TUPC_CHECKS_OFF, _DEFAULT or _FULL; 0: $TUPC_CHECKS or
+                            the default level (tupc_run(3), "Check levels") */
 } tupc_options;
+
+/* The values of tupc_options.checks. */
+#define TUPC_CHECKS_OFF 1
+#define TUPC_CHECKS_DEFAULT 2
+#define TUPC_CHECKS_FULL 3
 
 #define TUPC_RUN_ERROR (-1)
 

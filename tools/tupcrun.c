@@ -11,7 +11,7 @@
 static void usage(FILE *f)
 {
     fputs("usage: tupcrun [-n N] [--heap SIZE] [--placement compact|scatter|none]\n"
-          "               [--trace FILE] [--verbose] [--] PROGRAM [ARGS...]\n"
+          "               [--trace FILE] [--checks LEVEL] [--verbose] [--] PROGRAM [ARGS...]\n"
           "\n"
           "Runs PROGRAM, a tupc program (one that links tupc-main), on N THREADS.\n"
           "Options stop at PROGRAM; everything after it is PROGRAM's own.\n"
@@ -25,13 +25,15 @@ static void usage(FILE *f)
           "  --trace FILE       write a timeline of every thread's calls and waits to FILE,\n"
           "                     Chrome trace-event JSON for Perfetto or chrome://tracing\n"
           "                     (sets TUPC_TRACE; default none)\n"
+          "  --checks LEVEL     what the collectives verify: off, default or full\n"
+          "                     (sets TUPC_CHECKS; default: default)\n"
           "  --verbose          print the placement at the start of the run (TUPC_VERBOSE;\n"
           "                     default off)\n"
           "  -h, --help         this text\n"
           "\n"
           "The environment variables the library reads, which tupcrun passes on:\n"
           "  UPC_THREADS, UPC_SHARED_HEAP_SIZE, TUPC_PLACEMENT, TUPC_TRACE, TUPC_STATS,\n"
-          "  TUPC_HANG_TIMEOUT, TUPC_VERBOSE, TUPC_BARRIER, TUPC_HUGEPAGES,\n"
+          "  TUPC_HANG_TIMEOUT, TUPC_CHECKS, TUPC_VERBOSE, TUPC_BARRIER, TUPC_HUGEPAGES,\n"
           "  TUPC_STREAM_MIN, TUPC_SPIN, TUPC_YIELD, TUPC_NAP, TUPC_FENCE, TUPC_SIMD\n"
           "  (see the README and tupc(7)).\n",
           f);
@@ -87,6 +89,11 @@ int main(int argc, char **argv)
             if (!v || !*v)
                 return fail("%s needs a file name", a);
             setenv("TUPC_TRACE", v, 1); /* the run opens it, or says why not */
+            i++;
+        } else if (strcmp(a, "--checks") == 0) {
+            if (!v || (strcmp(v, "off") && strcmp(v, "default") && strcmp(v, "full")))
+                return fail("--checks \"%s\": expected off, default or full", v ? v : "");
+            setenv("TUPC_CHECKS", v, 1);
             i++;
         } else if (strcmp(a, "--verbose") == 0) {
             setenv("TUPC_VERBOSE", "1", 1);

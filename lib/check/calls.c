@@ -161,10 +161,17 @@ static void put_value(char *buf, size_t len, int kind, uint64_t v)
 /* The sync flags (and _x mode bits) as the names a program writes. */
 static void put_flags(char *buf, size_t len, unsigned f)
 {
-    static const char *const bit[] = {
-        "UPC_IN_NOSYNC",  "UPC_IN_MYSYNC", "UPC_IN_ALLSYNC", "UPC_OUT_NOSYNC",
-        "UPC_OUT_MYSYNC", "UPC_OUT_ALLSYNC", "UPC_PUSH",     "UPC_PULL",
-        "UPC_IN_PLACE",   "UPC_ASYNC",     "UPC_EXCLUSIVE_PREFIX_REDUCE"};
+    static const char *const bit[] = {"UPC_IN_NOSYNC",
+                                      "UPC_IN_MYSYNC",
+                                      "UPC_IN_ALLSYNC",
+                                      "UPC_OUT_NOSYNC",
+                                      "UPC_OUT_MYSYNC",
+                                      "UPC_OUT_ALLSYNC",
+                                      "UPC_PUSH",
+                                      "UPC_PULL",
+                                      "UPC_IN_PLACE",
+                                      "UPC_ASYNC",
+                                      "UPC_EXCLUSIVE_PREFIX_REDUCE"};
     const unsigned n = sizeof bit / sizeof bit[0];
     if (!f) {
         snprintf(buf, len, "0 (UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC)");
@@ -303,8 +310,8 @@ void tupc_calls_differ(const char *func, int j)
 {
     char msg[1400], jn[32];
     snprintf(jn, sizeof jn, "thread %d", j);
-    const char *sec =
-        describe(msg, sizeof msg, tupc_calls_self_.mine, tupc_calls_self_.n, "this thread", 0, j, jn);
+    const char *sec = describe(msg, sizeof msg, tupc_calls_self_.mine, tupc_calls_self_.n,
+                               "this thread", 0, j, jn);
     tupc_fail(func, sec, "%s", msg);
 }
 
@@ -312,7 +319,8 @@ void tupc_calls_differ_team(const char *func, int team, uint32_t n, int j, int r
 {
     char msg[1400], jn[64];
     snprintf(jn, sizeof jn, "thread %d (rank %d of team %d)", j, rank_j, team);
-    const char *sec = describe(msg, sizeof msg, tupc_calls_self_.mine, n, "this thread", team, j, jn);
+    const char *sec =
+        describe(msg, sizeof msg, tupc_calls_self_.mine, n, "this thread", team, j, jn);
     tupc_fail(func, sec, "%s", msg);
 }
 

@@ -43,7 +43,7 @@ void upc_all_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_
     uint64_t sig = tupc_reloc_sig(dst, src, nbytes);
     tupc_reloc_check_allocs(
         FUNC, sig, (const struct tupc_reloc_area[]){{"dst", dst, total, 1}, {"src", src, total, 1}},
-        2);
+        in_place ? 1 : 2);
 
     struct tupc_coll c;
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);

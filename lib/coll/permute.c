@@ -107,9 +107,9 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
                                    (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0);
     tupc_reloc_check_allocs(FUNC, sig,
                             (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1},
-                                                             {"src", src, nbytes, 1},
-                                                             {"perm", perm, sizeof(int), 1}},
-                            3);
+                                                             {"perm", perm, sizeof(int), 1},
+                                                             {"src", src, nbytes, 1}},
+                            in_place ? 2 : 3);
     int me = MYTHREAD, T = THREADS;
 
     struct tupc_coll c;

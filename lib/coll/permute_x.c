@@ -76,9 +76,9 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     size_t N = (size_t)x.t->n;
     if (x.in_place)
         src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
-    uint64_t sig = tupc_calls_args("*dst,*src,*nbytes,,*perm", (uintptr_t)dst.addr,
-                                   (uintptr_t)src.addr, (uintptr_t)nbytes.addr, 0,
-                                   (uintptr_t)perm.addr, 0);
+    uint64_t sig =
+        tupc_calls_args("*dst,*src,*nbytes,,*perm", (uintptr_t)dst.addr, (uintptr_t)src.addr,
+                        (uintptr_t)nbytes.addr, 0, (uintptr_t)perm.addr, 0);
     tupc_x_check_arrays(
         &x, sig,
         (const struct tupc_x_array[]){{"dst", dst, N, 1, sizeof(tupc_sptr_t)},

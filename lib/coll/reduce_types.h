@@ -12,6 +12,7 @@
 #ifndef TUPC_COLL_REDUCE_TYPES_H
 #define TUPC_COLL_REDUCE_TYPES_H
 
+#include "check/overlap.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 
@@ -171,6 +172,8 @@ static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int 
                                          tupc_sptr_t src, size_t nelems, size_t blk_size,
                                          size_t esize)
 {
+    if (tupc_checks_ == TUPC_CHECK_OFF)
+        return;
     /* In place (src is dst) the one array is named dst. */
     if (!dst_array || src.addr != dst.addr)
         tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
@@ -178,6 +181,12 @@ static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int 
         tupc_check_range_array(func, "dst", dst, nelems, blk_size, esize);
     else
         tupc_check_range(func, "dst", (int)dst.thread, tupc_offset(dst), tupc_offset(dst) + esize);
+    if (tupc_checks_ == TUPC_CHECK_FULL && (!dst_array || src.addr != dst.addr)) {
+        struct tupc_extent s = {"src", src, nelems, blk_size, esize, 0};
+        struct tupc_extent d = {"dst", dst, dst_array ? nelems : 1, blk_size, esize, 0};
+        tupc_check_overlap(func, dst_array ? "UPC 1.3 7.4.3.2 para 12" : "UPC 1.3 7.4.3.1 para 12",
+                           &d, &s);
+    }
 }
 
 /* The key of a reduction's pointer checks (heap/range_check.h): `args`

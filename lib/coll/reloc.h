@@ -78,6 +78,9 @@ struct tupc_reloc_area {
     int all;
 };
 
+/* TUPC_CHECKS=full: areas[0] (dst) must not overlap the others. */
+void tupc_reloc_check_overlaps(const char *func, const struct tupc_reloc_area *areas, int n);
+
 /* The allocation checks (heap/range_check.h) of a call whose single-valued
  * arguments have signature `sig`, made once per distinct call between
  * frees: sig and the function cover every argument the checks read. */
@@ -88,6 +91,8 @@ static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;
+    if (tupc_checks_ == TUPC_CHECK_OFF)
+        return;
     for (int i = 0; i < n; i++) {
         const struct tupc_reloc_area *a = &areas[i];
         /* With one thread an `all` area's one block may come from upc_alloc. */
@@ -96,6 +101,8 @@ static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
             (size_t)(a->p.addr - tupc_heap_base_) - (size_t)a->p.thread * tupc_impl_partition_size;
         tupc_check_range(func, a->arg, t, off, off + a->len);
     }
+    if (tupc_checks_ == TUPC_CHECK_FULL)
+        tupc_reloc_check_overlaps(func, areas, n);
     tupc_call_seen(key, gen);
 }
 

@@ -235,7 +235,8 @@ void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_
     int me = team_begin(&c, &t, F, SEC_OF("7.4.2.6 para 3"), SEC_OF("7.4.2.6 para 6"),
                         flags & ~UPC_IN_PLACE, team, nbytes, a, in_place ? 2 : 3,
                         tupc_calls_args("*dst,*src,nbytes,*perm", (uintptr_t)dst.addr,
-                                        (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0), &total);
+                                        (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0),
+                        &total);
     int n = t->n;
     /* Read after the entry sync, as upc_all_permute does. */
     int to = *(const int *)block_of(t, perm, me);

@@ -129,6 +129,20 @@ void tupc_coll_compare(const struct tupc_coll *c, int j)
     check_peer(c, j);
 }
 
+void tupc_coll_compare_all(const struct tupc_coll *c)
+{
+    /* Seq_cst, after our entry's store and before the loads of theirs: of
+     * two members that enter at once, at least one sees the other (the
+     * store-buffering case), and that one compares. */
+    atomic_thread_fence(memory_order_seq_cst);
+    const struct tupc_coll_self *me = tupc_coll_state(c);
+    for (int j = 0; j < me->size; j++)
+        /* Acquire, as check_peer needs: j's slot for this call is written. */
+        if (j != me->me &&
+            atomic_load_explicit(&line_of(c, j)->entered.value, memory_order_acquire) == c->seq)
+            check_peer(c, j);
+}
+
 /* The check of an engine wait that goes to sleep on member j: those of
  * tupc_wait_peer (j returned, or sits in a barrier this thread has not
  * reached), and, when j is in the call of the same number, a comparison
@@ -196,6 +210,8 @@ void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *
     tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
     tupc_coll_post_entry_(c, self, self->n, t->n, func,
                           tupc_sig(self->sig, c->args ^ (uintptr_t)func));
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
+        tupc_coll_compare_all(c);
     if (in == TUPC_ALLSYNC)
         tupc_coll_barrier(c);
 }

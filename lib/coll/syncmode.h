@@ -143,6 +143,9 @@ static inline void tupc_coll_post_entry_(struct tupc_coll *c, struct tupc_coll_s
  * stop the run before any thread waits on another (reduce.c's small path
  * has a reason to check after; it waits for nobody before it checks). */
 void tupc_coll_begin_barrier_(const struct tupc_coll *c);
+/* TUPC_CHECKS=full: compares call c with that of every member already in
+ * it, so that NOSYNC calls are compared when they are made. */
+void tupc_coll_compare_all(const struct tupc_coll *c);
 static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
                                    enum tupc_sync in, enum tupc_sync out, uint64_t args)
 {
@@ -155,6 +158,8 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     uint64_t sig = tupc_calls_note(func, (unsigned)flags, c->args);
     tupc_coll_post_entry_(c, self, tupc_calls_self_.n, THREADS, func, sig);
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
+        tupc_coll_compare_all(c);
     if (in == TUPC_ALLSYNC)
         tupc_coll_begin_barrier_(c);
 }

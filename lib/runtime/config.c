@@ -123,6 +123,14 @@ int tupc_config_read(char *err, size_t errlen)
             return -1;
         c.stats = i;
     }
+    static const char *const levels[] = {"off", "default", "full"};
+    c.checks = -1;
+    if ((s = env("TUPC_CHECKS"))) {
+        int i = word("TUPC_CHECKS", s, levels, 3, err, errlen);
+        if (i < 0)
+            return -1;
+        c.checks = i;
+    }
     tupc_config_ = c;
     return 0;
 }

@@ -28,6 +28,7 @@ struct tupc_config {
     const char *trace_path; /* TUPC_TRACE; NULL when unset or empty */
     int stats;              /* TUPC_STATS: 0 unset or "0", 1 "1", 2 "all" */
     long hang_timeout;      /* TUPC_HANG_TIMEOUT, seconds; -1 when unset */
+    int checks;             /* TUPC_CHECKS: enum tupc_check_level, -1 when unset */
 };
 
 /* Written by tupc_config_read before the UPC threads start, read-only while

@@ -178,6 +178,14 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
         return run_error(&o, "tupc: tupc_run_opts: %s", bad_size);
     if (!entry)
         return run_error(&o, "tupc: tupc_run: %s", "entry is NULL; expected a function");
+    if (o.checks < 0 || o.checks > TUPC_CHECKS_FULL) {
+        char detail[160];
+        snprintf(detail, sizeof detail,
+                 "checks is %d; expected 0 (TUPC_CHECKS or the default), TUPC_CHECKS_OFF, "
+                 "TUPC_CHECKS_DEFAULT or TUPC_CHECKS_FULL",
+                 o.checks);
+        return run_error(&o, "tupc: tupc_run_opts: %s", detail);
+    }
     {
         char detail[160];
         if (tupc_config_read(detail, sizeof detail) != 0)
@@ -263,6 +271,10 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
                                                 : 60;
     if (tupc_watchdog_start(threads, hang, err, sizeof err) != 0)
         goto fail;
+    /* The options' level, else the environment's, else the default. */
+    tupc_checks_ = o.checks > 0               ? o.checks - TUPC_CHECKS_OFF
+                   : tupc_config_.checks >= 0 ? tupc_config_.checks
+                                              : TUPC_CHECK_DEFAULT;
     tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
 
     run_entry = entry;

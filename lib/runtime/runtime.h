@@ -40,6 +40,12 @@ _Noreturn void tupc_thread_leave(void);
 /* Stops the run with `status`: every UPC thread leaves at its next wait. */
 void tupc_stop_run(int status);
 
+/* The check level of the run (TUPC_CHECKS, tupc_options.checks): what the
+ * collectives verify beyond what keeps the library itself sound. */
+enum tupc_check_level { TUPC_CHECK_OFF, TUPC_CHECK_DEFAULT, TUPC_CHECK_FULL };
+/* Set before the UPC threads start; read-only while they run. */
+extern int tupc_checks_;
+
 /* Main mode: set by the library's main before tupc_run_opts. */
 void tupc_impl_set_main_mode(void);
 

@@ -40,21 +40,34 @@ int tt_run(int threads, int (*fn)(void *), void *arg)
     return f ? 1000 + f : st;
 }
 
-void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...)
+static void expect_error(int checks, int threads, int (*fn)(void *), void *arg, va_list ap)
 {
     atomic_store(&failures, 0);
-    tupc_options o = {.threads = threads, .return_on_error = 1, .quiet = 1};
+    tupc_options o = {.threads = threads, .return_on_error = 1, .quiet = 1, .checks = checks};
     int st = tupc_run_opts(&o, fn, arg);
     const char *msg = tupc_last_error();
     if (getenv("TT_VERBOSE")) /* to read the messages a test checks */
         fprintf(stderr, "[%d threads] %s\n", threads, msg);
     if (st != TUPC_RUN_ERROR)
         fail_msg("expected the run to stop with an error, status %d", st);
-    va_list ap;
-    va_start(ap, arg);
     for (const char *needle; (needle = va_arg(ap, const char *));)
         if (!strstr(msg, needle))
             fail_msg("error message \"%s\" lacks \"%s\"", msg, needle);
+}
+
+void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...)
+{
+    va_list ap;
+    va_start(ap, arg);
+    expect_error(TUPC_CHECKS_DEFAULT, threads, fn, arg, ap);
+    va_end(ap);
+}
+
+void tt_expect_error_at(int checks, int threads, int (*fn)(void *), void *arg, ...)
+{
+    va_list ap;
+    va_start(ap, arg);
+    expect_error(checks, threads, fn, arg, ap);
     va_end(ap);
 }
 

@@ -38,6 +38,10 @@ int tt_run(int threads, int (*fn)(void *), void *arg);
  * stopped it with an error whose message contains every one of the
  * NULL-terminated needles. */
 void tt_expect_error(int threads, int (*fn)(void *), void *arg, ...);
+/* As tt_expect_error, at check level `checks` (tupc_options.checks);
+ * tt_expect_error runs at TUPC_CHECKS_DEFAULT, whose messages it checks,
+ * whatever TUPC_CHECKS says. */
+void tt_expect_error_at(int checks, int threads, int (*fn)(void *), void *arg, ...);
 
 /* Deterministic generator (splitmix64): the same seed gives the same data. */
 static inline uint64_t tt_rand(uint64_t *state)

@@ -32,6 +32,7 @@ int tupc_main(int argc, char **argv)
     const char *mode = argv[1];
     upc_lock_t *a = upc_all_lock_alloc(), *b = upc_all_lock_alloc();
     tupc_sptr_t x = upc_all_alloc(THREADS, sizeof(int));
+    tupc_sptr_t y = upc_all_alloc(THREADS, sizeof(int));
     if (MYTHREAD == 0)
         locks[0] = a, locks[1] = b;
     upc_barrier();
@@ -56,7 +57,7 @@ int tupc_main(int argc, char **argv)
     } else if (strcmp(mode, "missing") == 0) {
         if (MYTHREAD == THREADS - 1)
             spin_forever();
-        upc_all_broadcast(x, x, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        upc_all_broadcast(y, x, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
     }
     return 0;
 }

@@ -72,8 +72,7 @@ static int different_src(void *arg)
     tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB * THREADS);
     tupc_sptr_t A2 = upc_all_alloc(THREADS, 4 * NB * THREADS);
     tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB);
-    upc_all_scatter(B, MYTHREAD == THREADS - 1 ? A2 : A, NB,
-                    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    upc_all_scatter(B, MYTHREAD == THREADS - 1 ? A2 : A, NB, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
     upc_barrier();
     return 0;
 }

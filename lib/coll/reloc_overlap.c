@@ -1,0 +1,14 @@
+/* TUPC_CHECKS=full for the relocalizations: "If copying takes place
+ * between objects that overlap, the behavior is undefined" (UPC 1.3 7.4.2,
+ * each function's description). */
+#include "check/overlap.h"
+#include "coll/reloc.h"
+
+void tupc_reloc_check_overlaps(const char *func, const struct tupc_reloc_area *areas, int n)
+{
+    struct tupc_extent d = {areas[0].arg, areas[0].p, areas[0].len, 0, 1, areas[0].all};
+    for (int i = 1; i < n; i++) {
+        struct tupc_extent s = {areas[i].arg, areas[i].p, areas[i].len, 0, 1, areas[i].all};
+        tupc_check_overlap(func, "UPC 1.3 7.4.2", &d, &s);
+    }
+}
