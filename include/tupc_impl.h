@@ -163,28 +163,33 @@ static inline tupc_sptr_t tupc_impl_src_int(long v)
 /* clang-format on */
 #endif
 
-/* upc_wait(handle) names the completion of Extended Collectives 0.3
- * section 5.4.1, not the barrier's upc_wait(id): a handle given where a
- * barrier id is read would be a silent wrong barrier, so it does not
- * compile (the error names tupc_handle_given_to_barrier_upc_wait). */
-struct tupc_handle_given_to_barrier_upc_wait {
-    int unused;
-};
+/* upc_wait(x): the completion of Extended Collectives 0.3 section 5.4.1
+ * for a handle, else the barrier's upc_wait(id) (upc_wait() stays the
+ * barrier's). Selected by type, so a handle is never read as a barrier id. */
 #ifdef __cplusplus
 extern "C++" {
-inline int tupc_impl_barrier_id(long id)
+inline void tupc_impl_wait_one(int id)
 {
-    return static_cast<int>(id);
+    tupc_impl_wait(1, id);
 }
-tupc_handle_given_to_barrier_upc_wait tupc_impl_barrier_id(upc_coll_handle_t) = delete;
+inline void tupc_impl_wait_one(upc_coll_handle_t h)
+{
+    tupc_wait_handle(h);
+}
 }
 #else
+static inline void tupc_impl_wait_id(int id)
+{
+    tupc_impl_wait(1, id);
+}
 /* clang-format off */
-#define tupc_impl_barrier_id(x)                                                                    \
-    _Generic((x),                                                                                  \
-        upc_coll_handle_t: (struct tupc_handle_given_to_barrier_upc_wait){0},                      \
-        default: (x))
+#define tupc_impl_wait_one(x)                                                                      \
+    _Generic((x), upc_coll_handle_t: tupc_wait_handle, default: tupc_impl_wait_id)(x)
 /* clang-format on */
 #endif
+
+/* upc_wait()'s choice, by whether it has an argument. */
+#define tupc_impl_waitsel_1(...) tupc_impl_wait(0, 0)
+#define tupc_impl_waitsel_0(...) tupc_impl_wait_one(__VA_ARGS__)
 
 #endif /* TUPC_IMPL_EXT_ */

@@ -25,7 +25,7 @@ extern "C" {
 #define UPC_PUSH 0x40                     /* source threads write the data */
 #define UPC_PULL 0x80                     /* destination threads read it */
 #define UPC_IN_PLACE 0x100                /* also accepted as the src argument */
-#define UPC_ASYNC 0x200                   /* a posting call (not yet supported) */
+#define UPC_ASYNC 0x200                   /* a posting call: returns a handle */
 #define UPC_EXCLUSIVE_PREFIX_REDUCE 0x400 /* for upc_all_prefix_reduceT */
 
 /* ---- Teams (0.3 section 4 item 9) --------------------------------------- */
@@ -107,6 +107,23 @@ void tupc_team_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_s
  * may be ignored: one C function stands for the spec's two synopses. */
 typedef struct tupc_coll_request *upc_coll_handle_t;
 #define UPC_HANDLE_COMPLETE ((upc_coll_handle_t)0)
+
+/* ---- Completion (0.3 section 5.4) ---------------------------------------- */
+
+/* Each completes only handles of the calling thread. upc_wait(handle) is
+ * the macro below (upc_wait() and upc_wait(id) stay the barrier's); the
+ * functions that take an array set each handle they complete to
+ * UPC_HANDLE_COMPLETE, while upc_wait and upc_test, which get the handle
+ * by value, release its operation (see docs/extended.md). */
+void tupc_wait_handle(upc_coll_handle_t handle);
+int upc_test(upc_coll_handle_t handle);
+int upc_waitany(int count, upc_coll_handle_t *handles);
+int upc_testany(int count, upc_coll_handle_t *handles);
+void upc_waitall(int count, upc_coll_handle_t *handles);
+int upc_testall(int count, upc_coll_handle_t *handles);
+int upc_waitsome(int count, upc_coll_handle_t *handles);
+int upc_testsome(int count, upc_coll_handle_t *handles);
+int upc_get_status(upc_coll_handle_t handle);
 
 /* ---- Extended relocalization (0.3 section 5.3) --------------------------- */
 
@@ -211,10 +228,10 @@ static inline int tupc_is_in_place(tupc_sptr_t p)
     upc_all_prefix_reduceLD(dst, tupc_impl_src(src), op, n, blk, f, fl)
 #endif
 
-/* upc_wait(handle) does not compile (tupc_impl.h says why). */
+/* upc_wait(): the barrier's; upc_wait(x): a handle's completion, or the
+ * barrier's with id x (tupc_impl.h). */
 #undef upc_wait
-#define upc_wait(...)                                                                              \
-    tupc_impl_wait(TUPC_IMPL_NAMED(__VA_ARGS__), TUPC_IMPL_ID(tupc_impl_barrier_id, __VA_ARGS__))
+#define upc_wait(...) TUPC_IMPL_CAT(tupc_impl_waitsel_, TUPC_IMPL_ISEMPTY(__VA_ARGS__))(__VA_ARGS__)
 
 #pragma GCC visibility pop
 

@@ -39,6 +39,5 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
         tupc_x_check_block(&x, "dst", (size_t)me, d, nbytes, tupc_impl_mythread);
         tupc_x_copy(&x, d, src, nbytes);
     }
-    tupc_x_leave(&x);
-    return UPC_HANDLE_COMPLETE;
+    return tupc_x_end(&x);
 }

@@ -84,6 +84,5 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
             tupc_x_copy(&x, d, s, len);
         }
     }
-    tupc_x_leave(&x);
-    return UPC_HANDLE_COMPLETE;
+    return tupc_x_end(&x);
 }

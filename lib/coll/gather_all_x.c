@@ -55,6 +55,5 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
             tupc_x_copy(&x, d, s, len);
         }
     }
-    tupc_x_leave(&x);
-    return UPC_HANDLE_COMPLETE;
+    return tupc_x_end(&x);
 }

@@ -42,6 +42,5 @@ upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t
         tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.t, r));
         tupc_x_copy(&x, d, s, len);
     }
-    tupc_x_leave(&x);
-    return UPC_HANDLE_COMPLETE;
+    return tupc_x_end(&x);
 }

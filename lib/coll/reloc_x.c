@@ -18,10 +18,8 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   (unsigned)mode, (unsigned)(mode & ~known),
                   in_place_ok ? " and UPC_IN_PLACE" : "");
     tupc_coll_flags(func, mode & sync, in, out);
-    if (mode & UPC_ASYNC)
-        tupc_fail(func, TUPC_X_SEC " item 7",
-                  "mode has UPC_ASYNC; expected a blocking call (tupc does not run asynchronous "
-                  "collectives yet)");
+    x->async = (mode & UPC_ASYNC) != 0;
+    x->req = NULL;
     if ((mode & UPC_PUSH) && (mode & UPC_PULL))
         tupc_fail(func, TUPC_X_SEC " item 5",
                   "mode has both UPC_PUSH and UPC_PULL; expected one of them, or neither");

@@ -20,6 +20,7 @@
 #define TUPC_COLL_RELOC_X_H
 
 #include "check/error.h"
+#include "coll/async.h"
 #include "coll/copy.h"
 #include "coll/syncmode.h"
 #include "coll/team.h"
@@ -40,6 +41,8 @@ struct tupc_x {
     int push;     /* 1: a block is copied by its source's owner */
     int in_place; /* UPC_IN_PLACE, as src or in the mode */
     int me, n;    /* the caller's rank and the team's size, from tupc_x_begin */
+    int async;    /* UPC_ASYNC: the copies go to req, made after the call */
+    struct tupc_coll_request *req;
 };
 
 /* Parses mode and finds the team: the sync flags as for every collective;
@@ -70,6 +73,8 @@ static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_syn
     tupc_coll_begin_team(&x->c, x->t, x->func, mode, in, out, sig);
     x->me = tupc_coll_state(&x->c)->me;
     x->n = x->t->n;
+    if (x->async)
+        x->req = tupc_async_begin(x->t, x->me, x->func, out);
 }
 
 /* The team rank of thread th, -1 for a non-member. */
@@ -133,6 +138,10 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
     tupc_x_need(x, d.thread);
     /* Streams once the blocks of this size, one per member read and one
      * written, outgrow the cache (coll/copy.h). */
+    if (x->req) {
+        tupc_async_add(x->req, d.addr, s.addr, n);
+        return;
+    }
     size_t copies = 2 * (size_t)x->n;
     tupc_copy(d.addr, s.addr, n, tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies));
 }
@@ -141,6 +150,19 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
 static inline void tupc_x_leave(struct tupc_x *x)
 {
     tupc_coll_leave_everyone(&x->c);
+}
+
+/* Ends the call and gives its handle: a posting call has touched nothing
+ * (but what it copied at once, in place) and leaves the OUT sync to its
+ * completion (Extended Collectives 0.3 section 4 item 7). */
+static inline upc_coll_handle_t tupc_x_end(struct tupc_x *x)
+{
+    if (x->req) {
+        tupc_coll_finish(&x->c);
+        return tupc_async_post(x->req);
+    }
+    tupc_x_leave(x);
+    return UPC_HANDLE_COMPLETE;
 }
 
 /* The signature of an _x call's single-valued arguments. */

@@ -44,6 +44,5 @@ upc_coll_handle_t upc_all_scatter_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         tupc_x_check_block(&x, "dst", (size_t)r, d, len, dth);
         tupc_x_copy(&x, d, s, len);
     }
-    tupc_x_leave(&x);
-    return UPC_HANDLE_COMPLETE;
+    return tupc_x_end(&x);
 }

@@ -5,6 +5,7 @@
  * uses for tupc_team_split. */
 #include "check/trace.h"
 #include "coll/team.h"
+#include "coll/async.h"
 
 #include "check/calls.h"
 #include "check/error.h"
@@ -68,6 +69,7 @@ int tupc_team_check_end(char *buf, size_t len)
 
 static void team_delete(struct tupc_team *t)
 {
+    tupc_async_team_free(t);
     tupc_coll_members_free(t->member);
     free(t->self);
     free(t->bar);
@@ -274,6 +276,7 @@ void tupc_team_free(upc_team_t *team)
     tupc_check_not_split(FREE);
     struct tupc_team *t = tupc_team_lookup_(FREE, *team);
     int me = tupc_team_my_rank(t);
+    tupc_async_check_free(t, me, FREE);
     /* Every member has returned from its calls on the team: nothing of the
      * team is read after this barrier but `left`. */
     tupc_team_barrier_(t, me, FREE);

@@ -41,6 +41,7 @@ struct tupc_coll_self {
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
+struct tupc_async_ring;  /* async.h */
 
 /* What each member leaves for an episode of the team barrier (team_barrier.c),
  * in slot episode % 2: written by the member, read by the last arriver. */
@@ -61,6 +62,9 @@ struct tupc_team {
     int *rank;                       /* thread -> rank, -1 for a non-member; NULL for ALL */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
     upc_team_t id;
+    /* The members' asynchronous requests (coll/async.h), made by the first
+     * member to post one; NULL before. */
+    _Atomic(struct tupc_async_ring *) async;
     /* The team barrier (team.c): arrivals of all episodes, never reset. */
     _Alignas(TUPC_CACHELINE) _Atomic uint32_t arrived;
     _Alignas(TUPC_CACHELINE) tupc_word release; /* last episode completed */

@@ -5,6 +5,7 @@
 #include "check/error.h"
 #include "check/trace.h"
 #include "check/watchdog.h"
+#include "coll/async.h"
 #include "coll/copy.h"
 #include "coll/reduce_types.h"
 #include "coll/scan_lines.h"
@@ -97,6 +98,7 @@ static int resolve_threads(const tupc_options *o, int *threads)
 /* Frees what a run set up; every fini tolerates a module never initialised. */
 static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomic int *gone)
 {
+    tupc_async_fini();
     tupc_team_fini();
     tupc_coll_fini();
     tupc_calls_fini();
@@ -308,8 +310,9 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     /* Every thread returned: their collective calls must agree, as at a
      * barrier (NOSYNC calls at the end of a run are checked only here). */
     if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
-        if (!tupc_calls_check_end(threads, err, sizeof err))
-            tupc_team_check_end(err, sizeof err);
+        if (!tupc_calls_check_end(threads, err, sizeof err) &&
+            !tupc_team_check_end(err, sizeof err))
+            tupc_async_check_end(threads, err, sizeof err);
     /* The trace is written whatever ended the run: it shows how. */
     {
         char terr[200];

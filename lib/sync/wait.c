@@ -125,6 +125,23 @@ void tupc_word_wake_(tupc_word *w)
     syscall(SYS_futex, (uint32_t *)&w->value, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
+uint32_t tupc_wait_idle(tupc_word *w, uint32_t target, _Atomic int *stop)
+{
+    for (;;) {
+        uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
+        if (tupc_reached(v, target) || atomic_load_explicit(stop, memory_order_acquire))
+            return v;
+        /* The sleeper's half of the fence, as in wait_slow. */
+        atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
+        if (atomic_load_explicit(&tupc_wait_asym_, memory_order_relaxed))
+            membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+        v = atomic_load_explicit(&w->value, memory_order_seq_cst);
+        if (!tupc_reached(v, target) && !atomic_load_explicit(stop, memory_order_seq_cst))
+            (void)futex_wait(&w->value, v);
+        atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+    }
+}
+
 static void check_stopping(void)
 {
     /* Relaxed: the flag only tells us to leave; nothing is read through it. */

@@ -126,6 +126,22 @@ static inline void tupc_word_set(tupc_word *w, uint32_t v)
         tupc_word_wake_(w);
 }
 
+/* Adds 1 to w->value and wakes the sleepers, if any: for a counter that
+ * several threads advance (the asynchronous completions, coll/async.c).
+ * The read-modify-write and the load of sleepers are seq_cst, which orders
+ * them against a sleeper in either fence mode. */
+static inline void tupc_word_add(tupc_word *w)
+{
+    atomic_fetch_add_explicit(&w->value, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&w->sleepers, memory_order_seq_cst) != 0)
+        tupc_word_wake_(w);
+}
+
+/* For a thread that is no UPC thread (the progress thread of coll/async.c):
+ * sleeps until w->value reaches target or *stop is set, with no spinning
+ * (it must not take a CPU from the threads of the run); returns the value. */
+uint32_t tupc_wait_idle(tupc_word *w, uint32_t target, _Atomic int *stop);
+
 /* One step of a short busy wait (for a store that another thread is about
  * to make): pause, and past the spin limit give the CPU away. */
 void tupc_backoff(unsigned step);

@@ -106,14 +106,15 @@ for cxx in $cxxs; do
     done
     try $cxx -std=c++17 -o "$tmp/layout-$cxx" -I"$inc" -I"$tmp" "$tmp/layout.cpp"
     "$tmp/layout-$cxx" >"$tmp/layout-$cxx.txt"
-    # The C++ form of upc_wait(handle) is refused too.
-    printf '#include <upc.h>\n#include <upc_collective_ext.h>\nvoid f(upc_coll_handle_t h) { upc_notify(); upc_wait(h); }\n' >"$tmp/bad.cpp"
-    if $cxx -std=c++17 -fsyntax-only -I"$inc" "$tmp/bad.cpp" 2>"$tmp/err"; then
-        echo "FAILED: $cxx compiled upc_wait(handle)"
-        fail=1
-    elif ! grep -q tupc_handle_given_to_barrier_upc_wait "$tmp/err"; then
-        echo "FAILED: $cxx's error for upc_wait(handle) does not name tupc_handle_given_to_barrier_upc_wait"
+    # In C++ too, upc_wait(handle) completes the handle and upc_wait(0),
+    # upc_wait(id) and upc_wait() are the barrier's (overloads).
+    printf '#include <upc.h>\n#include <upc_collective_ext.h>\nvoid h(upc_coll_handle_t x) { upc_wait(x); }\nvoid b(int id) { upc_notify(0); upc_wait(0); upc_notify(id); upc_wait(id); upc_notify(); upc_wait(); }\n' >"$tmp/wait.cpp"
+    if ! $cxx -std=c++17 -O1 -S -o "$tmp/wait.s" -I"$inc" "$tmp/wait.cpp" 2>"$tmp/err"; then
+        echo "FAILED: $cxx did not compile the forms of upc_wait"
         cat "$tmp/err"
+        fail=1
+    elif ! grep -q 'tupc_wait_handle' "$tmp/wait.s" || [ "$(grep -c 'call.*tupc_impl_wait\b' "$tmp/wait.s")" -lt 1 ]; then
+        echo "FAILED: $cxx's upc_wait does not call tupc_wait_handle for a handle and tupc_impl_wait for an id"
         fail=1
     fi
 done

@@ -831,11 +831,16 @@ static int in_place_refused(void *arg)
     return 0;
 }
 
-static int async_refused(void *arg)
+/* A posted call that is never completed is reported when the thread ends. */
+static int async_never_completed(void *arg)
 {
     (void)arg;
-    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 64);
-    upc_all_scatter_x(a, a, a, UPC_ASYNC, UPC_TEAM_ALL);
+    tupc_sptr_t ptrs = upc_all_alloc((size_t)THREADS, sizeof(tupc_sptr_t));
+    tupc_sptr_t data = upc_all_alloc((size_t)THREADS, 64);
+    tupc_ref(ptrs, MYTHREAD, 1, tupc_sptr_t) = tupc_index(data, MYTHREAD * 64, 64, char);
+    upc_barrier();
+    (void)upc_all_broadcast_x(ptrs, data, 8, UPC_ASYNC | UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
+                              UPC_TEAM_ALL);
     return 0;
 }
 
@@ -956,7 +961,8 @@ static void test_refusals(void **state)
         tt_expect_error(T, freed_team, NULL, "tupc_team_barrier", "names no team", NULL);
         tt_expect_error(T, push_pull, NULL, "both UPC_PUSH and UPC_PULL", NULL);
         tt_expect_error(T, in_place_refused, NULL, "upc_all_gather_x", "UPC_IN_PLACE", NULL);
-        tt_expect_error(T, async_refused, NULL, "UPC_ASYNC", NULL);
+        tt_expect_error(T, async_never_completed, NULL, "returned with 1 asynchronous operations",
+                        "upc_all_broadcast_x", NULL);
         tt_expect_error(T, wrong_affinity, NULL, "dst[1] has affinity to thread 0",
                         "expected thread 1", NULL);
         tt_expect_error(T, past_end, NULL, "upc_all_broadcast_x", "past the end", NULL);

@@ -1,0 +1,306 @@
+#include "coll/async.h"
+
+#include "check/error.h"
+#include "coll/copy.h"
+#include "runtime/runtime.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies larger than this are split, so that the owner and the progress
+ * thread can share one. */
+#define CHUNK ((size_t)1 << 20)
+
+/* Requests with chunks nobody has claimed yet, oldest first. */
+static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
+static struct tupc_coll_request *qhead, *qtail;
+
+/* Counts posts (the progress thread sleeps on it) and completed requests
+ * (waiters in completion calls sleep on it): the one wait primitive. */
+static tupc_word posted_word, done_word;
+
+static pthread_t progress;
+static _Atomic int progress_started, progress_stop;
+
+tupc_word *tupc_async_done_word_(void)
+{
+    return &done_word;
+}
+
+static struct tupc_async_ring *ring_of(struct tupc_team *t)
+{
+    /* Acquire: the ring's zeroed memory, from the member that made it. */
+    struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
+    if (a)
+        return a;
+    a = calloc(1, sizeof *a);
+    if (a) {
+        a->posted = calloc((size_t)t->n, sizeof *a->posted);
+        a->ring = aligned_alloc(TUPC_CACHELINE, sizeof *a->ring * (size_t)t->n * TUPC_ASYNC_MAX);
+    }
+    if (!a || !a->posted || !a->ring)
+        tupc_fail("tupc_async", "", "out of memory for the asynchronous requests of %d members",
+                  t->n);
+    memset(a->ring, 0, sizeof *a->ring * (size_t)t->n * TUPC_ASYNC_MAX);
+    struct tupc_async_ring *none = NULL;
+    /* Release: the zeroed ring, to members that load it. */
+    if (!atomic_compare_exchange_strong_explicit(&t->async, &none, a, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(a->posted);
+        free(a->ring);
+        free(a);
+        a = none;
+    }
+    return a;
+}
+
+struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const char *func,
+                                           enum tupc_sync out)
+{
+    struct tupc_async_ring *a = ring_of(t);
+    uint32_t index = a->posted[rank];
+    struct tupc_coll_request *r = &a->ring[(size_t)rank * TUPC_ASYNC_MAX + index % TUPC_ASYNC_MAX];
+    if (r->active)
+        tupc_fail(func, "Extended Collectives 0.3 section 3",
+                  "this thread has %d asynchronous operations outstanding on this team (the "
+                  "oldest from %s); expected at most %d: complete some with upc_wait, upc_test "
+                  "or their array forms first",
+                  TUPC_ASYNC_MAX, r->func, TUPC_ASYNC_MAX);
+    a->posted[rank] = index + 1;
+    r->nchunks = 0;
+    r->index = index;
+    r->out = out;
+    r->team = t;
+    r->rank = rank;
+    r->owner = tupc_impl_mythread;
+    r->func = func;
+    r->streams = 0;
+    atomic_store_explicit(&r->next, 0, memory_order_relaxed);
+    return r;
+}
+
+void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n)
+{
+    for (size_t at = 0; at < n; at += CHUNK) {
+        if (r->nchunks == r->cap) {
+            uint32_t cap = r->cap ? 2 * r->cap : 16;
+            struct tupc_async_chunk *c = realloc(r->chunk, sizeof *c * cap);
+            if (!c)
+                tupc_fail(r->func, "", "out of memory for the copies of an asynchronous call");
+            r->chunk = c;
+            r->cap = cap;
+        }
+        size_t len = n - at < CHUNK ? n - at : CHUNK;
+        r->chunk[r->nchunks++] =
+            (struct tupc_async_chunk){(char *)dst + at, (const char *)src + at, len};
+        if (len == CHUNK)
+            r->streams = 1;
+    }
+}
+
+/* Marks one chunk of r done; the last one completes r's part. */
+static void chunk_done(struct tupc_coll_request *r)
+{
+    /* Acq_rel: every chunk's copy happens before the last decrement, and
+     * so before the release below. */
+    if (atomic_fetch_sub_explicit(&r->left, 1, memory_order_acq_rel) != 1)
+        return;
+    /* Release: the copies, to whoever sees done reach index + 1. */
+    atomic_store_explicit(&r->done, r->index + 1, memory_order_release);
+    tupc_word_add(&done_word);
+}
+
+static void run_chunk(struct tupc_coll_request *r, uint32_t k)
+{
+    const struct tupc_async_chunk *c = &r->chunk[k];
+    tupc_copy(c->dst, c->src, c->n, r->streams);
+    chunk_done(r);
+}
+
+/* Claims and runs one chunk of any queued request: 0 if there was none. */
+static int run_one_queued(void)
+{
+    pthread_mutex_lock(&qlock);
+    for (;;) {
+        struct tupc_coll_request *r = qhead;
+        if (!r) {
+            pthread_mutex_unlock(&qlock);
+            return 0;
+        }
+        uint32_t k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+        if (k + 1 >= r->nchunks) { /* its last chunk is claimed: off the queue */
+            qhead = r->qnext;
+            if (!qhead)
+                qtail = NULL;
+            r->queued = 0;
+        }
+        if (k < r->nchunks) {
+            pthread_mutex_unlock(&qlock);
+            run_chunk(r, k);
+            return 1;
+        }
+    }
+}
+
+static void *progress_main(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        uint32_t seen = atomic_load_explicit(&posted_word.value, memory_order_acquire);
+        while (run_one_queued())
+            ;
+        if (atomic_load_explicit(&progress_stop, memory_order_acquire))
+            return NULL;
+        tupc_wait_idle(&posted_word, seen + 1, &progress_stop);
+    }
+}
+
+static void start_progress(void)
+{
+    int zero = 0;
+    if (atomic_load_explicit(&progress_started, memory_order_acquire) ||
+        !atomic_compare_exchange_strong(&progress_started, &zero, 1))
+        return;
+    atomic_store_explicit(&progress_stop, 0, memory_order_relaxed);
+    /* Not pinned: the scheduler runs it where a CPU is free, and it sleeps
+     * while nothing is posted. Without it the owners still make progress
+     * in their completion calls. */
+    if (pthread_create(&progress, NULL, progress_main, NULL) != 0)
+        atomic_store_explicit(&progress_started, 2, memory_order_release);
+}
+
+upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
+{
+    r->active = 1;
+    if (r->nchunks == 0) { /* nothing to copy, or copied at posting */
+        atomic_store_explicit(&r->left, 0, memory_order_relaxed);
+        atomic_store_explicit(&r->done, r->index + 1, memory_order_release);
+        tupc_word_add(&done_word);
+        return r;
+    }
+    atomic_store_explicit(&r->left, r->nchunks, memory_order_relaxed);
+    r->qnext = NULL;
+    pthread_mutex_lock(&qlock); /* publishes the request to the executors */
+    if (qtail)
+        qtail->qnext = r;
+    else
+        qhead = r;
+    qtail = r;
+    r->queued = 1;
+    pthread_mutex_unlock(&qlock);
+    start_progress();
+    tupc_word_add(&posted_word);
+    return r;
+}
+
+/* The owner's help: runs r's unclaimed chunks. */
+void tupc_async_help_(struct tupc_coll_request *r)
+{
+    for (;;) {
+        uint32_t k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+        if (k >= r->nchunks)
+            return;
+        run_chunk(r, k);
+    }
+}
+
+/* Takes r off the queue if it is still there (all its chunks were claimed
+ * by its owner), before the owner reuses it. */
+void tupc_async_unqueue_(struct tupc_coll_request *r)
+{
+    pthread_mutex_lock(&qlock);
+    if (r->queued) {
+        struct tupc_coll_request **p = &qhead, *prev = NULL;
+        while (*p != r) {
+            prev = *p;
+            p = &(*p)->qnext;
+        }
+        *p = r->qnext;
+        if (qtail == r)
+            qtail = prev;
+        r->queued = 0;
+    }
+    pthread_mutex_unlock(&qlock);
+}
+
+/* Any queued chunk, for a waiter with nothing of its own left to do. */
+int tupc_async_help_any_(void)
+{
+    return run_one_queued();
+}
+
+/* Member `rank`'s oldest outstanding request on t, or NULL. */
+static const struct tupc_coll_request *outstanding(struct tupc_team *t, int rank, int *count)
+{
+    struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
+    const struct tupc_coll_request *oldest = NULL;
+    *count = 0;
+    if (!a)
+        return NULL;
+    for (int i = 0; i < TUPC_ASYNC_MAX; i++) {
+        const struct tupc_coll_request *r = &a->ring[(size_t)rank * TUPC_ASYNC_MAX + (size_t)i];
+        if (!r->active)
+            continue;
+        ++*count;
+        if (!oldest || (int32_t)(r->index - oldest->index) < 0)
+            oldest = r;
+    }
+    return oldest;
+}
+
+void tupc_async_check_free(struct tupc_team *t, int rank, const char *func)
+{
+    int n;
+    const struct tupc_coll_request *r = outstanding(t, rank, &n);
+    if (r)
+        tupc_fail(func, "Extended Collectives 0.3 section 3",
+                  "this thread has %d asynchronous operations outstanding on the team (the "
+                  "oldest from %s, its asynchronous call %u there); expected each to be completed "
+                  "with upc_wait, upc_test or their array forms first",
+                  n, r->func, (unsigned)r->index + 1);
+}
+
+int tupc_async_check_end(int threads, char *buf, size_t len)
+{
+    /* After every thread has been joined: the owners' fields are final. */
+    for (int t = 0; t < threads; t++) {
+        int n;
+        const struct tupc_coll_request *r = outstanding(&tupc_team_all_, t, &n);
+        if (r) {
+            snprintf(buf, len,
+                     "thread %d returned with %d asynchronous operations outstanding (the oldest "
+                     "from %s, its asynchronous call %u); expected each to be completed with "
+                     "upc_wait, upc_test or their array forms (Extended Collectives 0.3 section 3)",
+                     t, n, r->func, (unsigned)r->index + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void tupc_async_team_free(struct tupc_team *t)
+{
+    struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
+    if (!a)
+        return;
+    for (size_t i = 0; i < (size_t)t->n * TUPC_ASYNC_MAX; i++)
+        free(a->ring[i].chunk);
+    free(a->ring);
+    free(a->posted);
+    free(a);
+    atomic_store_explicit(&t->async, NULL, memory_order_relaxed);
+}
+
+void tupc_async_fini(void)
+{
+    if (atomic_load_explicit(&progress_started, memory_order_acquire) == 1) {
+        atomic_store_explicit(&progress_stop, 1, memory_order_release);
+        tupc_word_add(&posted_word);
+        pthread_join(progress, NULL);
+    }
+    atomic_store_explicit(&progress_started, 0, memory_order_relaxed);
+    qhead = qtail = NULL;
+    tupc_async_team_free(&tupc_team_all_);
+}

@@ -1,0 +1,99 @@
+/* Asynchronous collectives (Extended Collectives 0.3 section 4 item 7,
+ * 5.4): a posting call does its checks, its entry (the IN sync) and reads
+ * its arguments as the blocking call would, but instead of copying it
+ * records its copies as chunks of a request and returns the request as its
+ * handle. Anybody may then execute a chunk: the run's progress thread,
+ * which sleeps while nothing is posted, and the owner when it waits or
+ * tests. A request is done when its last chunk is; the completing call
+ * returns once the OUT sync holds: the owner's part done (OUT_NOSYNC), or
+ * every member's part of the same operation (OUT_MYSYNC, OUT_ALLSYNC: a
+ * member's data may be touched by any member's part). docs/design.md,
+ * "Asynchronous collectives", says why it is built this way. */
+#ifndef TUPC_COLL_ASYNC_H
+#define TUPC_COLL_ASYNC_H
+
+#include "coll/syncmode.h"
+#include "coll/team.h"
+#include "sync/wait.h"
+
+#include <upc_collective_ext.h>
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Requests a member may have outstanding on one team. */
+#define TUPC_ASYNC_MAX 256
+
+struct tupc_async_chunk {
+    char *dst;
+    const char *src;
+    size_t n;
+};
+
+struct tupc_coll_request {
+    /* index + 1 of the newest request of this slot whose chunks are all
+     * done: monotonic (a slot holds requests index, index + MAX, ...). */
+    _Alignas(TUPC_CACHELINE) _Atomic uint32_t done;
+    _Atomic uint32_t next; /* chunks claimed */
+    _Atomic uint32_t left; /* chunks not done */
+    /* Written by the owner before the request is posted, read-only after
+     * (the queue's lock, or the owner itself, orders them). */
+    _Alignas(TUPC_CACHELINE) uint32_t nchunks;
+    uint32_t index; /* the owner's count of posts on the team, from 0 */
+    int streams;    /* copy with streaming stores */
+    enum tupc_sync out;
+    struct tupc_team *team;
+    int rank;
+    int owner; /* the owner's thread */
+    const char *func;
+    struct tupc_async_chunk *chunk;
+    uint32_t cap;
+    int active;                      /* owner only: posted and not completed */
+    struct tupc_coll_request *qnext; /* under the queue's lock */
+    int queued;                      /* under the queue's lock */
+};
+
+/* A team's requests: ring[rank * TUPC_ASYNC_MAX + index % TUPC_ASYNC_MAX],
+ * and each member's count of posts (its own only). */
+struct tupc_async_ring {
+    uint32_t *posted;
+    struct tupc_coll_request *ring;
+};
+
+/* Takes this member's next request on team t (rank `rank`) for a posting
+ * call of func, whose completion runs the OUT sync `out`. Fails, naming
+ * func, when TUPC_ASYNC_MAX of this member's requests on t are still
+ * outstanding. */
+struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const char *func,
+                                           enum tupc_sync out);
+
+/* Records a copy of n bytes from src to dst, to be made later. */
+void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n);
+
+/* Posts r (its copies go to the progress thread) and returns it as the
+ * caller's handle. */
+upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r);
+
+/* For the completion calls (complete.c): the word that counts completed
+ * requests; the owner's help with its own chunks, and with any queued
+ * chunk (0 when there was none); and the removal of a request from the
+ * queue before its owner reuses it. */
+tupc_word *tupc_async_done_word_(void);
+void tupc_async_help_(struct tupc_coll_request *r);
+int tupc_async_help_any_(void);
+void tupc_async_unqueue_(struct tupc_coll_request *r);
+
+/* Fails, naming func, when member `rank` has requests outstanding on t
+ * (tupc_team_free). tupc_async_check_end: 1 and a message in buf when a
+ * thread returned with requests outstanding on UPC_TEAM_ALL. */
+void tupc_async_check_free(struct tupc_team *t, int rank, const char *func);
+int tupc_async_check_end(int threads, char *buf, size_t len);
+
+/* Frees team t's requests (when the team is freed, or the run ends). */
+void tupc_async_team_free(struct tupc_team *t);
+
+/* Ends the run's progress thread and frees UPC_TEAM_ALL's requests. */
+void tupc_async_fini(void);
+
+#endif

@@ -1,0 +1,260 @@
+/* The completion calls of Extended Collectives 0.3 section 5.4: upc_wait
+ * (as tupc_wait_handle, which the upc_wait macro calls for a handle),
+ * upc_test, their array forms and upc_get_status. Each completes only the
+ * caller's own handles; a waiter first runs the unclaimed chunks of its
+ * request, then any queued chunk, and sleeps on the count of completed
+ * requests only when nothing is left to run (coll/async.h). */
+#include "check/error.h"
+#include "coll/async.h"
+
+#include <upc_collective_ext.h>
+
+#include <stdio.h>
+
+#define SEC "Extended Collectives 0.3 5.4"
+
+/* Whether the parts that r's OUT sync waits for are done (acquire: their
+ * copies are visible to the caller afterwards). */
+static int ready(const struct tupc_coll_request *r)
+{
+    uint32_t want = r->index + 1;
+    if (!tupc_reached(atomic_load_explicit(&r->done, memory_order_acquire), want))
+        return 0;
+    if (r->out == TUPC_NOSYNC)
+        return 1;
+    const struct tupc_async_ring *a = atomic_load_explicit(&r->team->async, memory_order_acquire);
+    size_t slot = r->index % TUPC_ASYNC_MAX;
+    for (int j = 0; j < r->team->n; j++)
+        if (!tupc_reached(atomic_load_explicit(&a->ring[(size_t)j * TUPC_ASYNC_MAX + slot].done,
+                                               memory_order_acquire),
+                          want))
+            return 0;
+    return 1;
+}
+
+/* The request of handle h, which must be an outstanding one of this thread. */
+static struct tupc_coll_request *request_of(const char *func, upc_coll_handle_t h, int i)
+{
+    tupc_require_thread(func);
+    struct tupc_coll_request *r = h;
+    if (r->owner != tupc_impl_mythread || !r->active) {
+        char arg[32] = "handle";
+        if (i >= 0)
+            snprintf(arg, sizeof arg, "handles[%d]", i);
+        tupc_fail(func, SEC,
+                  "%s is no outstanding asynchronous operation of this thread (it was completed "
+                  "already, or posted by another thread); expected a handle that a posting call "
+                  "of this thread returned, or UPC_HANDLE_COMPLETE",
+                  arg);
+    }
+    return r;
+}
+
+static void complete(struct tupc_coll_request *r)
+{
+    tupc_async_unqueue_(r);
+    r->active = 0;
+}
+
+struct stuck {
+    struct tupc_coll_request *const *r;
+    int n;
+    const char *func;
+};
+
+/* Before a sleep: a member whose part is not posted and that returned, or
+ * waits in a barrier this thread has not reached, never will post it. */
+static void check_stuck(const void *arg, tupc_word *w, uint32_t target)
+{
+    const struct stuck *s = arg;
+    for (int i = 0; i < s->n; i++) {
+        const struct tupc_coll_request *r = s->r[i];
+        if (!r || r->out == TUPC_NOSYNC)
+            continue;
+        const struct tupc_async_ring *a =
+            atomic_load_explicit(&r->team->async, memory_order_acquire);
+        size_t slot = r->index % TUPC_ASYNC_MAX;
+        for (int j = 0; j < r->team->n; j++)
+            if (!tupc_reached(atomic_load_explicit(&a->ring[(size_t)j * TUPC_ASYNC_MAX + slot].done,
+                                                   memory_order_acquire),
+                              r->index + 1))
+                tupc_wait_check_peer(w, target, tupc_team_thread_of(r->team, j), s->func);
+    }
+}
+
+/* Runs what can be run, then sleeps until some request completes. */
+static void progress_or_sleep(struct tupc_coll_request *const *r, int n, const char *func,
+                              uint32_t seen)
+{
+    if (tupc_async_help_any_())
+        return;
+    struct stuck s = {r, n, func};
+    tupc_wait_checked(tupc_async_done_word_(), seen + 1, check_stuck, &s);
+}
+
+static uint32_t done_count(void)
+{
+    return atomic_load_explicit(&tupc_async_done_word_()->value, memory_order_acquire);
+}
+
+void tupc_wait_handle(upc_coll_handle_t handle)
+{
+    if (handle == UPC_HANDLE_COMPLETE)
+        return;
+    struct tupc_coll_request *r = request_of("upc_wait", handle, -1);
+    tupc_async_help_(r);
+    for (;;) {
+        uint32_t seen = done_count();
+        if (ready(r))
+            break;
+        progress_or_sleep(&r, 1, "upc_wait", seen);
+    }
+    complete(r);
+}
+
+int upc_test(upc_coll_handle_t handle)
+{
+    if (handle == UPC_HANDLE_COMPLETE)
+        return 1;
+    struct tupc_coll_request *r = request_of("upc_test", handle, -1);
+    tupc_async_help_(r);
+    if (!ready(r))
+        return -1;
+    complete(r);
+    return 1;
+}
+
+int upc_get_status(upc_coll_handle_t handle)
+{
+    if (handle == UPC_HANDLE_COMPLETE)
+        return 1;
+    return ready(request_of("upc_get_status", handle, -1)) ? 1 : -1;
+}
+
+static void check_array(const char *func, int count, upc_coll_handle_t *handles)
+{
+    tupc_require_thread(func);
+    if (count < 0)
+        tupc_fail(func, SEC, "count is %d; expected 0 or more", count);
+    if (count > 0 && !handles)
+        tupc_fail(func, SEC, "handles is NULL with count %d; expected an array of %d handles",
+                  count, count);
+    for (int i = 0; i < count; i++)
+        if (handles[i] != UPC_HANDLE_COMPLETE)
+            (void)request_of(func, handles[i], i);
+}
+
+/* Runs the unclaimed chunks of every pending handle. */
+static void help_all(int count, upc_coll_handle_t *handles)
+{
+    for (int i = 0; i < count; i++)
+        if (handles[i] != UPC_HANDLE_COMPLETE)
+            tupc_async_help_(handles[i]);
+}
+
+/* Index of a pending handle that is ready, -1 if none; *pending counts them. */
+static int find_ready(int count, upc_coll_handle_t *handles, int *pending)
+{
+    int p = 0, found = -1;
+    for (int i = 0; i < count; i++) {
+        if (handles[i] == UPC_HANDLE_COMPLETE)
+            continue;
+        p++;
+        if (found < 0 && ready(handles[i]))
+            found = i;
+    }
+    *pending = p;
+    return found;
+}
+
+int upc_testany(int count, upc_coll_handle_t *handles)
+{
+    check_array("upc_testany", count, handles);
+    help_all(count, handles);
+    int pending, i = find_ready(count, handles, &pending);
+    if (i < 0)
+        return -1;
+    complete(handles[i]);
+    handles[i] = UPC_HANDLE_COMPLETE;
+    return i;
+}
+
+int upc_waitany(int count, upc_coll_handle_t *handles)
+{
+    check_array("upc_waitany", count, handles);
+    help_all(count, handles);
+    for (;;) {
+        uint32_t seen = done_count();
+        int pending, i = find_ready(count, handles, &pending);
+        if (i >= 0) {
+            complete(handles[i]);
+            handles[i] = UPC_HANDLE_COMPLETE;
+            return i;
+        }
+        if (!pending) /* nothing to wait for: it would never return */
+            return -1;
+        progress_or_sleep(handles, count, "upc_waitany", seen);
+    }
+}
+
+/* Completes every pending handle that is ready; returns how many. */
+static int complete_ready(int count, upc_coll_handle_t *handles)
+{
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (handles[i] != UPC_HANDLE_COMPLETE && ready(handles[i])) {
+            complete(handles[i]);
+            handles[i] = UPC_HANDLE_COMPLETE;
+            n++;
+        }
+    return n;
+}
+
+int upc_testsome(int count, upc_coll_handle_t *handles)
+{
+    check_array("upc_testsome", count, handles);
+    help_all(count, handles);
+    return complete_ready(count, handles);
+}
+
+int upc_waitsome(int count, upc_coll_handle_t *handles)
+{
+    check_array("upc_waitsome", count, handles);
+    help_all(count, handles);
+    for (;;) {
+        uint32_t seen = done_count();
+        int pending, n;
+        (void)find_ready(count, handles, &pending);
+        if (!pending)
+            return 0;
+        if ((n = complete_ready(count, handles)) > 0)
+            return n;
+        progress_or_sleep(handles, count, "upc_waitsome", seen);
+    }
+}
+
+int upc_testall(int count, upc_coll_handle_t *handles)
+{
+    check_array("upc_testall", count, handles);
+    help_all(count, handles);
+    for (int i = 0; i < count; i++)
+        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(handles[i]))
+            return -1; /* no handle is modified */
+    (void)complete_ready(count, handles);
+    return 1;
+}
+
+void upc_waitall(int count, upc_coll_handle_t *handles)
+{
+    check_array("upc_waitall", count, handles);
+    help_all(count, handles);
+    for (;;) {
+        uint32_t seen = done_count();
+        (void)complete_ready(count, handles);
+        int pending;
+        (void)find_ready(count, handles, &pending);
+        if (!pending)
+            return;
+        progress_or_sleep(handles, count, "upc_waitall", seen);
+    }
+}
