@@ -47,29 +47,82 @@ void tupc_calls_note_barrier(const char *func)
     atomic_store_explicit(&s->mine->episode, ++s->episode, memory_order_release);
 }
 
+void tupc_calls_new_run_(struct tupc_calls_self *s, const char *func, uint64_t args,
+                         uint64_t teamflags, uint32_t seq)
+{
+    uint32_t rec = ++s->rec;
+    struct tupc_call_rec *r = &s->mine->ring[rec % TUPC_CALLS_RING];
+    atomic_store_explicit(&r->keyseq, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&r->func, func, memory_order_relaxed);
+    atomic_store_explicit(&r->args, args, memory_order_relaxed);
+    atomic_store_explicit(&r->teamflags, teamflags, memory_order_relaxed);
+    atomic_store_explicit(&r->first, seq, memory_order_relaxed);
+    /* Release: a reader that sees the key (acquire) sees the entry. */
+    atomic_store_explicit(&r->keyseq, (uint64_t)seq << 32 | rec, memory_order_release);
+    s->run = r;
+    s->run_func = func;
+    s->run_args = args;
+    s->run_teamflags = teamflags;
+    s->run_last = seq;
+}
+
+void tupc_calls_keep_(struct tupc_call_vals *e, uint64_t h, const char *names, const uint64_t *v)
+{
+    if (atomic_load_explicit(&e->key, memory_order_relaxed) == h)
+        return; /* kept already */
+    atomic_store_explicit(&e->key, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); /* as in tupc_calls_record_ */
+    atomic_store_explicit(&e->names, names, memory_order_relaxed);
+    for (int i = 0; i < TUPC_CALL_ARGS; i++)
+        atomic_store_explicit(&e->v[i], v[i], memory_order_relaxed);
+    atomic_store_explicit(&e->key, h, memory_order_release);
+}
+
+/* The values kept under key raw in thread t's table, if still there:
+ * the seqlock's reader side. */
+static void read_vals(const struct tupc_calls_thread *t, uint64_t raw, struct tupc_call_copy *c)
+{
+    c->names = NULL;
+    if (!raw)
+        return;
+    const struct tupc_call_vals *e = &t->vals[(raw >> 58) % TUPC_CALL_VALS];
+    if (atomic_load_explicit(&e->key, memory_order_acquire) != raw)
+        return;
+    const char *names = atomic_load_explicit(&e->names, memory_order_relaxed);
+    for (int v = 0; v < TUPC_CALL_ARGS; v++)
+        c->v[v] = atomic_load_explicit(&e->v[v], memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&e->key, memory_order_relaxed) == raw)
+        c->names = names;
+}
+
 /* Entry i of thread t's ring, if it holds a whole record: the seqlock's
- * reader side (see tupc_calls_args). */
+ * reader side (see tupc_calls_record_). */
 static int read_entry(const struct tupc_calls_thread *t, int i, uint32_t *key,
                       struct tupc_call_copy *c)
 {
     const struct tupc_call_rec *r = &t->ring[i];
-    uint32_t k = atomic_load_explicit(&r->key, memory_order_acquire);
-    if (!k)
+    uint64_t ks = atomic_load_explicit(&r->keyseq, memory_order_acquire);
+    if (!(uint32_t)ks)
         return 0;
-    c->seq = atomic_load_explicit(&r->seq, memory_order_relaxed);
-    c->team = atomic_load_explicit(&r->team, memory_order_relaxed);
-    c->flags = atomic_load_explicit(&r->flags, memory_order_relaxed);
+    uint64_t tf = atomic_load_explicit(&r->teamflags, memory_order_relaxed);
+    c->seq = (uint32_t)(ks >> 32);
+    c->first = atomic_load_explicit(&r->first, memory_order_relaxed);
+    c->team = (int)(uint32_t)(tf >> 32);
+    c->flags = (unsigned)(uint32_t)tf;
     c->func = atomic_load_explicit(&r->func, memory_order_relaxed);
-    c->names = atomic_load_explicit(&r->names, memory_order_relaxed);
     c->args = atomic_load_explicit(&r->args, memory_order_relaxed);
-    for (int v = 0; v < TUPC_CALL_ARGS; v++)
-        c->v[v] = atomic_load_explicit(&r->v[v], memory_order_relaxed);
     /* Pairs with the writer's release fence after it clears the key: had
      * we read a value of a newer record, the key reads 0 or newer now. */
     atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&r->key, memory_order_relaxed) != k)
+    if (atomic_load_explicit(&r->keyseq, memory_order_relaxed) != ks)
         return 0;
-    *key = k;
+    /* The values' key: args is tupc_sig(key, flags) = (key ^ flags) * P +
+     * C, and P is odd, so it has an inverse modulo 2^64. */
+    uint64_t raw = ((c->args - 0x9e3779b97f4a7c15ull) * 0xce965057aff6957bull) ^ c->flags;
+    read_vals(t, raw, c);
+    *key = (uint32_t)ks;
     return 1;
 }
 
@@ -80,8 +133,11 @@ static int rec_of(const struct tupc_calls_thread *t, int team, uint32_t seq,
 {
     uint32_t key;
     for (int i = 0; i < TUPC_CALLS_RING; i++)
-        if (read_entry(t, i, &key, c) && c->team == team && c->seq == seq)
+        if (read_entry(t, i, &key, c) && c->team == team && (int32_t)(seq - c->first) >= 0 &&
+            (int32_t)(c->seq - seq) >= 0) {
+            c->seq = seq;
             return 1;
+        }
     return 0;
 }
 

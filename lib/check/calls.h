@@ -31,16 +31,27 @@ static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
     return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
 }
 
-/* One collective call, on UPC_TEAM_ALL or on another team. Written by its
- * thread as a seqlock: `key` is 0 while the entry is rewritten. */
+/* A run of alike collective calls (the same function, arguments and flags
+ * on one team, with consecutive numbers there): a loop that repeats a call
+ * stores one word per call. Written by its thread as a seqlock: `keyseq`
+ * is 0 while the entry is rewritten; extending the run stores keyseq only. */
 struct tupc_call_rec {
-    _Atomic uint32_t key;        /* this thread's record number, 0 for none */
-    _Atomic uint32_t seq;        /* the call's number on its team */
-    _Atomic int team;            /* the team's handle */
-    _Atomic unsigned flags;      /* the flags (or mode) passed */
-    _Atomic(const char *) func;  /* the collective */
+    _Atomic uint64_t keyseq;    /* the thread's record number (low half, 0 for
+                                   none) and the run's last call number */
+    _Atomic(const char *) func; /* the collective */
+    _Atomic uint64_t args;      /* signature of its arguments and flags */
+    _Atomic uint64_t teamflags; /* the team's handle (high half), the flags */
+    _Atomic uint32_t first;     /* the run's first call number on its team */
+};
+
+/* The raw single-valued arguments of a call, kept by their signature in a
+ * small table: a loop that repeats a call finds them there and stores
+ * nothing, so naming the argument that differs costs the fast path one
+ * load. A seqlock too: `key` is 0 while the entry is rewritten. */
+#define TUPC_CALL_VALS 32
+struct tupc_call_vals {
+    _Atomic uint64_t key;        /* the signature of v, 0 for none */
     _Atomic(const char *) names; /* "dst,*src,nbytes": see tupc_calls_args */
-    _Atomic uint64_t args;       /* signature of its arguments and flags */
     _Atomic uint64_t v[TUPC_CALL_ARGS];
 };
 
@@ -52,6 +63,7 @@ struct tupc_calls_thread {
     _Atomic uint32_t end_n;        /* calls made, once the thread has returned */
     _Atomic uint64_t end_sig;      /* and their running signature */
     struct tupc_call_rec ring[TUPC_CALLS_RING];
+    struct tupc_call_vals vals[TUPC_CALL_VALS];
 } __attribute__((aligned(64)));
 
 struct tupc_calls_self {
@@ -59,8 +71,13 @@ struct tupc_calls_self {
     uint32_t rec; /* records written to the ring (calls on any team) */
     uint64_t sig; /* running fold of the signatures of the n calls */
     uint32_t episode;
-    const char *names; /* of the arguments tupc_calls_args recorded, or NULL */
     struct tupc_calls_thread *mine;
+    uint64_t kept; /* the key of the last values kept */
+    /* The run being recorded: its entry and what it holds. */
+    struct tupc_call_rec *run;
+    const char *run_func;
+    uint64_t run_args, run_teamflags;
+    uint32_t run_last;
 };
 extern _Thread_local struct tupc_calls_self tupc_calls_self_
     __attribute__((tls_model("initial-exec")));
@@ -71,55 +88,56 @@ const struct tupc_calls_thread *tupc_calls_of(int thread);
 void tupc_calls_fini(void);
 void tupc_calls_thread_start(int thread);
 
-/* Records the raw single-valued arguments of the collective call this
+/* Stores values v under key h in e (out of line: new values only). */
+void tupc_calls_keep_(struct tupc_call_vals *e, uint64_t h, const char *names, const uint64_t *v);
+
+/* Keeps the raw single-valued arguments of the collective call this
  * thread is about to make, so that a disagreement can name the argument
- * that differs; returns their signature. `names` lists them, comma
+ * that differs; returns their signature, which the call then folds its
+ * flags into (tupc_sig), so a reader finds the values again from a
+ * record's signature and flags (tupc_sig is invertible). `names` lists them, comma
  * separated, each with a prefix for how to print it: '*' a shared address,
  * '&' a function, '#' hex, none decimal; an empty name skips a value.
- * The values go straight into the ring entry of the next record; the
- * seqlock's key is cleared first, and the release fence keeps a reader
- * that reads any of the new values from trusting the old key (it reads
- * the key again after an acquire fence). Independent products rather than
- * a chain: this is on the path of every call. Odd multipliers keep any one
- * differing argument from vanishing. */
+ * Independent products rather than a chain: this is on the path of every
+ * call. Odd multipliers keep any one differing argument from vanishing. */
 static inline uint64_t tupc_calls_args(const char *names, uint64_t a0, uint64_t a1, uint64_t a2,
                                        uint64_t a3, uint64_t a4, uint64_t a5)
 {
     /* TUPC_CHECKS=off: no comparison of single-valued arguments. */
     if (__builtin_expect(tupc_checks_ == TUPC_CHECK_OFF, 0))
         return 0;
+    uint64_t h = ((a0 * 0x9e3779b97f4a7c15ull) ^ (a1 * 0xc2b2ae3d27d4eb4full) ^
+                  (a2 * 0xd6e8feb86659fd93ull) ^ (a3 * 0xff51afd7ed558ccdull) ^
+                  (a4 * 0x165667b19e3779f9ull) ^ (a5 * 0xc4ceb9fe1a85ec53ull)) |
+                 1;
     struct tupc_calls_self *s = &tupc_calls_self_;
-    struct tupc_call_rec *r = &s->mine->ring[(s->rec + 1) % TUPC_CALLS_RING];
-    atomic_store_explicit(&r->key, 0, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    const uint64_t a[TUPC_CALL_ARGS] = {a0, a1, a2, a3, a4, a5};
-    for (int i = 0; i < TUPC_CALL_ARGS; i++)
-        atomic_store_explicit(&r->v[i], a[i], memory_order_relaxed);
-    s->names = names;
-    return (a0 * 0x9e3779b97f4a7c15ull) ^ (a1 * 0xc2b2ae3d27d4eb4full) ^
-           (a2 * 0xd6e8feb86659fd93ull) ^ (a3 * 0xff51afd7ed558ccdull) ^
-           (a4 * 0x165667b19e3779f9ull) ^ (a5 * 0xc4ceb9fe1a85ec53ull);
+    if (__builtin_expect(h != s->kept, 0)) { /* not the values of the last call */
+        const uint64_t v[TUPC_CALL_ARGS] = {a0, a1, a2, a3, a4, a5};
+        tupc_calls_keep_(&s->mine->vals[(h >> 58) % TUPC_CALL_VALS], h, names, v);
+        s->kept = h;
+    }
+    return h;
 }
 
-/* Writes record s->rec + 1: call `seq` on team `team`. */
+/* Writes record s->rec + 1 (a new run) from call `seq` on team `team`.
+ * The key is cleared first, and the release fence keeps a reader that
+ * reads any of the new fields from trusting the old key (it reads the key
+ * again after an acquire fence). */
+void tupc_calls_new_run_(struct tupc_calls_self *s, const char *func, uint64_t args,
+                         uint64_t teamflags, uint32_t seq);
 static inline void tupc_calls_record_(struct tupc_calls_self *s, const char *func, unsigned flags,
                                       uint64_t args, int team, uint32_t seq)
 {
-    uint32_t rec = ++s->rec;
-    struct tupc_call_rec *r = &s->mine->ring[rec % TUPC_CALLS_RING];
-    if (!s->names) { /* a call that recorded no values: clear the key first */
-        atomic_store_explicit(&r->key, 0, memory_order_relaxed);
-        atomic_thread_fence(memory_order_release);
+    uint64_t tf = (uint64_t)(uint32_t)team << 32 | flags;
+    if (__builtin_expect(func == s->run_func && args == s->run_args && tf == s->run_teamflags &&
+                             seq == s->run_last + 1,
+                         1)) {
+        s->run_last = seq;
+        /* Release: as for a new run; the other fields have not changed. */
+        atomic_store_explicit(&s->run->keyseq, (uint64_t)seq << 32 | s->rec, memory_order_release);
+        return;
     }
-    atomic_store_explicit(&r->names, s->names, memory_order_relaxed);
-    s->names = NULL;
-    atomic_store_explicit(&r->func, func, memory_order_relaxed);
-    atomic_store_explicit(&r->args, args, memory_order_relaxed);
-    atomic_store_explicit(&r->flags, flags, memory_order_relaxed);
-    atomic_store_explicit(&r->team, team, memory_order_relaxed);
-    atomic_store_explicit(&r->seq, seq, memory_order_relaxed);
-    /* Release: a reader that sees the key (acquire) sees the entry. */
-    atomic_store_explicit(&r->key, rec, memory_order_release);
+    tupc_calls_new_run_(s, func, args, tf, seq);
 }
 
 /* Records collective call `func` on UPC_TEAM_ALL with arguments `args`
@@ -146,7 +164,8 @@ static inline void tupc_calls_note_team(const char *func, unsigned flags, uint64
 
 /* A consistent copy of one record. */
 struct tupc_call_copy {
-    uint32_t seq;
+    uint32_t seq;   /* the call's number (of a run: its last) */
+    uint32_t first; /* of a run: its first call's */
     int team;
     unsigned flags;
     const char *func, *names;

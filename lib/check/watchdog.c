@@ -61,10 +61,10 @@ static uint64_t progress(void)
 {
     uint64_t p = 0;
     for (int t = 0; t < nthreads; t++) {
-        struct tupc_call_copy c;
+        struct tupc_call_copy c = {0};
         p += atomic_load_explicit(&tupc_watch_[t].waits, memory_order_relaxed);
         p += atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
-        p += tupc_calls_last(t, &c);
+        p += tupc_calls_last(t, &c) + c.seq; /* a run of alike calls keeps its key */
         p += (uint64_t)atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed) << 32;
     }
     return p;
