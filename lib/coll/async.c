@@ -5,6 +5,7 @@
 #include "runtime/runtime.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,9 @@ static struct tupc_coll_request *qhead, *qtail;
 static tupc_word posted_word, done_word;
 
 static pthread_t progress;
+static cpu_set_t progress_cpus; /* where the progress thread may run */
+static int progress_cpus_set;
+static int progress_wanted; /* a CPU is free for it */
 static _Atomic int progress_started, progress_stop;
 
 tupc_word *tupc_async_done_word_(void)
@@ -81,8 +85,9 @@ struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const 
     return r;
 }
 
-void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n)
+void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n, int streams)
 {
+    r->streams |= streams;
     for (size_t at = 0; at < n; at += CHUNK) {
         if (r->nchunks == r->cap) {
             uint32_t cap = r->cap ? 2 * r->cap : 16;
@@ -95,8 +100,6 @@ void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, siz
         size_t len = n - at < CHUNK ? n - at : CHUNK;
         r->chunk[r->nchunks++] =
             (struct tupc_async_chunk){(char *)dst + at, (const char *)src + at, len};
-        if (len == CHUNK)
-            r->streams = 1;
     }
 }
 
@@ -160,15 +163,21 @@ static void *progress_main(void *arg)
 static void start_progress(void)
 {
     int zero = 0;
-    if (atomic_load_explicit(&progress_started, memory_order_acquire) ||
+    if (!progress_wanted || atomic_load_explicit(&progress_started, memory_order_acquire) ||
         !atomic_compare_exchange_strong(&progress_started, &zero, 1))
         return;
     atomic_store_explicit(&progress_stop, 0, memory_order_relaxed);
-    /* Not pinned: the scheduler runs it where a CPU is free, and it sleeps
-     * while nothing is posted. Without it the owners still make progress
-     * in their completion calls. */
-    if (pthread_create(&progress, NULL, progress_main, NULL) != 0)
+    /* On the CPUs no UPC thread is pinned to, if any, else on any the
+     * process may use (it is made by a pinned thread, whose CPU it would
+     * inherit); it sleeps while nothing is posted. Without it the owners
+     * still make progress in their completion calls. */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (progress_cpus_set)
+        pthread_attr_setaffinity_np(&attr, sizeof progress_cpus, &progress_cpus);
+    if (pthread_create(&progress, &attr, progress_main, NULL) != 0)
         atomic_store_explicit(&progress_started, 2, memory_order_release);
+    pthread_attr_destroy(&attr);
 }
 
 upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
@@ -291,6 +300,24 @@ void tupc_async_team_free(struct tupc_team *t)
     free(a->posted);
     free(a);
     atomic_store_explicit(&t->async, NULL, memory_order_relaxed);
+}
+
+void tupc_async_init(void)
+{
+    progress_wanted = 0;
+    progress_cpus_set = sched_getaffinity(0, sizeof progress_cpus, &progress_cpus) == 0;
+    if (!progress_cpus_set)
+        return;
+    cpu_set_t free_cpus = progress_cpus;
+    for (int t = 0; t < tupc_run_.threads; t++)
+        if (tupc_run_.cpu_of_thread && tupc_run_.cpu_of_thread[t] >= 0)
+            CPU_CLR(tupc_run_.cpu_of_thread[t], &free_cpus);
+    /* Only where a CPU is free: on a busy CPU it would take time from a
+     * thread that computes, and a chunk it holds while descheduled would
+     * keep the waiters waiting. The waiters run the chunks then. */
+    progress_wanted = CPU_COUNT(&free_cpus) > 0 && tupc_run_.threads < CPU_COUNT(&progress_cpus);
+    if (progress_wanted)
+        progress_cpus = free_cpus;
 }
 
 void tupc_async_fini(void)

@@ -68,8 +68,9 @@ struct tupc_async_ring {
 struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const char *func,
                                            enum tupc_sync out);
 
-/* Records a copy of n bytes from src to dst, to be made later. */
-void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n);
+/* Records a copy of n bytes from src to dst, to be made later, with
+ * streaming stores if `streams` (as the blocking call would). */
+void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n, int streams);
 
 /* Posts r (its copies go to the progress thread) and returns it as the
  * caller's handle. */
@@ -92,6 +93,9 @@ int tupc_async_check_end(int threads, char *buf, size_t len);
 
 /* Frees team t's requests (when the team is freed, or the run ends). */
 void tupc_async_team_free(struct tupc_team *t);
+
+/* Chooses the progress thread's CPUs, before the UPC threads start. */
+void tupc_async_init(void);
 
 /* Ends the run's progress thread and frees UPC_TEAM_ALL's requests. */
 void tupc_async_fini(void);

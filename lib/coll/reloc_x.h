@@ -138,12 +138,13 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
     tupc_x_need(x, d.thread);
     /* Streams once the blocks of this size, one per member read and one
      * written, outgrow the cache (coll/copy.h). */
+    size_t copies = 2 * (size_t)x->n;
+    int streams = tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies);
     if (x->req) {
-        tupc_async_add(x->req, d.addr, s.addr, n);
+        tupc_async_add(x->req, d.addr, s.addr, n, streams);
         return;
     }
-    size_t copies = 2 * (size_t)x->n;
-    tupc_copy(d.addr, s.addr, n, tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies));
+    tupc_copy(d.addr, s.addr, n, streams);
 }
 
 /* Ends the call (OUT_MYSYNC: every member, see the top). */

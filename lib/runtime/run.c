@@ -279,6 +279,7 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
                                               : TUPC_CHECK_DEFAULT;
     tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
 
+    tupc_async_init();
     run_entry = entry;
     run_arg = arg;
     run_status = status;
