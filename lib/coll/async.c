@@ -18,8 +18,10 @@
 static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
 static struct tupc_coll_request *qhead, *qtail;
 
-/* Counts posts (the progress thread sleeps on it) and completed requests
- * (waiters in completion calls sleep on it): the one wait primitive. */
+/* Count posts (the progress thread sleeps on posted_word), and posts and
+ * completed requests (waiters in completion calls sleep on done_word: a
+ * post may bring them chunks to run, when no progress thread runs them):
+ * the one wait primitive. */
 static tupc_word posted_word, done_word;
 
 static pthread_t progress;
@@ -201,6 +203,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     pthread_mutex_unlock(&qlock);
     start_progress();
     tupc_word_add(&posted_word);
+    tupc_word_add(&done_word);
     return r;
 }
 

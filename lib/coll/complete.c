@@ -112,14 +112,25 @@ void tupc_wait_handle(upc_coll_handle_t handle)
     complete(r);
 }
 
+/* What a test does when its handles are not complete: runs one queued
+ * chunk, maybe another member's part that they wait for (with no CPU free
+ * for the progress thread, a loop of tests by every member must move the
+ * data itself). */
+static void nudge(void)
+{
+    (void)tupc_async_help_any_();
+}
+
 int upc_test(upc_coll_handle_t handle)
 {
     if (handle == UPC_HANDLE_COMPLETE)
         return 1;
     struct tupc_coll_request *r = request_of("upc_test", handle, -1);
     tupc_async_help_(r);
-    if (!ready(r))
+    if (!ready(r)) {
+        nudge();
         return -1;
+    }
     complete(r);
     return 1;
 }
@@ -128,7 +139,13 @@ int upc_get_status(upc_coll_handle_t handle)
 {
     if (handle == UPC_HANDLE_COMPLETE)
         return 1;
-    return ready(request_of("upc_get_status", handle, -1)) ? 1 : -1;
+    struct tupc_coll_request *r = request_of("upc_get_status", handle, -1);
+    if (ready(r))
+        return 1;
+    /* Progress is no completion: the data may move, the handle stays. */
+    tupc_async_help_(r);
+    nudge();
+    return -1;
 }
 
 static void check_array(const char *func, int count, upc_coll_handle_t *handles)
@@ -172,8 +189,10 @@ int upc_testany(int count, upc_coll_handle_t *handles)
     check_array("upc_testany", count, handles);
     help_all(count, handles);
     int pending, i = find_ready(count, handles, &pending);
-    if (i < 0)
+    if (i < 0) {
+        nudge();
         return -1;
+    }
     complete(handles[i]);
     handles[i] = UPC_HANDLE_COMPLETE;
     return i;
@@ -214,7 +233,10 @@ int upc_testsome(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_testsome", count, handles);
     help_all(count, handles);
-    return complete_ready(count, handles);
+    int n = complete_ready(count, handles);
+    if (!n)
+        nudge();
+    return n;
 }
 
 int upc_waitsome(int count, upc_coll_handle_t *handles)
@@ -238,8 +260,10 @@ int upc_testall(int count, upc_coll_handle_t *handles)
     check_array("upc_testall", count, handles);
     help_all(count, handles);
     for (int i = 0; i < count; i++)
-        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(handles[i]))
+        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(handles[i])) {
+            nudge();
             return -1; /* no handle is modified */
+        }
     (void)complete_ready(count, handles);
     return 1;
 }
