@@ -106,6 +106,19 @@ void tupc_stats_wait(int depth, uint64_t ns, int peer)
     e->peer_ns[slot] += ns;
 }
 
+void tupc_stats_blame(int depth, uint64_t ns, int peer)
+{
+    if (!rows || depth < 1 || depth > DEPTH)
+        return;
+    struct thread_stats *r = &rows[tupc_impl_mythread];
+    int i = r->open[depth - 1];
+    if (i < 0)
+        return;
+    /* Counted as a wait already: only its peer is new. */
+    r->e[i].wait_ns -= ns;
+    tupc_stats_wait(depth, ns, peer);
+}
+
 /* The thread waited for most in e's slots, or -1. */
 static int top_peer(const struct entry *e, uint64_t *ns)
 {

@@ -16,6 +16,8 @@ int tupc_stats_start(int threads, int level, char *err, size_t errlen);
 void tupc_stats_open(int depth, const char *name, uint64_t bytes, uint64_t now);
 void tupc_stats_close(int depth, uint64_t now);
 void tupc_stats_wait(int depth, uint64_t ns, int peer);
+/* Gives the wait of ns counted at depth with no peer to `peer`. */
+void tupc_stats_blame(int depth, uint64_t ns, int peer);
 /* Prints the summary to f and frees the state; elapsed: the run's ns. */
 void tupc_stats_finish(FILE *f, uint64_t elapsed);
 

@@ -13,6 +13,12 @@
 _Atomic int tupc_trace_on_;
 /* How many spans this thread has open. */
 static _Thread_local int tupc_trace_depth_;
+/* The last wait recorded with no peer, for tupc_trace_blame. */
+static _Thread_local struct {
+    int depth;
+    uint64_t ns;
+    struct event *e;
+} unblamed;
 _Thread_local const char *tupc_trace_in_;
 
 enum { KIND_SPAN, KIND_WAIT };
@@ -110,6 +116,26 @@ void tupc_trace_wait(uint64_t t0, int peer)
     struct event *e = append(&tracks[tupc_impl_mythread]);
     if (e)
         *e = (struct event){t0 - origin, now - origin, "wait", 0, -1, -1, peer, KIND_WAIT};
+    if (peer < 0) {
+        unblamed.depth = tupc_trace_depth_;
+        unblamed.ns = now - t0;
+        unblamed.e = e;
+    }
+}
+
+void tupc_trace_blame_start(void)
+{
+    unblamed.depth = 0;
+}
+
+void tupc_trace_blame(int peer)
+{
+    if (!unblamed.depth || peer < 0)
+        return;
+    tupc_stats_blame(unblamed.depth, unblamed.ns, peer);
+    if (unblamed.e)
+        unblamed.e->peer = peer;
+    unblamed.depth = 0;
 }
 
 int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t errlen)

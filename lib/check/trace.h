@@ -60,6 +60,13 @@ void tupc_trace_pop_(int depth);
 /* A wait inside the current span, from t0 (tupc_trace_now) to now, for
  * thread `peer` (-1: several or unknown). */
 void tupc_trace_wait(uint64_t t0, int peer);
+
+/* Names `peer` as the thread that this thread's last wait, recorded with
+ * no peer since tupc_trace_blame_start, waited for: a wait that learns
+ * whom it waited for only once it ends (the tree barrier's release, whose
+ * releaser arrived last). Only while the trace or the summary is on. */
+void tupc_trace_blame_start(void);
+void tupc_trace_blame(int peer);
 uint64_t tupc_trace_now(void);
 
 /* Run start and end (runtime/run.c): start allocates the threads' buffers

@@ -69,6 +69,7 @@ struct bar_ids {
     int32_t first_id, first_thread;
     int32_t other_id, other_thread;
     int32_t ref_thread, odd_thread;
+    int32_t last; /* the thread whose arrival completed the tree: the last */
 };
 
 /* A tree node. Each arriver leaves a digest of its arrival (who notified,
@@ -191,7 +192,7 @@ static void check_arrival(const char *func, int j, uint32_t e)
 static void tree_scan(uint32_t e, struct bar_ids *r)
 {
     int k = e % 2;
-    *r = (struct bar_ids){0, -1, 0, -1, 0, -1};
+    *r = (struct bar_ids){0, -1, 0, -1, 0, -1, tupc_impl_mythread};
     for (int t = 0; t < nthreads; t++) {
         if (r->odd_thread < 0 && t > 0 && arrivals_differ(0, t, k))
             r->odd_thread = t;
@@ -230,7 +231,8 @@ static void leave_in(struct bar_node *n, uint64_t digest, uint64_t named, uint32
 static void tree_release(uint32_t e, uint64_t named, uint32_t differ)
 {
     struct bar_ids r = {
-        (int32_t)(uint32_t)named, named ? (int32_t)(named >> 32 & 0x7fffffff) : -1, 0, -1, 0, -1};
+        (int32_t)(uint32_t)named, named ? (int32_t)(named >> 32 & 0x7fffffff) : -1, 0, -1, 0, -1,
+        tupc_impl_mythread};
     if (differ)
         tree_scan(e, &r);
     ids_of[e % 2] = r;
@@ -320,7 +322,13 @@ static void wait_phase(const char *func, int named, int id)
     uint32_t e = tupc_calls_self_.episode;
     int me = tupc_impl_mythread;
     if (use_tree) {
-        tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
+        if (atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed)) {
+            tupc_trace_blame_start();
+            tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
+            tupc_trace_blame(ids_of[e % 2].last); /* everyone waited for the last arriver */
+        } else {
+            tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
+        }
         int odd = ids_of[e % 2].odd_thread;
         if (odd >= 0) { /* we differ from ref, or from odd, which differs from it */
             check_arrival(func, odd, e);
