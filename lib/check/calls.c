@@ -67,8 +67,12 @@ void tupc_calls_new_run_(struct tupc_calls_self *s, const char *func, uint64_t a
     s->run_last = seq;
 }
 
-void tupc_calls_keep_(struct tupc_call_vals *e, uint64_t h, const char *names, const uint64_t *v)
+void tupc_calls_keep_(struct tupc_calls_self *s, uint64_t h, const char *names, const uint64_t *v)
 {
+    if (!s->mine)
+        return;
+    s->kept = h;
+    struct tupc_call_vals *e = &s->mine->vals[(h >> 58) % TUPC_CALL_VALS];
     if (atomic_load_explicit(&e->key, memory_order_relaxed) == h)
         return; /* kept already */
     atomic_store_explicit(&e->key, 0, memory_order_relaxed);

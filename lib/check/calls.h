@@ -88,8 +88,9 @@ const struct tupc_calls_thread *tupc_calls_of(int thread);
 void tupc_calls_fini(void);
 void tupc_calls_thread_start(int thread);
 
-/* Stores values v under key h in e (out of line: new values only). */
-void tupc_calls_keep_(struct tupc_call_vals *e, uint64_t h, const char *names, const uint64_t *v);
+/* Keeps values v under key h (out of line: new values only). Outside a UPC
+ * thread, where the call is about to be refused, it keeps nothing. */
+void tupc_calls_keep_(struct tupc_calls_self *s, uint64_t h, const char *names, const uint64_t *v);
 
 /* Keeps the raw single-valued arguments of the collective call this
  * thread is about to make, so that a disagreement can name the argument
@@ -113,8 +114,7 @@ static inline uint64_t tupc_calls_args(const char *names, uint64_t a0, uint64_t 
     struct tupc_calls_self *s = &tupc_calls_self_;
     if (__builtin_expect(h != s->kept, 0)) { /* not the values of the last call */
         const uint64_t v[TUPC_CALL_ARGS] = {a0, a1, a2, a3, a4, a5};
-        tupc_calls_keep_(&s->mine->vals[(h >> 58) % TUPC_CALL_VALS], h, names, v);
-        s->kept = h;
+        tupc_calls_keep_(s, h, names, v);
     }
     return h;
 }

@@ -35,27 +35,26 @@ tupc_word *tupc_async_done_word_(void)
     return &done_word;
 }
 
+/* The team's table of members, made by the first member to post: a CAS
+ * publishes one (acq_rel: its zeroed memory); the others free theirs. A
+ * few bytes per member: each member's row of requests comes later, from
+ * the member itself. */
 static struct tupc_async_ring *ring_of(struct tupc_team *t)
 {
-    /* Acquire: the ring's zeroed memory, from the member that made it. */
     struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
     if (a)
         return a;
     a = calloc(1, sizeof *a);
-    if (a) {
-        a->posted = calloc((size_t)t->n, sizeof *a->posted);
-        a->ring = aligned_alloc(TUPC_CACHELINE, sizeof *a->ring * (size_t)t->n * TUPC_ASYNC_MAX);
-    }
-    if (!a || !a->posted || !a->ring)
+    if (a)
+        a->member = aligned_alloc(TUPC_CACHELINE, sizeof *a->member * (size_t)t->n);
+    if (!a || !a->member)
         tupc_fail("tupc_async", "", "out of memory for the asynchronous requests of %d members",
                   t->n);
-    memset(a->ring, 0, sizeof *a->ring * (size_t)t->n * TUPC_ASYNC_MAX);
+    memset(a->member, 0, sizeof *a->member * (size_t)t->n);
     struct tupc_async_ring *none = NULL;
-    /* Release: the zeroed ring, to members that load it. */
     if (!atomic_compare_exchange_strong_explicit(&t->async, &none, a, memory_order_acq_rel,
                                                  memory_order_acquire)) {
-        free(a->posted);
-        free(a->ring);
+        free(a->member);
         free(a);
         a = none;
     }
@@ -65,16 +64,33 @@ static struct tupc_async_ring *ring_of(struct tupc_team *t)
 struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const char *func,
                                            enum tupc_sync out)
 {
-    struct tupc_async_ring *a = ring_of(t);
-    uint32_t index = a->posted[rank];
-    struct tupc_coll_request *r = &a->ring[(size_t)rank * TUPC_ASYNC_MAX + index % TUPC_ASYNC_MAX];
-    if (r->active)
+    struct tupc_async_member *m = &ring_of(t)->member[rank];
+    struct tupc_coll_request *row = atomic_load_explicit(&m->row, memory_order_relaxed);
+    if (!row) {
+        row = aligned_alloc(TUPC_CACHELINE, sizeof *row * TUPC_ASYNC_MAX);
+        if (!row)
+            tupc_fail(func, "", "out of memory for this thread's asynchronous requests");
+        memset(row, 0, sizeof *row * TUPC_ASYNC_MAX);
+        /* Release: the zeroed row, to members that check its requests. */
+        atomic_store_explicit(&m->row, row, memory_order_release);
+    }
+    uint32_t index = atomic_load_explicit(&m->posted, memory_order_relaxed);
+    struct tupc_coll_request *r = &row[index % TUPC_ASYNC_MAX];
+    if (r->active) {
+        int n = 0;
+        for (int i = 0; i < TUPC_ASYNC_MAX; i++)
+            n += row[i].active;
         tupc_fail(func, "Extended Collectives 0.3 section 3",
-                  "this thread has %d asynchronous operations outstanding on this team (the "
-                  "oldest from %s); expected at most %d: complete some with upc_wait, upc_test "
-                  "or their array forms first",
-                  TUPC_ASYNC_MAX, r->func, TUPC_ASYNC_MAX);
-    a->posted[rank] = index + 1;
+                  "this thread's asynchronous call %u on this team (from %s) is still "
+                  "outstanding, %d posts later (%d outstanding in all); expected each to be "
+                  "completed with upc_wait, upc_test or their array forms within %d posts on the "
+                  "team",
+                  (unsigned)r->index + 1, r->func, TUPC_ASYNC_MAX, n, TUPC_ASYNC_MAX);
+    }
+    /* Release: a member that sees the count sees the request's reset below
+     * only through `done`, which it reads with acquire; the count tells a
+     * waiter's check that this part is on its way (complete.c). */
+    atomic_store_explicit(&m->posted, index + 1, memory_order_release);
     r->nchunks = 0;
     r->index = index;
     r->out = out;
@@ -154,7 +170,8 @@ static void *progress_main(void *arg)
     (void)arg;
     for (;;) {
         uint32_t seen = atomic_load_explicit(&posted_word.value, memory_order_acquire);
-        while (run_one_queued())
+        /* A run that stops leaves its copies: nobody will wait for them. */
+        while (!atomic_load_explicit(&progress_stop, memory_order_acquire) && run_one_queued())
             ;
         if (atomic_load_explicit(&progress_stop, memory_order_acquire))
             return NULL;
@@ -208,9 +225,13 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
 }
 
 /* The owner's help: runs r's unclaimed chunks. */
-void tupc_async_help_(struct tupc_coll_request *r)
+void tupc_async_help_(struct tupc_coll_request *r, uint32_t most)
 {
-    for (;;) {
+    for (uint32_t done = 0; done < most; done++) {
+        /* Looked at first, so that polling never moves `next` on (after
+         * 2^32 polls it would wrap and hand out chunk 0 again). */
+        if (atomic_load_explicit(&r->next, memory_order_relaxed) >= r->nchunks)
+            return;
         uint32_t k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
         if (k >= r->nchunks)
             return;
@@ -249,10 +270,12 @@ static const struct tupc_coll_request *outstanding(struct tupc_team *t, int rank
     struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
     const struct tupc_coll_request *oldest = NULL;
     *count = 0;
-    if (!a)
+    const struct tupc_coll_request *row =
+        a ? atomic_load_explicit(&a->member[rank].row, memory_order_acquire) : NULL;
+    if (!row)
         return NULL;
     for (int i = 0; i < TUPC_ASYNC_MAX; i++) {
-        const struct tupc_coll_request *r = &a->ring[(size_t)rank * TUPC_ASYNC_MAX + (size_t)i];
+        const struct tupc_coll_request *r = &row[i];
         if (!r->active)
             continue;
         ++*count;
@@ -297,10 +320,16 @@ void tupc_async_team_free(struct tupc_team *t)
     struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
     if (!a)
         return;
-    for (size_t i = 0; i < (size_t)t->n * TUPC_ASYNC_MAX; i++)
-        free(a->ring[i].chunk);
-    free(a->ring);
-    free(a->posted);
+    for (int j = 0; j < t->n; j++) {
+        struct tupc_coll_request *row =
+            atomic_load_explicit(&a->member[j].row, memory_order_relaxed);
+        if (!row)
+            continue;
+        for (int i = 0; i < TUPC_ASYNC_MAX; i++)
+            free(row[i].chunk);
+        free(row);
+    }
+    free(a->member);
     free(a);
     atomic_store_explicit(&t->async, NULL, memory_order_relaxed);
 }

@@ -54,12 +54,38 @@ struct tupc_coll_request {
     int queued;                      /* under the queue's lock */
 };
 
-/* A team's requests: ring[rank * TUPC_ASYNC_MAX + index % TUPC_ASYNC_MAX],
- * and each member's count of posts (its own only). */
-struct tupc_async_ring {
-    uint32_t *posted;
-    struct tupc_coll_request *ring;
+/* A member's requests on a team: a row of TUPC_ASYNC_MAX, made by the
+ * member at its first post (NULL before), indexed by its count of posts
+ * modulo TUPC_ASYNC_MAX; `posted` is that count. Both written by the
+ * member alone, with release, for the others' acquire loads. */
+struct tupc_async_member {
+    _Alignas(TUPC_CACHELINE) _Atomic(struct tupc_coll_request *) row;
+    _Atomic uint32_t posted;
 };
+
+/* A team's members' requests, by rank. */
+struct tupc_async_ring {
+    struct tupc_async_member *member;
+};
+
+/* Whether member j of r's team has done its part of r's operation
+ * (acquire: its copies are visible), and whether it has posted it. */
+static inline int tupc_async_peer_done(const struct tupc_coll_request *r, int j)
+{
+    const struct tupc_async_ring *a = atomic_load_explicit(&r->team->async, memory_order_acquire);
+    const struct tupc_coll_request *row =
+        atomic_load_explicit(&a->member[j].row, memory_order_acquire);
+    return row && tupc_reached(atomic_load_explicit(&row[r->index % TUPC_ASYNC_MAX].done,
+                                                    memory_order_acquire),
+                               r->index + 1);
+}
+
+static inline int tupc_async_peer_posted(const struct tupc_coll_request *r, int j)
+{
+    const struct tupc_async_ring *a = atomic_load_explicit(&r->team->async, memory_order_acquire);
+    return tupc_reached(atomic_load_explicit(&a->member[j].posted, memory_order_acquire),
+                        r->index + 1);
+}
 
 /* Takes this member's next request on team t (rank `rank`) for a posting
  * call of func, whose completion runs the OUT sync `out`. Fails, naming
@@ -81,7 +107,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r);
  * chunk (0 when there was none); and the removal of a request from the
  * queue before its owner reuses it. */
 tupc_word *tupc_async_done_word_(void);
-void tupc_async_help_(struct tupc_coll_request *r);
+void tupc_async_help_(struct tupc_coll_request *r, uint32_t most);
 int tupc_async_help_any_(void);
 void tupc_async_unqueue_(struct tupc_coll_request *r);
 

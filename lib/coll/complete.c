@@ -9,6 +9,7 @@
 
 #include <upc_collective_ext.h>
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define SEC "Extended Collectives 0.3 5.4"
@@ -22,12 +23,8 @@ static int ready(const struct tupc_coll_request *r)
         return 0;
     if (r->out == TUPC_NOSYNC)
         return 1;
-    const struct tupc_async_ring *a = atomic_load_explicit(&r->team->async, memory_order_acquire);
-    size_t slot = r->index % TUPC_ASYNC_MAX;
     for (int j = 0; j < r->team->n; j++)
-        if (!tupc_reached(atomic_load_explicit(&a->ring[(size_t)j * TUPC_ASYNC_MAX + slot].done,
-                                               memory_order_acquire),
-                          want))
+        if (!tupc_async_peer_done(r, j))
             return 0;
     return 1;
 }
@@ -62,8 +59,9 @@ struct stuck {
     const char *func;
 };
 
-/* Before a sleep: a member whose part is not posted and that returned, or
- * waits in a barrier this thread has not reached, never will post it. */
+/* Before a sleep: a member that has not posted its part, and that returned
+ * or waits in a barrier this thread has not reached, never will. A part
+ * posted but not done is not stuck: anyone may run its chunks. */
 static void check_stuck(const void *arg, tupc_word *w, uint32_t target)
 {
     const struct stuck *s = arg;
@@ -71,25 +69,22 @@ static void check_stuck(const void *arg, tupc_word *w, uint32_t target)
         const struct tupc_coll_request *r = s->r[i];
         if (!r || r->out == TUPC_NOSYNC)
             continue;
-        const struct tupc_async_ring *a =
-            atomic_load_explicit(&r->team->async, memory_order_acquire);
-        size_t slot = r->index % TUPC_ASYNC_MAX;
         for (int j = 0; j < r->team->n; j++)
-            if (!tupc_reached(atomic_load_explicit(&a->ring[(size_t)j * TUPC_ASYNC_MAX + slot].done,
-                                                   memory_order_acquire),
-                              r->index + 1))
+            if (!tupc_async_peer_posted(r, j))
                 tupc_wait_check_peer(w, target, tupc_team_thread_of(r->team, j), s->func);
     }
 }
 
-/* Runs what can be run, then sleeps until some request completes. */
+/* Runs what can be run, then sleeps until a request is posted or completes. */
 static void progress_or_sleep(struct tupc_coll_request *const *r, int n, const char *func,
                               uint32_t seen)
 {
     if (tupc_async_help_any_())
         return;
     struct stuck s = {r, n, func};
-    tupc_wait_checked(tupc_async_done_word_(), seen + 1, check_stuck, &s);
+    tupc_word *w = tupc_async_done_word_();
+    if (!tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), seen + 1))
+        tupc_wait_slow(w, seen + 1, TUPC_NO_PEER, func, check_stuck, &s);
 }
 
 static uint32_t done_count(void)
@@ -102,7 +97,7 @@ void tupc_wait_handle(upc_coll_handle_t handle)
     if (handle == UPC_HANDLE_COMPLETE)
         return;
     struct tupc_coll_request *r = request_of("upc_wait", handle, -1);
-    tupc_async_help_(r);
+    tupc_async_help_(r, UINT32_MAX);
     for (;;) {
         uint32_t seen = done_count();
         if (ready(r))
@@ -126,7 +121,7 @@ int upc_test(upc_coll_handle_t handle)
     if (handle == UPC_HANDLE_COMPLETE)
         return 1;
     struct tupc_coll_request *r = request_of("upc_test", handle, -1);
-    tupc_async_help_(r);
+    tupc_async_help_(r, 1); /* a test returns at once: one chunk at most */
     if (!ready(r)) {
         nudge();
         return -1;
@@ -143,7 +138,7 @@ int upc_get_status(upc_coll_handle_t handle)
     if (ready(r))
         return 1;
     /* Progress is no completion: the data may move, the handle stays. */
-    tupc_async_help_(r);
+    tupc_async_help_(r, 1);
     nudge();
     return -1;
 }
@@ -161,12 +156,13 @@ static void check_array(const char *func, int count, upc_coll_handle_t *handles)
             (void)request_of(func, handles[i], i);
 }
 
-/* Runs the unclaimed chunks of every pending handle. */
-static void help_all(int count, upc_coll_handle_t *handles)
+/* Runs up to `most` unclaimed chunks of each pending handle: all of them
+ * in a wait, one in a test, which returns at once (5.4.4). */
+static void help_all(int count, upc_coll_handle_t *handles, uint32_t most)
 {
     for (int i = 0; i < count; i++)
         if (handles[i] != UPC_HANDLE_COMPLETE)
-            tupc_async_help_(handles[i]);
+            tupc_async_help_(handles[i], most);
 }
 
 /* Index of a pending handle that is ready, -1 if none; *pending counts them. */
@@ -187,7 +183,7 @@ static int find_ready(int count, upc_coll_handle_t *handles, int *pending)
 int upc_testany(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_testany", count, handles);
-    help_all(count, handles);
+    help_all(count, handles, 1);
     int pending, i = find_ready(count, handles, &pending);
     if (i < 0) {
         nudge();
@@ -201,7 +197,7 @@ int upc_testany(int count, upc_coll_handle_t *handles)
 int upc_waitany(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_waitany", count, handles);
-    help_all(count, handles);
+    help_all(count, handles, UINT32_MAX);
     for (;;) {
         uint32_t seen = done_count();
         int pending, i = find_ready(count, handles, &pending);
@@ -232,7 +228,7 @@ static int complete_ready(int count, upc_coll_handle_t *handles)
 int upc_testsome(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_testsome", count, handles);
-    help_all(count, handles);
+    help_all(count, handles, 1);
     int n = complete_ready(count, handles);
     if (!n)
         nudge();
@@ -242,7 +238,7 @@ int upc_testsome(int count, upc_coll_handle_t *handles)
 int upc_waitsome(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_waitsome", count, handles);
-    help_all(count, handles);
+    help_all(count, handles, UINT32_MAX);
     for (;;) {
         uint32_t seen = done_count();
         int pending, n;
@@ -258,7 +254,7 @@ int upc_waitsome(int count, upc_coll_handle_t *handles)
 int upc_testall(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_testall", count, handles);
-    help_all(count, handles);
+    help_all(count, handles, 1);
     for (int i = 0; i < count; i++)
         if (handles[i] != UPC_HANDLE_COMPLETE && !ready(handles[i])) {
             nudge();
@@ -271,7 +267,7 @@ int upc_testall(int count, upc_coll_handle_t *handles)
 void upc_waitall(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_waitall", count, handles);
-    help_all(count, handles);
+    help_all(count, handles, UINT32_MAX);
     for (;;) {
         uint32_t seen = done_count();
         (void)complete_ready(count, handles);

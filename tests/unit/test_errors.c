@@ -3,6 +3,8 @@
  * without return_on_error, and many runs in a row without leaks. */
 #include "tt.h"
 
+#include <upc_collective_ext.h>
+
 #include <regex.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -227,6 +229,13 @@ static void barrier_outside_run(void)
     upc_barrier();
 }
 
+/* The team forms compute their call's signature before their checks: it
+ * must not touch the thread's call records outside a UPC thread. */
+static void team_broadcast_outside_run(void)
+{
+    tupc_team_broadcast(TUPC_NULL, TUPC_NULL, 8, 0, 1);
+}
+
 static int fail_in_run(void *arg)
 {
     (void)arg;
@@ -249,6 +258,9 @@ static void test_exit_status(void **state)
     assert_int_equal(in_child(barrier_outside_run, err, sizeof err), 1);
     assert_string_equal(err, "tupc: upc_barrier (outside a run): called outside a UPC thread; "
                              "start one with tupc_run or tupc_main\n");
+    assert_int_equal(in_child(team_broadcast_outside_run, err, sizeof err), 1);
+    assert_string_equal(err, "tupc: tupc_team_broadcast (outside a run): called outside a UPC "
+                             "thread; start one with tupc_run or tupc_main\n");
     assert_int_equal(in_child(run_without_return_on_error, err, sizeof err), 1);
     assert_string_equal(err, "tupc: upc_unlock (thread 2 of 4): lock is NULL; expected a lock "
                              "from upc_*_lock_alloc (UPC 1.3 7.2.4)\n");
