@@ -206,7 +206,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
         atomic_store_explicit(&r->left, 0, memory_order_relaxed);
         atomic_store_explicit(&r->done, r->index + 1, memory_order_release);
         tupc_word_add(&done_word);
-        return r;
+        return tupc_async_handle(r);
     }
     atomic_store_explicit(&r->left, r->nchunks, memory_order_relaxed);
     r->qnext = NULL;
@@ -221,7 +221,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     start_progress();
     tupc_word_add(&posted_word);
     tupc_word_add(&done_word);
-    return r;
+    return tupc_async_handle(r);
 }
 
 /* The owner's help: runs r's unclaimed chunks. */

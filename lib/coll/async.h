@@ -102,6 +102,24 @@ void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, siz
  * caller's handle. */
 upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r);
 
+/* A handle is its request's address with the request's generation in the
+ * low bits (requests are cache-line aligned), so that a handle kept after
+ * its completion is refused instead of completing the slot's next request. */
+#define TUPC_HANDLE_TAG ((uintptr_t)TUPC_CACHELINE - 1)
+static inline upc_coll_handle_t tupc_async_handle(struct tupc_coll_request *r)
+{
+    return (upc_coll_handle_t)((char *)r + (r->index / TUPC_ASYNC_MAX) % TUPC_CACHELINE);
+}
+static inline struct tupc_coll_request *tupc_async_request(upc_coll_handle_t h)
+{
+    return (struct tupc_coll_request *)((uintptr_t)h & ~TUPC_HANDLE_TAG);
+}
+static inline int tupc_async_handle_fresh(upc_coll_handle_t h)
+{
+    const struct tupc_coll_request *r = tupc_async_request(h);
+    return ((uintptr_t)h & TUPC_HANDLE_TAG) == (r->index / TUPC_ASYNC_MAX) % TUPC_CACHELINE;
+}
+
 /* For the completion calls (complete.c): the word that counts completed
  * requests; the owner's help with its own chunks, and with any queued
  * chunk (0 when there was none); and the removal of a request from the

@@ -33,8 +33,8 @@ static int ready(const struct tupc_coll_request *r)
 static struct tupc_coll_request *request_of(const char *func, upc_coll_handle_t h, int i)
 {
     tupc_require_thread(func);
-    struct tupc_coll_request *r = h;
-    if (r->owner != tupc_impl_mythread || !r->active) {
+    struct tupc_coll_request *r = tupc_async_request(h);
+    if (r->owner != tupc_impl_mythread || !r->active || !tupc_async_handle_fresh(h)) {
         char arg[32] = "handle";
         if (i >= 0)
             snprintf(arg, sizeof arg, "handles[%d]", i);
@@ -66,8 +66,10 @@ static void check_stuck(const void *arg, tupc_word *w, uint32_t target)
 {
     const struct stuck *s = arg;
     for (int i = 0; i < s->n; i++) {
-        const struct tupc_coll_request *r = s->r[i];
-        if (!r || r->out == TUPC_NOSYNC)
+        if (!s->r[i])
+            continue;
+        const struct tupc_coll_request *r = tupc_async_request(s->r[i]);
+        if (r->out == TUPC_NOSYNC)
             continue;
         for (int j = 0; j < r->team->n; j++)
             if (!tupc_async_peer_posted(r, j))
@@ -162,7 +164,7 @@ static void help_all(int count, upc_coll_handle_t *handles, uint32_t most)
 {
     for (int i = 0; i < count; i++)
         if (handles[i] != UPC_HANDLE_COMPLETE)
-            tupc_async_help_(handles[i], most);
+            tupc_async_help_(tupc_async_request(handles[i]), most);
 }
 
 /* Index of a pending handle that is ready, -1 if none; *pending counts them. */
@@ -173,7 +175,7 @@ static int find_ready(int count, upc_coll_handle_t *handles, int *pending)
         if (handles[i] == UPC_HANDLE_COMPLETE)
             continue;
         p++;
-        if (found < 0 && ready(handles[i]))
+        if (found < 0 && ready(tupc_async_request(handles[i])))
             found = i;
     }
     *pending = p;
@@ -189,7 +191,7 @@ int upc_testany(int count, upc_coll_handle_t *handles)
         nudge();
         return -1;
     }
-    complete(handles[i]);
+    complete(tupc_async_request(handles[i]));
     handles[i] = UPC_HANDLE_COMPLETE;
     return i;
 }
@@ -202,7 +204,7 @@ int upc_waitany(int count, upc_coll_handle_t *handles)
         uint32_t seen = done_count();
         int pending, i = find_ready(count, handles, &pending);
         if (i >= 0) {
-            complete(handles[i]);
+            complete(tupc_async_request(handles[i]));
             handles[i] = UPC_HANDLE_COMPLETE;
             return i;
         }
@@ -217,8 +219,8 @@ static int complete_ready(int count, upc_coll_handle_t *handles)
 {
     int n = 0;
     for (int i = 0; i < count; i++)
-        if (handles[i] != UPC_HANDLE_COMPLETE && ready(handles[i])) {
-            complete(handles[i]);
+        if (handles[i] != UPC_HANDLE_COMPLETE && ready(tupc_async_request(handles[i]))) {
+            complete(tupc_async_request(handles[i]));
             handles[i] = UPC_HANDLE_COMPLETE;
             n++;
         }
@@ -256,7 +258,7 @@ int upc_testall(int count, upc_coll_handle_t *handles)
     check_array("upc_testall", count, handles);
     help_all(count, handles, 1);
     for (int i = 0; i < count; i++)
-        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(handles[i])) {
+        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(tupc_async_request(handles[i]))) {
             nudge();
             return -1; /* no handle is modified */
         }

@@ -317,6 +317,18 @@ static int twice(void *arg)
         upc_all_broadcast_x(ptrs_of(&c, 0), src_of(&c, 0), W,
                             UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
     upc_wait(h);
+    if (how == 4) { /* the slot of h reused by a call 256 posts later, still open */
+        for (int k = 1; k < 256; k++)
+            upc_wait(upc_all_broadcast_x(ptrs_of(&c, k % OPS), src_of(&c, k % OPS), W,
+                                         UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC,
+                                         UPC_TEAM_ALL));
+        upc_coll_handle_t open =
+            upc_all_broadcast_x(ptrs_of(&c, 0), src_of(&c, 0), W,
+                                UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
+        TCHECK(open != h, "a new handle equals a completed one");
+        (void)upc_test(h); /* the stale handle: refused, open is not completed */
+        return 0;
+    }
     if (how == 0)
         upc_wait(h);
     else if (how == 1)
@@ -331,11 +343,12 @@ static int twice(void *arg)
 static void test_refusals(void **state)
 {
     (void)state;
-    static const int how[4] = {0, 1, 2, 3};
+    static const int how[5] = {0, 1, 2, 3, 4};
     tt_expect_error(2, twice, (void *)&how[0], "upc_wait", "no outstanding asynchronous", NULL);
     tt_expect_error(2, twice, (void *)&how[1], "upc_test", "no outstanding asynchronous", NULL);
     tt_expect_error(2, twice, (void *)&how[2], "upc_waitany", "count is -1", NULL);
     tt_expect_error(2, twice, (void *)&how[3], "upc_waitall", "handles is NULL", NULL);
+    tt_expect_error(2, twice, (void *)&how[4], "upc_test", "no outstanding asynchronous", NULL);
 }
 
 int main(void)
