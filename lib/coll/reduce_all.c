@@ -180,11 +180,87 @@ static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_
         tupc_coll_leave_alone(&c);
 }
 
-static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                       tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
-                       upc_flag_t flags)
+/* The pointer checks of all_one_block, made once per distinct call between
+ * frees (heap/range_check.h), as reduce.c's check_ptrs_once: the key covers
+ * every argument they read (dst's phase is 0 by then). */
+static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type *ty,
+                                                      const char *func, tupc_sptr_t dst,
+                                                      tupc_sptr_t src, size_t nelems,
+                                                      size_t blk_size, uint64_t key, uint32_t gen)
 {
-    TUPC_TRACE_VOID(reduce_all(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
+    (void)tupc_red_check_dst_all(func, dst, ty->size);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    tupc_red_alloc_checks(func, dst, TUPC_RED_DST_EVERY, src, nelems, blk_size, ty->size);
+    tupc_call_seen(key, gen);
+}
+
+/* A small call whose src lies in one block (or has no blocks), as
+ * reduce.c's reduce_one_block does it and for the same reasons: inlined
+ * with the type's size a constant, it enters first and checks after (a bad
+ * argument still stops the run before this thread touches data or waits),
+ * and a thread that touches no data (OUT_NOSYNC, OUT_ALLSYNC) stores its
+ * finish with its entry. */
+static inline __attribute__((always_inline)) void
+all_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+              upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+{
+    tupc_require_thread(func);
+    enum tupc_sync in, out;
+    tupc_coll_flags(func, flags, &in, &out);
+    const int me = MYTHREAD, holder = (int)src.thread;
+    const int each = out == TUPC_MYSYNC, rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
+    dst.phase = 0; /* item 11 */
+    struct tupc_coll c;
+    int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                                rotate ? TUPC_RED_ROTATE : holder, NULL);
+    if (me != worker && !each)
+        tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
+    tupc_red_check_op(func, ty, op, f);
+    uint64_t key = tupc_red_check_key(func, c.args, dst, src);
+    uint32_t gen;
+    if (__builtin_expect(tupc_call_unseen(key, &gen), 0))
+        check_ptrs_slow(ty, func, dst, src, nelems, blk_size, key, gen);
+    if (me != worker) {
+        if (each) {
+            take_result(ty, &c, dst, worker);
+            tupc_coll_finish(&c);
+        } else if (out == TUPC_ALLSYNC) {
+            tupc_coll_wait_finished(&c, worker);
+        }
+        return;
+    }
+    if (!each)
+        for (int t = 0; t < THREADS; t++)
+            __builtin_prefetch(tupc_red_dst_of(dst, t), 1);
+    tupc_red_wait_in(&c, in, worker);
+    if (in == TUPC_MYSYNC) {
+        if (each)
+            tupc_coll_need(&c, holder);
+        else
+            for (int j = 0; j < THREADS; j++)
+                tupc_coll_need(&c, j);
+    }
+    union tupc_red_val acc;
+    if (nelems == 1) /* one element reduces to itself, whatever op is */
+        tupc_copy_elem(&acc, src.addr, ty->size);
+    else
+        ty->reduce(op, f, src.addr, nelems, &acc);
+    hand_out(ty, &c, dst, &acc, 1, each);
+    if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
+        for (int j = 0; j < THREADS; j++)
+            if (j != me)
+                tupc_coll_wait_entered(&c, j);
+    tupc_coll_finish(&c);
+}
+
+/* Every call that all_one_block does not take. */
+static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty, const char *func,
+                                                  tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                                  size_t nelems, size_t blk_size, tupc_red_fn f,
+                                                  upc_flag_t flags)
+{
+    /* Every traced call comes here (tupc_red_direct_threads_). */
+    TUPC_TRACE_VOID(all_checked(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
                     (uint64_t)nelems * ty->size, flags, 0);
     tupc_require_thread(func);
     enum tupc_sync in, out;
@@ -198,6 +274,19 @@ static void reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sp
         all_direct(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
     else
         all_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
+}
+
+static inline __attribute__((always_inline)) void
+reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+{
+    /* nelems in 1 .. the direct limit, all in one block: as reduce.c's test. */
+    if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
+        (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
+        tupc_red_direct_threads_ <= TUPC_RED_SCAN_MAX)
+        all_one_block(ty, func, dst, src, op, nelems, blk_size, f, flags);
+    else
+        all_checked(ty, func, dst, src, op, nelems, blk_size, f, flags);
 }
 
 #define TUPC_DEFINE_REDUCE_ALL(T, TYPE, ARITH, KIND)                                               \
