@@ -11,20 +11,21 @@
  * operator), flags, src as for upc_all_reduceT, dst (items 9 to 11):
  * affinity to thread 0, its phase ignored, its element in every partition
  * inside one live symmetric allocation.
- * Touches, by OUT mode:
- * - OUT_NOSYNC and OUT_ALLSYNC: the worker writes every dst[i]. The others
- *   touch no dst; OUT_ALLSYNC waits for the worker's finish, which comes
- *   after every read and write of the call.
- * - OUT_MYSYNC: the worker posts the result in its eager line (the signal
- *   and the bits in one line) and each thread copies it into its own dst[i],
- *   so it returns with its element written by itself, having waited for
- *   that line only: the worker posts after its last read of src.
+ * Touches: one thread, the worker, writes every dst[i] and the others touch
+ * no dst (OUT_NOSYNC, OUT_ALLSYNC: they wait for the worker's finish, which
+ * comes after every read and write of the call; OUT_MYSYNC: the same), or
+ * the worker posts the result in its eager line (the signal and the bits in
+ * one line) and each thread copies it into its own dst[i], waiting for that
+ * line only, which the worker fills after its last read of src: where it
+ * pays, OUT_MYSYNC of calls larger than small, and small ones whose worker
+ * waits for nobody before it reads (src in one block, not IN_ALLSYNC).
  * Small calls (TUPC_RED_DIRECT_MAX bytes of src, at most TUPC_RED_SCAN_MAX
  * threads), as upc_all_reduceT's: the worker reads every element itself;
- * it is the thread of src, or with ALLSYNC|ALLSYNC thread (call number %
- * THREADS), for the reason reduce.c gives. Larger calls: each thread
- * reduces its piece and hands the partial to thread 0, the worker, which
- * combines them in key order.
+ * it is the thread of src, or, where it writes every dst[i] and the others
+ * wait for it (OUT_MYSYNC, OUT_ALLSYNC), thread (call number % THREADS), for
+ * the reason reduce.c gives. Larger calls: each thread reduces its piece and
+ * hands the partial to thread 0, the worker, which combines them in key
+ * order.
  * IN_MYSYNC: the worker waits for the threads whose src it reads and, where
  * it writes every dst[i], for every thread. */
 #include "check/trace.h"
@@ -74,53 +75,6 @@ static void take_result(const struct tupc_red_type *ty, const struct tupc_coll *
     const struct result *r = tupc_coll_eager_wait(c, worker);
     if (r->have)
         tupc_copy_elem(tupc_red_dst_of(dst, MYTHREAD), &r->v, ty->size);
-}
-
-static void all_direct(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                       tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
-                       upc_flag_t flags, enum tupc_sync in, enum tupc_sync out)
-{
-    const int T = THREADS, me = MYTHREAD;
-    const int each = out == TUPC_MYSYNC;
-    const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
-    /* src.thread is checked only when there are elements. */
-    const int holder = nelems ? (int)src.thread : 0;
-    struct tupc_coll c;
-    int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
-                                rotate ? TUPC_RED_ROTATE : holder, NULL);
-    c.out = TUPC_MYSYNC; /* the exit waits below say whom they wait for */
-    if (me != worker) {
-        if (each) {
-            take_result(ty, &c, dst, worker);
-            tupc_coll_leave_alone(&c);
-        } else {
-            tupc_coll_leave_for(&c, &worker, out == TUPC_ALLSYNC);
-        }
-        return;
-    }
-    if (!each) /* start taking every dst[i] for writing while the others enter */
-        for (int t = 0; t < T; t++)
-            __builtin_prefetch(tupc_red_dst_of(dst, t), 1);
-    tupc_red_wait_in(&c, in, worker);
-    struct tupc_red_lay L;
-    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
-    if (in == TUPC_MYSYNC)
-        for (int k = 0; k < T; k++) {
-            size_t lo;
-            if (!each || tupc_red_piece(&L, k, &lo))
-                tupc_coll_need(&c, each ? tupc_red_thread(&L, k) : k);
-        }
-    union tupc_red_val acc;
-    if (nelems)
-        tupc_red_range(ty, &L, 0, nelems, op, f, &acc);
-    hand_out(ty, &c, dst, &acc, nelems != 0, each);
-    /* OUT_ALLSYNC: every thread has entered, as upc_all_reduceT's worker
-     * sees it (reduce.c, reduce_direct). */
-    if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
-        for (int j = 0; j < T; j++)
-            if (j != me)
-                tupc_coll_wait_entered(&c, j);
-    tupc_coll_leave_alone(&c);
 }
 
 static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
@@ -180,7 +134,7 @@ static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_
         tupc_coll_leave_alone(&c);
 }
 
-/* The pointer checks of all_one_block, made once per distinct call between
+/* The pointer checks of all_small, made once per distinct call between
  * frees (heap/range_check.h), as reduce.c's check_ptrs_once: the key covers
  * every argument they read (dst's phase is 0 by then). */
 static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type *ty,
@@ -194,21 +148,31 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
     tupc_call_seen(key, gen);
 }
 
-/* A small call whose src lies in one block (or has no blocks), as
- * reduce.c's reduce_one_block does it and for the same reasons: inlined
- * with the type's size a constant, it enters first and checks after (a bad
- * argument still stops the run before this thread touches data or waits),
- * and a thread that touches no data (OUT_NOSYNC, OUT_ALLSYNC) stores its
- * finish with its entry. */
+/* Small calls (TUPC_RED_DIRECT_MAX bytes of src, at most TUPC_RED_SCAN_MAX
+ * threads), as reduce.c's reduce_one_block does them and for the same
+ * reasons: inlined with the type's size a constant, they enter first and
+ * check after (a bad argument still stops the run before this thread
+ * touches data or waits), a thread that touches no data (OUT_NOSYNC,
+ * OUT_ALLSYNC) stores its finish with its entry, and the worker reads every
+ * element itself: one run when src lies in one block. */
 static inline __attribute__((always_inline)) void
-all_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-              upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+          upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_coll_flags(func, flags, &in, &out);
-    const int me = MYTHREAD, holder = (int)src.thread;
-    const int each = out == TUPC_MYSYNC, rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
+    const int T = THREADS, me = MYTHREAD;
+    /* src.thread is read only when there are elements (it is checked then). */
+    const int holder = nelems ? (int)src.thread : 0;
+    /* Each thread writes its own dst[i] (OUT_MYSYNC) where the worker waits
+     * for nobody before it reads: then it runs ahead and the others take
+     * its result as it comes. Where it must wait for others' entries, it
+     * writes every dst[i] and the role rotates, so that back-to-back calls
+     * cost one transfer each, as reduce.c explains. */
+    const int one = blk_size == 0 || src.phase + nelems <= blk_size; /* all on holder */
+    const int each = out == TUPC_MYSYNC && one && in != TUPC_ALLSYNC;
+    const int rotate = !each && out != TUPC_NOSYNC;
     dst.phase = 0; /* item 11 */
     struct tupc_coll c;
     int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
@@ -224,36 +188,52 @@ all_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
         if (each) {
             take_result(ty, &c, dst, worker);
             tupc_coll_finish(&c);
-        } else if (out == TUPC_ALLSYNC) {
+        } else if (out != TUPC_NOSYNC) {
             tupc_coll_wait_finished(&c, worker);
         }
         return;
     }
-    if (!each)
-        for (int t = 0; t < THREADS; t++)
+    if (!each) /* start taking every dst[i] for writing while the others enter */
+        for (int t = 0; t < T; t++)
             __builtin_prefetch(tupc_red_dst_of(dst, t), 1);
     tupc_red_wait_in(&c, in, worker);
-    if (in == TUPC_MYSYNC) {
-        if (each)
-            tupc_coll_need(&c, holder);
-        else
-            for (int j = 0; j < THREADS; j++)
-                tupc_coll_need(&c, j);
-    }
     union tupc_red_val acc;
-    if (nelems == 1) /* one element reduces to itself, whatever op is */
-        tupc_copy_elem(&acc, src.addr, ty->size);
-    else
-        ty->reduce(op, f, src.addr, nelems, &acc);
-    hand_out(ty, &c, dst, &acc, 1, each);
+    if (one) {
+        if (in == TUPC_MYSYNC)
+            for (int j = 0; j < T; j++)
+                if (!each || j == holder)
+                    tupc_coll_need(&c, j);
+        if (nelems == 1) /* one element reduces to itself, whatever op is */
+            tupc_copy_elem(&acc, src.addr, ty->size);
+        else if (nelems)
+            ty->reduce(op, f, src.addr, nelems, &acc);
+    } else {
+        struct tupc_red_lay L;
+        tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
+        if (in == TUPC_MYSYNC)
+            for (int k = 0; k < T; k++) {
+                size_t lo;
+                if (!each || tupc_red_piece(&L, k, &lo))
+                    tupc_coll_need(&c, each ? tupc_red_thread(&L, k) : k);
+            }
+        tupc_red_range(ty, &L, 0, nelems, op, f, &acc);
+    }
+    hand_out(ty, &c, dst, &acc, nelems != 0, each);
+    /* OUT_ALLSYNC: every thread has entered, as upc_all_reduceT's worker
+     * sees it (reduce.c, reduce_direct). */
     if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
-        for (int j = 0; j < THREADS; j++)
+        for (int j = 0; j < T; j++)
             if (j != me)
                 tupc_coll_wait_entered(&c, j);
     tupc_coll_finish(&c);
 }
 
-/* Every call that all_one_block does not take. */
+static int all_is_small(size_t nelems, size_t esize)
+{
+    return nelems <= TUPC_RED_DIRECT_MAX / esize;
+}
+
+/* Traced calls, and those with more threads or more bytes than all_small takes. */
 static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty, const char *func,
                                                   tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                                                   size_t nelems, size_t blk_size, tupc_red_fn f,
@@ -270,8 +250,8 @@ static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
     tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_EVERY,
                           src, nelems, blk_size, ty->size);
-    if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && THREADS <= TUPC_RED_SCAN_MAX)
-        all_direct(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
+    if (all_is_small(nelems, ty->size) && THREADS <= TUPC_RED_SCAN_MAX)
+        all_small(ty, func, dst, src, op, nelems, blk_size, f, flags);
     else
         all_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
 }
@@ -280,11 +260,8 @@ static inline __attribute__((always_inline)) void
 reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
            upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
-    /* nelems in 1 .. the direct limit, all in one block: as reduce.c's test. */
-    if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
-        (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
-        tupc_red_direct_threads_ <= TUPC_RED_SCAN_MAX)
-        all_one_block(ty, func, dst, src, op, nelems, blk_size, f, flags);
+    if (all_is_small(nelems, ty->size) && tupc_red_direct_threads_ <= TUPC_RED_SCAN_MAX)
+        all_small(ty, func, dst, src, op, nelems, blk_size, f, flags);
     else
         all_checked(ty, func, dst, src, op, nelems, blk_size, f, flags);
 }
