@@ -207,15 +207,13 @@ all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tup
             tupc_copy_elem(&acc, src.addr, ty->size);
         else if (nelems)
             ty->reduce(op, f, src.addr, nelems, &acc);
-    } else {
-        struct tupc_red_lay L;
-        tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
+    } else { /* several blocks: the worker writes every dst[i] (each is 0) */
         if (in == TUPC_MYSYNC)
-            for (int k = 0; k < T; k++) {
-                size_t lo;
-                if (!each || tupc_red_piece(&L, k, &lo))
-                    tupc_coll_need(&c, each ? tupc_red_thread(&L, k) : k);
-            }
+            for (int j = 0; j < T; j++)
+                tupc_coll_need(&c, j);
+        /* What tupc_red_range reads of a layout, without lay_init's division. */
+        const struct tupc_red_lay L = {
+            .src = src, .n = nelems, .B = blk_size, .es = ty->size, .T = T};
         tupc_red_range(ty, &L, 0, nelems, op, f, &acc);
     }
     hand_out(ty, &c, dst, &acc, nelems != 0, each);

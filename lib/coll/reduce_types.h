@@ -20,6 +20,7 @@
 #include <upc_collective.h>
 
 #include <stddef.h>
+#include <string.h>
 
 /* The types: X(T, TYPE, ARITH, KIND). ARITH is the type ADD and MULT
  * compute in: unsigned for the integers, so that signed overflow wraps (two's
@@ -409,6 +410,24 @@ union tupc_red_val {
     unsigned char bytes[32];
 };
 
+/* The first element of the block after p's (a blocked layout): the same
+ * offset in the next thread's partition, or in thread 0's one course on.
+ * Without the divisions of tupc_ptr_add: small calls walk their runs so. */
+static inline tupc_sptr_t tupc_red_next_block(const struct tupc_red_lay *L, tupc_sptr_t p)
+{
+    const ptrdiff_t S = (ptrdiff_t)tupc_impl_partition_size;
+    p.addr -= (size_t)p.phase * L->es; /* the start of p's block */
+    if ((int)p.thread + 1 < L->T) {
+        p.addr += S;
+        p.thread++;
+    } else {
+        p.addr += (ptrdiff_t)(L->B * L->es) - (ptrdiff_t)(L->T - 1) * S;
+        p.thread = 0;
+    }
+    p.phase = 0;
+    return p;
+}
+
 /* Reduces elements lo .. lo + m - 1 (m > 0) in index order into *out, block
  * run by block run, in whichever partitions they lie. */
 static inline void tupc_red_range(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
@@ -418,12 +437,15 @@ static inline void tupc_red_range(const struct tupc_red_type *ty, const struct t
     union tupc_red_val run;
     for (size_t left = m, first = 1; left; first = 0) {
         size_t r = tupc_red_run(L, p, left);
-        ty->reduce(op, f, p.addr, r, first ? out : &run);
-        if (!first)
+        if (r == 1) /* one element reduces to itself (blocks of 1: one per thread) */
+            first ? memcpy(out, p.addr, L->es) : ty->combine(op, f, out, p.addr);
+        else
+            ty->reduce(op, f, p.addr, r, first ? out : &run);
+        if (!first && r != 1)
             ty->combine(op, f, out, &run);
         left -= r;
         if (left)
-            p = tupc_ptr_add(p, (ptrdiff_t)r, L->B, L->es);
+            p = tupc_red_next_block(L, p);
     }
 }
 

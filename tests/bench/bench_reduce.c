@@ -234,10 +234,12 @@ static void run_small(int P)
 
 /* ---- 8-byte reduce_all against the barrier, interleaved ------------------------
  * As above, for upc_all_reduce_allD: rounds of SMALL_ITERS barriers, then as
- * many NO|NO, MY|MY and ALL|ALL calls (8 bytes, one double per call, ADD).
- * MY|MY is MPI_Allreduce's contract: each thread's input is its own, and it
- * returns with the result in its own dst[i]. */
-enum { ALL_KINDS = 4 };
+ * many NO|NO, MY|MY and ALL|ALL calls over one double (8 bytes, ADD), then
+ * MY|MY and ALL|ALL over one double per thread (nelems THREADS, blk_size 1:
+ * what MPI_Allreduce of one double reduces). MY|MY is MPI_Allreduce's
+ * contract: each thread's input is its own, and it returns with the result
+ * in its own dst[i]. */
+enum { ALL_KINDS = 6 };
 static double small_all_ns[SMALL_ROUNDS][ALL_KINDS];
 
 static int small_all_body(void *arg)
@@ -245,9 +247,8 @@ static int small_all_body(void *arg)
     (void)arg;
     tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 8), r = upc_all_alloc((size_t)THREADS, 8);
     *(double *)tupc_local(tupc_index(a, (size_t)MYTHREAD, 1, double)) = MYTHREAD + 1;
-    const upc_flag_t fl[ALL_KINDS] = {0, UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
-                                      UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
-                                      UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC};
+    const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC, all = UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC;
+    const upc_flag_t fl[ALL_KINDS] = {0, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, my, all, my, all};
     for (int round = -1; round < SMALL_ROUNDS; round++) { /* round -1: warm-up */
         for (int k = 0; k < ALL_KINDS; k++) {
             upc_barrier();
@@ -256,7 +257,7 @@ static int small_all_body(void *arg)
                 if (k == 0)
                     upc_barrier();
                 else
-                    upc_all_reduce_allD(r, a, UPC_ADD, 1, 1, NULL, fl[k]);
+                    upc_all_reduce_allD(r, a, UPC_ADD, k < 4 ? 1 : (size_t)THREADS, 1, NULL, fl[k]);
             }
             double mx = slowest((now_ns() - t0) / SMALL_ITERS);
             if (MYTHREAD == 0 && round >= 0)
@@ -281,15 +282,22 @@ static void run_small_all(int P)
     tb_progress_done();
     printf("# 8-byte reduce_allD against upc_barrier, interleaved in one run (%d rounds of %d\n"
            "# calls; medians; ratios within a round): barrier %.1f ns, NO|NO %.1f ns (%.2f\n"
-           "# barriers), MY|MY %.1f ns (%.2f barriers), ALL|ALL %.1f ns (%.2f barriers)\n",
+           "# barriers), MY|MY %.1f ns (%.2f barriers), ALL|ALL %.1f ns (%.2f barriers);\n"
+           "# one double per thread (as MPI_Allreduce of one double): MY|MY %.1f ns (%.2f\n"
+           "# barriers), ALL|ALL %.1f ns (%.2f barriers)\n",
            SMALL_ROUNDS, SMALL_ITERS, tb_median(col[0], SMALL_ROUNDS),
            tb_median(col[1], SMALL_ROUNDS), tb_median(ratio[1], SMALL_ROUNDS),
            tb_median(col[2], SMALL_ROUNDS), tb_median(ratio[2], SMALL_ROUNDS),
-           tb_median(col[3], SMALL_ROUNDS), tb_median(ratio[3], SMALL_ROUNDS));
+           tb_median(col[3], SMALL_ROUNDS), tb_median(ratio[3], SMALL_ROUNDS),
+           tb_median(col[4], SMALL_ROUNDS), tb_median(ratio[4], SMALL_ROUNDS),
+           tb_median(col[5], SMALL_ROUNDS), tb_median(ratio[5], SMALL_ROUNDS));
     if (csv)
         for (int i = 0; i < SMALL_ROUNDS; i++)
-            fprintf(csv, "%d,small-all-round-%d,barrier|NO|MY|ALL,8,%.1f,%.1f,%.1f,%.1f\n", P, i,
-                    small_all_ns[i][0], small_all_ns[i][1], small_all_ns[i][2], small_all_ns[i][3]);
+            fprintf(csv,
+                    "%d,small-all-round-%d,barrier|NO|MY|ALL|perthread-MY|perthread-ALL,8,%.1f,"
+                    "%.1f,%.1f,%.1f,%.1f,%.1f\n",
+                    P, i, small_all_ns[i][0], small_all_ns[i][1], small_all_ns[i][2],
+                    small_all_ns[i][3], small_all_ns[i][4], small_all_ns[i][5]);
 }
 
 /* ---- The largest size, interleaved -------------------------------------------
