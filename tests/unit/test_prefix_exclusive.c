@@ -20,9 +20,9 @@
  *   stores (not under TUPC_TEST_QUICK).
  * - team: tupc_team_prefix_reduceL and D, exclusive, in place or not.
  * - refused: the flag on a call that has no exclusive form.
- * THREADS {1, 2, 3, 5, 8}; under TUPC_TEST_QUICK nelems 100003 is left out
- * and THREADS is {1, 2, 3, 5}. With TUPC_SIMD set, only shifted and
- * streaming run (the prefix_exclusive_sse2 test). */
+ * THREADS {1, 2, 3, 5, 8} (shifted: 1 to 4); under TUPC_TEST_QUICK nelems
+ * 100003 is left out and THREADS is {1, 2, 3, 5} (shifted: 1 to 3). With
+ * TUPC_SIMD set, only shifted and streaming run (prefix_exclusive_sse2). */
 #include "reduce_data.h"
 #include "tt.h"
 
@@ -324,9 +324,10 @@ static void test_shifted(void **state)
     /* Small (direct), partials, and the tiled path: 2 to 5 tiles of 1 MiB. */
     const size_t ns[] = {3, 100, 30011, 262144 + 5, 655361};
     int count = 0;
-    for (int T = 1; T <= 4; T++)
+    /* Under TUPC_TEST_QUICK: THREADS 1 to 3, and 5 tiles at THREADS 3 only. */
+    for (int T = 1; T <= (quick() ? 3 : 4); T++)
         for (int k = S_D; k < NSK; k++)
-            for (int in = 0; in < 5; in++)
+            for (int in = 0; in < (quick() && T < 3 ? 4 : 5); in++)
                 for (int lay = 0; lay < 3; lay++) {
                     const size_t n = ns[in] * (k == S_I && in > 2 ? 2 : 1);
                     /* indefinite, one block per thread, blocks of 37 */
