@@ -1,7 +1,7 @@
 /* upc_collective_ext.h: the Extended Collective Operations 0.3 (teams, the
- * _x relocalizations, UPC_IN_PLACE, UPC_PUSH and UPC_PULL), and tupc's team
- * functions. docs/extended.md lists where this C form departs from the
- * specification's text, and why. */
+ * _x relocalizations, UPC_IN_PLACE, UPC_PUSH and UPC_PULL, upc_all_reduce_allT
+ * and the exclusive prefix reduction), and tupc's team functions. docs/extended.md lists where this
+ * C form departs from the specification's text, and why. */
 #ifndef UPC_COLLECTIVE_EXT_H
 #define UPC_COLLECTIVE_EXT_H
 
@@ -26,7 +26,7 @@ extern "C" {
 #define UPC_PULL 0x80                     /* destination threads read it */
 #define UPC_IN_PLACE 0x100                /* also accepted as the src argument */
 #define UPC_ASYNC 0x200                   /* a posting call: returns a handle */
-#define UPC_EXCLUSIVE_PREFIX_REDUCE 0x400 /* for upc_all_prefix_reduceT */
+#define UPC_EXCLUSIVE_PREFIX_REDUCE 0x400 /* upc_all_prefix_reduceT: dst[i] = src[0..i-1] */
 
 /* ---- Teams (0.3 section 4 item 9) --------------------------------------- */
 
@@ -95,6 +95,49 @@ TUPC_DECLARE_TEAM_REDUCE_(F, float)
 TUPC_DECLARE_TEAM_REDUCE_(D, double)
 TUPC_DECLARE_TEAM_REDUCE_(LD, long double)
 #undef TUPC_DECLARE_TEAM_REDUCE_
+
+/* ---- Extended computation (0.3 section 5.5) ----------------------------- */
+
+/* In C++, C's _Bool is bool, and _Complex is a GNU extension that g++ and
+ * clang++ take with __extension__ (same layout and calling convention). */
+#ifdef __cplusplus
+#define TUPC_BOOL_ bool
+#define TUPC_EXTENSION_ __extension__
+#else
+#define TUPC_BOOL_ _Bool
+#define TUPC_EXTENSION_
+#endif
+
+/* dst[i] = src[0] op ... op src[nelems-1] for every i < THREADS, all the
+ * same bits, where dst is treated as `shared [1] TYPE [THREADS]` with
+ * affinity to thread 0 (its phase ignored) and src as in upc_all_reduceT;
+ * the 17 types of 0.3 5.5.1 (see upc_all_reduce_all(3)). The team form (a
+ * tupc extension) writes the element of each member's thread. */
+#define TUPC_DECLARE_REDUCE_ALL_(T, TYPE)                                                          \
+    TUPC_EXTENSION_ void upc_all_reduce_all##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,      \
+                                               size_t nelems, size_t blk_size,                     \
+                                               TYPE (*func)(TYPE, TYPE), upc_flag_t mode);         \
+    TUPC_EXTENSION_ void tupc_team_reduce_all##T(                                                  \
+        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
+        TYPE (*func)(TYPE, TYPE), upc_flag_t mode, upc_team_t team);
+TUPC_DECLARE_REDUCE_ALL_(C, signed char)
+TUPC_DECLARE_REDUCE_ALL_(UC, unsigned char)
+TUPC_DECLARE_REDUCE_ALL_(S, signed short)
+TUPC_DECLARE_REDUCE_ALL_(US, unsigned short)
+TUPC_DECLARE_REDUCE_ALL_(I, signed int)
+TUPC_DECLARE_REDUCE_ALL_(UI, unsigned int)
+TUPC_DECLARE_REDUCE_ALL_(L, signed long)
+TUPC_DECLARE_REDUCE_ALL_(UL, unsigned long)
+TUPC_DECLARE_REDUCE_ALL_(F, float)
+TUPC_DECLARE_REDUCE_ALL_(D, double)
+TUPC_DECLARE_REDUCE_ALL_(LD, long double)
+TUPC_DECLARE_REDUCE_ALL_(LL, long long)
+TUPC_DECLARE_REDUCE_ALL_(ULL, unsigned long long)
+TUPC_DECLARE_REDUCE_ALL_(CX, _Complex float)
+TUPC_DECLARE_REDUCE_ALL_(DX, _Complex double)
+TUPC_DECLARE_REDUCE_ALL_(LDX, _Complex long double)
+TUPC_DECLARE_REDUCE_ALL_(B, TUPC_BOOL_)
+#undef TUPC_DECLARE_REDUCE_ALL_
 
 /* upc_all_sort on a team (tupc extension): the array as in 1.3, the work
  * and the synchronization among the members (see tupc_team_sort(3)). */

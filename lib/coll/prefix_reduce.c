@@ -23,7 +23,14 @@
  * and footnote 5): src is dst. Every path but the direct one reads each
  * element of src only in the piece or tile of the thread that writes it,
  * before writing it, so those run in place as they are; the direct path
- * reads other threads' src and is not taken. */
+ * reads other threads' src and is not taken.
+ * Exclusive (UPC_EXCLUSIVE_PREFIX_REDUCE in flags, 0.3 section 4 item 8 and
+ * 5.5.1 item 3): every path as above, at the same cost, with kernels that
+ * store the running value before they add the element in; dst[0], undefined
+ * by the text, is not written. The exclusive dst[i] is the inclusive dst[i -
+ * 1] bit for bit, except where a piece or tile starts: there it is the seed,
+ * the partials before it combined, and the inclusive scan has the same sum
+ * from its own running value (floating sums may differ in the last bits). */
 #include "check/trace.h"
 #include "coll/reduce_types.h"
 
@@ -45,15 +52,14 @@
 /* Scans m elements of the piece at index lo (src and dst walk alike). */
 static void scan_piece(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
                        tupc_sptr_t dst, size_t lo, size_t m, upc_op_t op, tupc_red_fn f,
-                       const void *seed)
+                       const void *seed, int excl)
 {
     tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
     tupc_sptr_t d = tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, L->es);
     union tupc_red_val carry;
     for (size_t left = m; left;) {
         size_t r = tupc_red_run(L, s, left);
-        ty->scan(op, f, d.addr, s.addr, r, seed);
-        memcpy(&carry, d.addr + (r - 1) * L->es, L->es);
+        ty->scan(op, f, d.addr, s.addr, r, seed, excl, &carry);
         seed = &carry;
         left -= r;
         if (left) {
@@ -140,8 +146,14 @@ static size_t tiles_total(const struct tupc_red_lay *L, size_t ts)
 enum fast { FAST_NONE, FAST_D, FAST_L };
 
 #if defined(__SSE2__)
-/* One line: 8 elements of s from i, scanned, plus carry c, stored at d + i. */
-#define SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, STORE)                                              \
+/* One line: 8 elements of s from i, scanned, plus carry c, stored at d + i.
+ * Exclusive (EX 1): the line's values moved up by one, the carry first:
+ * element k + 1 gets c + p_k, the very sum the inclusive form stores at k,
+ * and element 0 gets c + (-0.0 or 0), which is c; so an exclusive scan is
+ * bit for bit the inclusive one shifted. The moves are off the carry's path. */
+#define SEL_1(ex, in) ex
+#define SEL_0(ex, in) in
+#define SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, STORE, EX)                                    \
     do {                                                                                           \
         V x0 = LOAD(s + i), x1 = LOAD(s + i + 2), x2 = LOAD(s + i + 4), x3 = LOAD(s + i + 6);      \
         x0 = ADD(x0, SHIFT_IN(x0)); /* [a, a + b] */                                               \
@@ -151,10 +163,10 @@ enum fast { FAST_NONE, FAST_D, FAST_L };
         x1 = ADD(x1, HI2(x0));                                                                     \
         x2 = ADD(x2, HI2(x1));                                                                     \
         x3 = ADD(x3, HI2(x2));                                                                     \
-        STORE(d + i, ADD(c, x0));                                                                  \
-        STORE(d + i + 2, ADD(c, x1));                                                              \
-        STORE(d + i + 4, ADD(c, x2));                                                              \
-        STORE(d + i + 6, ADD(c, x3));                                                              \
+        STORE(d + i, ADD(c, SEL_##EX(SHIFT_IN(x0), x0)));                                          \
+        STORE(d + i + 2, ADD(c, SEL_##EX(PAIR(x0, x1), x1)));                                      \
+        STORE(d + i + 4, ADD(c, SEL_##EX(PAIR(x1, x2), x2)));                                      \
+        STORE(d + i + 6, ADD(c, SEL_##EX(PAIR(x2, x3), x3)));                                      \
         c = ADD(c, HI2(x3)); /* the last value stored, with one add on the carry's path */         \
     } while (0)
 
@@ -169,37 +181,48 @@ enum fast { FAST_NONE, FAST_D, FAST_L };
 
 /* d (64-byte aligned) gets the scan of nl lines of s from *carry, which gets
  * the last value; meanwhile the first ng groups of ns go into a0..a3. */
-#define SCAN_FUSED(V, LOAD, ADD, SHIFT_IN, HI2, STORE)                                             \
+#define SCAN_FUSED(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, STORE, EX)                                   \
     do {                                                                                           \
         size_t k = nl < ng ? nl : ng, i = 0;                                                       \
         for (; i < k * 8; i += 8) {                                                                \
             SUM_GROUP(LOAD, ADD, ns + i);                                                          \
-            SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, STORE);                                         \
+            SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, STORE, EX);                               \
         }                                                                                          \
         for (; i < nl * 8; i += 8)                                                                 \
-            SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, STORE);                                         \
+            SCAN_LINE(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, STORE, EX);                               \
         for (i = k * 8; i < ng * 8; i += 8)                                                        \
             SUM_GROUP(LOAD, ADD, ns + i);                                                          \
+    } while (0)
+
+/* The four forms: streaming or not, inclusive or exclusive. */
+#define SCAN_FUSED4(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, ST, NT)                                     \
+    do {                                                                                           \
+        if (nt && excl)                                                                            \
+            SCAN_FUSED(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, NT, 1);                                  \
+        else if (nt)                                                                               \
+            SCAN_FUSED(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, NT, 0);                                  \
+        else if (excl)                                                                             \
+            SCAN_FUSED(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, ST, 1);                                  \
+        else                                                                                       \
+            SCAN_FUSED(V, LOAD, ADD, SHIFT_IN, HI2, PAIR, ST, 0);                                  \
     } while (0)
 
 #define LD_D(p) _mm_loadu_pd(p)
 #define SHIFT_D(x) _mm_unpacklo_pd(nz, x) /* [-0.0, a]: -0.0 + a == a, sign of zero kept */
 #define HI2_D(x) _mm_unpackhi_pd(x, x)
+#define PAIR_D(x, y) _mm_shuffle_pd(x, y, 1) /* [x hi, y lo] */
 #define ST_D(p, v) _mm_store_pd(p, v)
 #define NT_D(p, v) _mm_stream_pd(p, v)
 
 /* As SCAN_FUSED for doubles; *sum gets the sum of the nn elements of ns
  * (none of them if ns is NULL). */
-static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, int nt,
+static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, int nt, int excl,
                          const double *ns, size_t nn, double *sum)
 {
     const __m128d nz = _mm_set1_pd(-0.0);
     __m128d c = _mm_set1_pd(*carry), a0 = nz, a1 = nz, a2 = nz, a3 = nz;
     size_t ng = ns ? nn / 8 : 0;
-    if (nt)
-        SCAN_FUSED(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, NT_D);
-    else
-        SCAN_FUSED(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, ST_D);
+    SCAN_FUSED4(__m128d, LD_D, _mm_add_pd, SHIFT_D, HI2_D, PAIR_D, ST_D, NT_D);
     _mm_storel_pd(carry, c);
     if (ns)
         *sum = tupc_lanes_d(a0, a1, a2, a3, ns + ng * 8, nn - ng * 8);
@@ -208,48 +231,46 @@ static void scan_lines_d(double *d, const double *s, size_t nl, double *carry, i
 #define LD_L(p) _mm_loadu_si128((const __m128i *)(p))
 #define SHIFT_L(x) _mm_slli_si128(x, 8) /* [0, a] */
 #define HI2_L(x) _mm_unpackhi_epi64(x, x)
+#define PAIR_L(x, y) _mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(x), _mm_castsi128_pd(y), 1))
 #define ST_L(p, v) _mm_store_si128((__m128i *)(p), v)
 #define NT_L(p, v) _mm_stream_si128((__m128i *)(p), v)
 
 /* As scan_lines_d, for 64-bit integers (wrapping: signed long adds as unsigned). */
 static void scan_lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt,
-                         const uint64_t *ns, size_t nn, uint64_t *sum)
+                         int excl, const uint64_t *ns, size_t nn, uint64_t *sum)
 {
     __m128i c = _mm_set1_epi64x((long long)*carry), a0 = _mm_setzero_si128(), a1 = a0, a2 = a0,
             a3 = a0;
     size_t ng = ns ? nn / 8 : 0;
-    if (nt)
-        SCAN_FUSED(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, NT_L);
-    else
-        SCAN_FUSED(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, ST_L);
+    SCAN_FUSED4(__m128i, LD_L, _mm_add_epi64, SHIFT_L, HI2_L, PAIR_L, ST_L, NT_L);
     _mm_storel_epi64((__m128i *)carry, c);
     if (ns)
         *sum = tupc_lanes_l(a0, a1, a2, a3, ns + ng * 8, nn - ng * 8);
 }
 
 /* The SSE2 or the AVX2 form (scan_avx2.c), which give the same results. */
-static void lines_d(double *d, const double *s, size_t nl, double *carry, int nt, const double *ns,
-                    size_t nn, double *sum)
+static void lines_d(double *d, const double *s, size_t nl, double *carry, int nt, int excl,
+                    const double *ns, size_t nn, double *sum)
 {
 #if TUPC_HAVE_AVX2
     if (tupc_scan_avx2_) {
-        tupc_scan_lines_d_avx2(d, s, nl, carry, nt, ns, nn, sum);
+        tupc_scan_lines_d_avx2(d, s, nl, carry, nt, excl, ns, nn, sum);
         return;
     }
 #endif
-    scan_lines_d(d, s, nl, carry, nt, ns, nn, sum);
+    scan_lines_d(d, s, nl, carry, nt, excl, ns, nn, sum);
 }
 
-static void lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt,
+static void lines_l(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt, int excl,
                     const uint64_t *ns, size_t nn, uint64_t *sum)
 {
 #if TUPC_HAVE_AVX2
     if (tupc_scan_avx2_) {
-        tupc_scan_lines_l_avx2(d, s, nl, carry, nt, ns, nn, sum);
+        tupc_scan_lines_l_avx2(d, s, nl, carry, nt, excl, ns, nn, sum);
         return;
     }
 #endif
-    scan_lines_l(d, s, nl, carry, nt, ns, nn, sum);
+    scan_lines_l(d, s, nl, carry, nt, excl, ns, nn, sum);
 }
 #endif
 
@@ -261,12 +282,12 @@ static void tile_reduce(const struct tupc_red_type *ty, enum fast fk, upc_op_t o
 #if defined(__SSE2__)
     if (fk == FAST_D) {
         double c = 0;
-        lines_d(NULL, NULL, 0, &c, 0, (const double *)s, m, (double *)part);
+        lines_d(NULL, NULL, 0, &c, 0, 0, (const double *)s, m, (double *)part);
         return;
     }
     if (fk == FAST_L) {
         uint64_t c = 0;
-        lines_l(NULL, NULL, 0, &c, 0, (const uint64_t *)s, m, (uint64_t *)part);
+        lines_l(NULL, NULL, 0, &c, 0, 0, (const uint64_t *)s, m, (uint64_t *)part);
         return;
     }
 #else
@@ -275,12 +296,13 @@ static void tile_reduce(const struct tupc_red_type *ty, enum fast fk, upc_op_t o
     ty->reduce(op, f, s, m, part);
 }
 
-/* The scan pass of a tile from seed (NULL for the first tile of the array);
- * then the partial of the next tile (ns, nm elements; nm == 0: none) into
- * *npart, fused with the scan for the fast kernels. */
+/* The scan pass of a tile from seed (NULL for the first tile of the array),
+ * inclusive or exclusive; then the partial of the next tile (ns, nm
+ * elements; nm == 0: none) into *npart, fused with the scan for the fast
+ * kernels. */
 static void tile_scan(const struct tupc_red_type *ty, enum fast fk, upc_op_t op, tupc_red_fn f,
                       const char *s, char *d, size_t m, const union tupc_red_val *seed, int nt,
-                      const char *ns, size_t nm, union tupc_red_val *npart)
+                      int excl, const char *ns, size_t nm, union tupc_red_val *npart)
 {
 #if defined(__SSE2__)
     if (fk != FAST_NONE) {
@@ -288,29 +310,27 @@ static void tile_scan(const struct tupc_red_type *ty, enum fast fk, upc_op_t op,
         while (h < m && ((uintptr_t)(d + h * 8) & 63))
             h++;
         union tupc_red_val cur;
-        if (h) {
-            ty->scan(op, f, d, s, h, seed);
-            memcpy(&cur, d + (h - 1) * 8, 8);
-        } else {
+        if (h)
+            ty->scan(op, f, d, s, h, seed, excl, &cur);
+        else
             cur = *seed;
-        }
         size_t nl = (m - h) / 8;
         if (fk == FAST_D)
             lines_d((double *)(d + h * 8), (const double *)(s + h * 8), nl, (double *)&cur, nt,
-                    nm ? (const double *)ns : NULL, nm, (double *)npart);
+                    excl, nm ? (const double *)ns : NULL, nm, (double *)npart);
         else
             lines_l((uint64_t *)(d + h * 8), (const uint64_t *)(s + h * 8), nl, (uint64_t *)&cur,
-                    nt, nm ? (const uint64_t *)ns : NULL, nm, (uint64_t *)npart);
+                    nt, excl, nm ? (const uint64_t *)ns : NULL, nm, (uint64_t *)npart);
         size_t done = h + nl * 8;
         if (done < m)
-            ty->scan(op, f, d + done * 8, s + done * 8, m - done, &cur);
+            ty->scan(op, f, d + done * 8, s + done * 8, m - done, &cur, excl, NULL);
         return;
     }
 #else
     (void)fk;
     (void)nt;
 #endif
-    ty->scan(op, f, d, s, m, seed);
+    ty->scan(op, f, d, s, m, seed, excl, NULL);
     if (nm)
         ty->reduce(op, f, ns, nm, npart);
 }
@@ -341,7 +361,8 @@ static void fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
 }
 
 static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll *c,
-                         const struct tupc_red_lay *L, tupc_sptr_t dst, upc_op_t op, tupc_red_fn f)
+                         const struct tupc_red_lay *L, tupc_sptr_t dst, upc_op_t op, tupc_red_fn f,
+                         int excl)
 {
     const int T = L->T, me = MYTHREAD;
     enum fast fk = FAST_NONE;
@@ -385,7 +406,7 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
                 fold(ty, op, f, &seed, &have, round_part(c, j, r - 1));
         for (int j = 0; j < me; j++)
             fold(ty, op, f, &seed, &have, round_part(c, j, r));
-        tile_scan(ty, fk, op, f, s, d, m, have ? &seed : NULL, nt, ns, nm, &npart);
+        tile_scan(ty, fk, op, f, s, d, m, have ? &seed : NULL, nt, excl, ns, nm, &npart);
         run = seed;
         have_run = have;
         fold(ty, op, f, &run, &have_run, &part);
@@ -407,7 +428,7 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
  * path: there nobody reads another thread's src, so nobody waits on exit.) */
 static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll *c,
                           tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t B,
-                          tupc_red_fn f)
+                          tupc_red_fn f, int excl)
 {
     const int me = MYTHREAD;
     struct tupc_red_lay L;
@@ -429,8 +450,7 @@ static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll
     for (size_t i = 0; i < end;) {
         size_t r = tupc_red_run(&L, p, end - i);
         if ((int)p.thread == me) {
-            ty->scan(op, f, d.addr, p.addr, r, have ? &acc : NULL);
-            memcpy(&acc, d.addr + (r - 1) * L.es, L.es);
+            ty->scan(op, f, d.addr, p.addr, r, have ? &acc : NULL, excl, &acc);
         } else {
             tupc_coll_need(c, (int)p.thread); /* IN_MYSYNC: the owner has entered */
             ty->reduce(op, f, p.addr, r, have ? &run : &acc);
@@ -456,7 +476,8 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
-    tupc_coll_flags(func, flags & ~UPC_IN_PLACE, &in, &out);
+    const int excl = (flags & UPC_EXCLUSIVE_PREFIX_REDUCE) != 0;
+    tupc_coll_flags(func, flags & ~(UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE), &in, &out);
     if (in_place)
         src = dst; /* a decoy src is not read; dst is checked first, below */
     tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
@@ -467,14 +488,14 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
                   "dst has thread %u and phase %u, src thread %u and phase %u; expected "
                   "upc_threadof(dst) == upc_threadof(src) && upc_phaseof(dst) == upc_phaseof(src)",
                   dst.thread, dst.phase, src.thread, src.phase);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, 1, src, nelems,
-                          blk_size, ty->size);
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ARRAY,
+                          src, nelems, blk_size, ty->size);
 
     const int T = THREADS, me = MYTHREAD;
     struct tupc_coll c;
     tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
     if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place) {
-        prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f);
+        prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f, excl);
         tupc_coll_leave_symmetric(&c); /* ALLSYNC: a barrier; NOSYNC: nothing */
         return;
     }
@@ -486,7 +507,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
         if (in == TUPC_MYSYNC)
             for (int j = 0; j < T; j++)
                 tupc_coll_need(&c, j);
-        prefix_tiled(ty, &c, &L, dst, op, f);
+        prefix_tiled(ty, &c, &L, dst, op, f, excl);
         tupc_coll_leave_symmetric(&c);
         return;
     }
@@ -522,7 +543,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
                 ty->combine(op, f, &seed, &x);
             any = 1;
         }
-        scan_piece(ty, &L, dst, lo, m, op, f, any ? &seed : NULL);
+        scan_piece(ty, &L, dst, lo, m, op, f, any ? &seed : NULL, excl);
     }
 
     if (out == TUPC_MYSYNC && L.chunk)
@@ -533,11 +554,11 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
         tupc_coll_leave_symmetric(&c);
 }
 
-#define TUPC_DEFINE_PREFIX(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                  \
+#define TUPC_DEFINE_PREFIX(T, TYPE, ARITH, KIND)                                                   \
     void upc_all_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,    \
                                   size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags)     \
     {                                                                                              \
         prefix_reduce_all(&tupc_red_##T, "upc_all_prefix_reduce" #T, dst, src, op, nelems,         \
                           blk_size, (tupc_red_fn)func, flags);                                     \
     }
-TUPC_REDUCE_TYPES(TUPC_DEFINE_PREFIX)
+TUPC_REDUCE_TYPES_13(TUPC_DEFINE_PREFIX)

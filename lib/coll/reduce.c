@@ -30,26 +30,21 @@
 /* Lanes of independent accumulators: 64 bytes of them, so the compiler can
  * keep them in vector registers; the lanes are combined in lane order, so
  * the result is a fixed function of the input (floating results differ from
- * a left-to-right sum only by the grouping, which 7.4.3 para 3 allows). */
+ * a left-to-right sum only by the grouping, which 7.4.3 para 3 allows). The
+ * lanes start from elements 1..NL rather than from an identity: complex MULT
+ * has none that keeps every sign of zero (the results are those an identity
+ * gives for the real types). */
 #define TUPC_LANES(TYPE) (sizeof(TYPE) >= 16 ? 4 : 64 / sizeof(TYPE))
 
-#define TUPC_GEN_OP(OP, CLASS, IDENT, EXPR, T, TYPE_, ARITH_, KIND, LOWEST_, HIGHEST_)             \
+#define TUPC_GEN_OP(OP, CLASS, EXPR, T, TYPE_, ARITH_, KIND)                                       \
     TUPC_IF(KIND, CLASS)                                                                           \
     (                                                                                              \
         static inline TYPE_ op_##T##_##OP(TYPE_ a, TYPE_ b) {                                      \
             typedef TYPE_ TYPE;                                                                    \
             typedef ARITH_ ARITH;                                                                  \
-            const TYPE LOWEST = LOWEST_, HIGHEST = HIGHEST_;                                       \
-            (void)LOWEST;                                                                          \
-            (void)HIGHEST;                                                                         \
+            (void)sizeof(TYPE);                                                                    \
             (void)sizeof(ARITH);                                                                   \
             return EXPR;                                                                           \
-        } static inline TYPE_ id_##T##_##OP(void) {                                                \
-            typedef TYPE_ TYPE;                                                                    \
-            const TYPE LOWEST = LOWEST_, HIGHEST = HIGHEST_;                                       \
-            (void)LOWEST;                                                                          \
-            (void)HIGHEST;                                                                         \
-            return IDENT;                                                                          \
         } static TYPE_ red_##T##_##OP(const TYPE_ *restrict p, size_t m) {                         \
             enum { NL = TUPC_LANES(TYPE_) };                                                       \
             TYPE_ acc = p[0];                                                                      \
@@ -57,8 +52,8 @@
             if (m - 1 >= NL) {                                                                     \
                 TYPE_ lane[NL];                                                                    \
                 for (int j = 0; j < NL; j++)                                                       \
-                    lane[j] = id_##T##_##OP();                                                     \
-                for (; i + NL <= m; i += NL)                                                       \
+                    lane[j] = p[1 + j];                                                            \
+                for (i = 1 + NL; i + NL <= m; i += NL)                                             \
                     for (int j = 0; j < NL; j++)                                                   \
                         lane[j] = op_##T##_##OP(lane[j], p[i + j]);                                \
                 for (int j = 0; j < NL; j++)                                                       \
@@ -67,34 +62,43 @@
             for (; i < m; i++)                                                                     \
                 acc = op_##T##_##OP(acc, p[i]);                                                    \
             return acc;                                                                            \
-        } static void scan_##T##_##OP(TYPE_ *restrict d, const TYPE_ *restrict s, size_t m,        \
-                                      const TYPE_ *seed) {                                         \
+        } static void scan_##T##_##OP(TYPE_ *d, const TYPE_ *s, size_t m, const TYPE_ *seed,       \
+                                      int excl, TYPE_ *carry) {                                    \
             size_t i = 0;                                                                          \
             TYPE_ acc;                                                                             \
             if (seed) {                                                                            \
                 acc = *seed;                                                                       \
             } else {                                                                               \
-                acc = d[0] = s[0];                                                                 \
+                acc = s[0];                                                                        \
+                if (!excl)                                                                         \
+                    d[0] = acc;                                                                    \
                 i = 1;                                                                             \
             }                                                                                      \
-            for (; i < m; i++)                                                                     \
-                d[i] = acc = op_##T##_##OP(acc, s[i]);                                             \
+            if (excl)                                                                              \
+                for (; i < m; i++) {                                                               \
+                    TYPE_ x = s[i]; /* before d[i]: d may be s */                                  \
+                    d[i] = acc;                                                                    \
+                    acc = op_##T##_##OP(acc, x);                                                   \
+                }                                                                                  \
+            else                                                                                   \
+                for (; i < m; i++)                                                                 \
+                    d[i] = acc = op_##T##_##OP(acc, s[i]);                                         \
+            if (carry)                                                                             \
+                *carry = acc;                                                                      \
         })
 
-#define TUPC_CASE_RED(OP, CLASS, IDENT, EXPR, T, KIND)                                             \
+#define TUPC_CASE_RED(OP, CLASS, EXPR, T, KIND)                                                    \
     TUPC_IF(KIND, CLASS)(case UPC_##OP : r = red_##T##_##OP(p, m); break;)
-#define TUPC_CASE_COMB(OP, CLASS, IDENT, EXPR, T, KIND)                                            \
+#define TUPC_CASE_COMB(OP, CLASS, EXPR, T, KIND)                                                   \
     TUPC_IF(KIND, CLASS)(case UPC_##OP : *a = op_##T##_##OP(*a, *b); break;)
-#define TUPC_CASE_SCAN(OP, CLASS, IDENT, EXPR, T, KIND)                                            \
-    TUPC_IF(KIND, CLASS)(case UPC_##OP : scan_##T##_##OP(d, s, m, seed); break;)
-
-#define TUPC_IS_FLOAT_INT 0
-#define TUPC_IS_FLOAT_FLT 1
+#define TUPC_CASE_SCAN(OP, CLASS, EXPR, T, KIND)                                                   \
+    TUPC_IF(KIND, CLASS)(case UPC_##OP : scan_##T##_##OP(d, s, m, seed, excl, carry); break;)
+#define TUPC_OP_BIT(OP, CLASS, EXPR, KIND) TUPC_IF(KIND, CLASS)(| 1u << UPC_##OP)
 
 /* User functions are called strictly left to right, acc = func(acc, next),
  * for UPC_FUNC as well as UPC_NONCOMM_FUNC. */
-#define TUPC_GEN_TYPE(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                       \
-    TUPC_REDUCE_OPS(TUPC_GEN_OP, T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                            \
+#define TUPC_GEN_TYPE(T, TYPE, ARITH, KIND)                                                        \
+    TUPC_REDUCE_OPS(TUPC_GEN_OP, T, TYPE, ARITH, KIND)                                             \
     typedef TYPE (*fn_##T)(TYPE, TYPE);                                                            \
     static void reduce_##T(upc_op_t op, tupc_red_fn f, const void *vp, size_t m, void *out)        \
     {                                                                                              \
@@ -119,9 +123,9 @@
         }                                                                                          \
     }                                                                                              \
     static void scan_##T(upc_op_t op, tupc_red_fn f, void *vd, const void *vs, size_t m,           \
-                         const void *vseed)                                                        \
+                         const void *vseed, int excl, void *vcarry)                                \
     {                                                                                              \
-        TYPE *d = vd;                                                                              \
+        TYPE *d = vd, *carry = vcarry;                                                             \
         const TYPE *s = vs, *seed = vseed;                                                         \
         switch (op) {                                                                              \
             TUPC_REDUCE_OPS(TUPC_CASE_SCAN, T, KIND)                                               \
@@ -131,16 +135,25 @@
             if (seed) {                                                                            \
                 acc = *seed;                                                                       \
             } else {                                                                               \
-                acc = d[0] = s[0];                                                                 \
+                acc = s[0];                                                                        \
+                if (!excl)                                                                         \
+                    d[0] = acc;                                                                    \
                 i = 1;                                                                             \
             }                                                                                      \
-            for (; i < m; i++)                                                                     \
-                d[i] = acc = ((fn_##T)f)(acc, s[i]);                                               \
+            for (; i < m; i++) {                                                                   \
+                TYPE x = s[i];                                                                     \
+                TYPE next = ((fn_##T)f)(acc, x);                                                   \
+                d[i] = excl ? acc : next;                                                          \
+                acc = next;                                                                        \
+            }                                                                                      \
+            if (carry)                                                                             \
+                *carry = acc;                                                                      \
         }                                                                                          \
         }                                                                                          \
     }                                                                                              \
-    const struct tupc_red_type tupc_red_##T = {#TYPE,      sizeof(TYPE), TUPC_IS_FLOAT_##KIND,     \
-                                               reduce_##T, combine_##T,  scan_##T};
+    const struct tupc_red_type tupc_red_##T = {                                                    \
+        #TYPE,      sizeof(TYPE), TUPC_RED_##KIND, 0u TUPC_REDUCE_OPS(TUPC_OP_BIT, KIND),          \
+        reduce_##T, combine_##T,  scan_##T};
 
 TUPC_REDUCE_TYPES(TUPC_GEN_TYPE)
 
@@ -158,14 +171,38 @@ void tupc_red_check_op_full(const char *func, const struct tupc_red_type *ty, up
                   "op is %d; expected one of UPC_ADD, UPC_MULT, UPC_AND, UPC_OR, UPC_XOR, "
                   "UPC_LOGAND, UPC_LOGOR, UPC_MIN, UPC_MAX, UPC_FUNC, UPC_NONCOMM_FUNC",
                   op);
-    if (ty->is_float && (op == UPC_AND || op == UPC_OR || op == UPC_XOR))
+    if (op <= UPC_MAX && !(ty->ops >> op & 1)) {
+        if (ty->kind == TUPC_RED_BOOL)
+            tupc_fail(func, "Extended Collectives 0.3 5.5.1 item 12",
+                      "op is %s on type _Bool; expected UPC_LOGAND, UPC_LOGOR, UPC_FUNC or "
+                      "UPC_NONCOMM_FUNC",
+                      op_names[op]);
+        if (ty->kind == TUPC_RED_CPX && (op == UPC_MIN || op == UPC_MAX))
+            tupc_fail(func, "Extended Collectives 0.3 5.5; tupc refuses it",
+                      "op is %s on complex type %s, and complex numbers have no order; expected "
+                      "UPC_ADD, UPC_MULT, UPC_LOGAND, UPC_LOGOR, UPC_FUNC or UPC_NONCOMM_FUNC",
+                      op_names[op], ty->name);
+        if (ty->kind == TUPC_RED_CPX)
+            tupc_fail(func, "Extended Collectives 0.3 5.5",
+                      "op is %s, a bitwise operator, on complex type %s; expected UPC_ADD, "
+                      "UPC_MULT, UPC_LOGAND, UPC_LOGOR, UPC_FUNC or UPC_NONCOMM_FUNC",
+                      op_names[op], ty->name);
         tupc_fail(func, "UPC 1.3 7.4.3 para 2",
                   "op is %s, a bitwise operator, on floating type %s; expected an arithmetic, "
                   "logical, MIN/MAX or function operator",
                   op_names[op], ty->name);
+    }
     if ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && !f)
         tupc_fail(func, "UPC 1.3 7.4.3 para 1", "op is %s but func is NULL; expected a function",
                   op_names[op]);
+}
+
+void tupc_red_dst_all_fail(const char *func, tupc_sptr_t dst)
+{
+    tupc_fail(func, "Extended Collectives 0.3 5.5.1 item 10",
+              "dst has affinity to thread %u; expected dst, treated as shared [1] TYPE [THREADS], "
+              "to have affinity to thread 0",
+              dst.thread);
 }
 
 void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p, size_t nelems,
@@ -206,22 +243,6 @@ void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p,
 }
 
 /* ---- upc_all_reduceT --------------------------------------------------------- */
-
-/* Partial of this thread's piece into *out; returns 0 when the piece is empty. */
-static int partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L, int key,
-                   upc_op_t op, tupc_red_fn f, void *out)
-{
-    size_t lo, m = tupc_red_piece(L, key, &lo);
-    if (m == 0)
-        return 0;
-    if (L->chunk) {
-        tupc_red_range(ty, L, lo, m, op, f, out);
-        return 1;
-    }
-    /* One contiguous local run. */
-    ty->reduce(op, f, tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es).addr, m, out);
-    return 1;
-}
 
 _Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits an eager line");
 
@@ -301,7 +322,7 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
 {
     (void)tupc_check_in_partition(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_alloc_checks(func, dst, 0, src, nelems, blk_size, ty->size);
+    tupc_red_alloc_checks(func, dst, TUPC_RED_DST_ONE, src, nelems, blk_size, ty->size);
     tupc_call_seen(key, gen);
 }
 
@@ -389,8 +410,8 @@ reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst
     tupc_coll_flags(func, flags, &in, &out);
     (void)tupc_check_in_partition(func, "dst", dst, ty->size);
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, 0, src, nelems,
-                          blk_size, ty->size);
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
+                          src, nelems, blk_size, ty->size);
 
     if (reduce_is_direct(nelems, ty->size)) {
         const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
@@ -436,7 +457,7 @@ reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t ds
             tupc_coll_need(&c, j); /* an index range may lie in any partition */
 
     union tupc_red_val mine;
-    int have = partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
+    int have = tupc_red_partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
     if (me != root) {
         if (have) {
             /* The partial rides in the line that signals it: one transfer. */
@@ -475,11 +496,11 @@ reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t ds
     }
 }
 
-#define TUPC_DEFINE_REDUCE(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                  \
+#define TUPC_DEFINE_REDUCE(T, TYPE, ARITH, KIND)                                                   \
     void upc_all_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,           \
                            size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags)            \
     {                                                                                              \
         reduce_all(&tupc_red_##T, "upc_all_reduce" #T, dst, src, op, nelems, blk_size,             \
                    (tupc_red_fn)func, flags);                                                      \
     }
-TUPC_REDUCE_TYPES(TUPC_DEFINE_REDUCE)
+TUPC_REDUCE_TYPES_13(TUPC_DEFINE_REDUCE)

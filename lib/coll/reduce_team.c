@@ -1,5 +1,6 @@
-/* upc_all_reduceT and upc_all_prefix_reduceT on a team (tupc extensions):
- * tupc_team_reduceT and tupc_team_prefix_reduceT.
+/* upc_all_reduceT, upc_all_prefix_reduceT and upc_all_reduce_allT on a
+ * team (tupc extensions): tupc_team_reduceT, tupc_team_prefix_reduceT and
+ * tupc_team_reduce_allT.
  *
  * The arrays are those of the 1.3 functions (any blocked layout over all
  * THREADS, their elements on any threads); the members of the team do the
@@ -8,7 +9,12 @@
  * scratch slot. For a reduction, the member that holds dst (or rank 0 when
  * no member does) combines the partials in rank order, which is index order:
  * UPC_NONCOMM_FUNC holds. For a prefix reduction, member r combines the
- * partials of ranks below r into a seed and scans its range from it.
+ * partials of ranks below r into a seed and scans its range from it
+ * (inclusive, or exclusive with UPC_EXCLUSIVE_PREFIX_REDUCE). For
+ * reduce_all, rank 0 combines the partials once and writes the one result
+ * to the element of dst of every member's thread (dst as in
+ * upc_all_reduce_allT: one element at the same offset in every partition,
+ * from thread 0), so every member's element holds the same bits.
  *
  * Sync: data with affinity to a non-member counts as ready at entry;
  * IN_MYSYNC waits for every member, as any member may read any element;
@@ -32,7 +38,8 @@ struct partial {
 };
 
 /* Reduces (scan == 0) elements lo..lo+m-1 of the array at L->src into *out,
- * or scans them into dst from seed (NULL: none). */
+ * or scans them into dst from seed (NULL: none), inclusive (scan == 1) or
+ * exclusive (scan == 2). */
 static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
                  size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
                  union tupc_red_val *out)
@@ -44,8 +51,7 @@ static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, t
     for (size_t left = m; left;) {
         size_t r = tupc_red_run(L, s, left);
         if (scan) {
-            ty->scan(op, f, d.addr, s.addr, r, seed);
-            memcpy(&carry, d.addr + (r - 1) * L->es, L->es);
+            ty->scan(op, f, d.addr, s.addr, r, seed, scan == 2, &carry);
             seed = &carry;
         } else {
             ty->reduce(op, f, s.addr, r, any ? &part : &acc);
@@ -85,19 +91,25 @@ static int combine(const struct tupc_red_type *ty, const struct tupc_coll *c, up
     return any;
 }
 
+enum what { REDUCE, PREFIX, ALL };
+
 static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
                         tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
-                        upc_flag_t flags, upc_team_t team, int prefix)
+                        upc_flag_t flags, upc_team_t team, enum what what)
 {
-    TUPC_TRACE_VOID(team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, prefix),
+    TUPC_TRACE_VOID(team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, what),
                     func, (uint64_t)nelems * ty->size, flags, team);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
+    const int prefix = what == PREFIX;
     /* A prefix reduction may run in place (each member reads each element
-     * of its range before it writes it); a reduction has no such form. */
+     * of its range before it writes it), and exclusive; a reduction has no
+     * such forms. */
     int in_place = prefix && (tupc_is_in_place(src) || (flags & UPC_IN_PLACE));
-    tupc_coll_flags(func, in_place ? flags & ~UPC_IN_PLACE : flags, &in, &out);
+    int excl = prefix && (flags & UPC_EXCLUSIVE_PREFIX_REDUCE);
+    tupc_coll_flags(func, prefix ? flags & ~(UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE) : flags,
+                    &in, &out);
     struct tupc_team *t = tupc_team_get(func, team);
     if (in_place)
         src = dst; /* a decoy src is not read */
@@ -112,11 +124,17 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
                       "upc_threadof(dst) == upc_threadof(src) && upc_phaseof(dst) == "
                       "upc_phaseof(src)",
                       dst.thread, dst.phase, src.thread, src.phase);
+    } else if (what == ALL) {
+        dst = tupc_red_check_dst_all(func, dst, ty->size);
     } else {
         (void)tupc_check_in_partition(func, "dst", dst, ty->size);
     }
     uint64_t args = tupc_red_args(dst, src, nelems, blk_size);
-    tupc_red_check_allocs(func, args, dst, prefix, src, nelems, blk_size, ty->size);
+    tupc_red_check_allocs(func, args, dst,
+                          prefix        ? TUPC_RED_DST_ARRAY
+                          : what == ALL ? TUPC_RED_DST_EVERY
+                                        : TUPC_RED_DST_ONE,
+                          src, nelems, blk_size, ty->size);
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 
     struct tupc_coll c;
@@ -131,7 +149,10 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
     size_t base = nelems / (size_t)n, extra = nelems % (size_t)n, r = (size_t)me;
     size_t lo = r * base + (r < extra ? r : extra), m = base + (r < extra);
 
-    int combiner = prefix ? -1 : t->rank[dst.thread] >= 0 ? t->rank[dst.thread] : 0;
+    int combiner = prefix                     ? -1
+                   : what == ALL              ? 0
+                   : t->rank[dst.thread] >= 0 ? t->rank[dst.thread]
+                                              : 0;
     struct partial *mine = tupc_coll_scratch_claim(&c);
     mine->have = m != 0;
     if (m && (prefix ? me + 1 < n : 1))
@@ -141,17 +162,22 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
 
     if (!prefix && me == combiner) {
         union tupc_red_val acc;
-        if (combine(ty, &c, op, f, n, &acc)) /* nelems == 0: dst is left as it was */
-            memcpy(dst.addr, &acc, ty->size);
+        if (combine(ty, &c, op, f, n, &acc)) { /* nelems == 0: dst is left as it was */
+            if (what == ALL)                   /* one result, copied to every member's element */
+                for (int j = 0; j < n; j++)
+                    memcpy(tupc_red_dst_of(dst, tupc_team_thread_of(t, j)), &acc, ty->size);
+            else
+                memcpy(dst.addr, &acc, ty->size);
+        }
     } else if (prefix && m) {
         union tupc_red_val seed;
         int any = combine(ty, &c, op, f, me, &seed);
-        walk(ty, &L, dst, lo, m, op, f, 1, any ? &seed : NULL, NULL);
+        walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &seed : NULL, NULL);
     }
     tupc_coll_leave_everyone(&c);
 }
 
-#define TUPC_DEFINE_TEAM_RED(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                \
+#define TUPC_DEFINE_TEAM_RED(T, TYPE, ARITH, KIND)                                                 \
     void tupc_team_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,         \
                              size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,          \
                              upc_team_t team)                                                      \
@@ -160,7 +186,7 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
             upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags);                        \
         else                                                                                       \
             team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,      \
-                        (tupc_red_fn)func, flags, team, 0);                                        \
+                        (tupc_red_fn)func, flags, team, REDUCE);                                   \
     }                                                                                              \
     void tupc_team_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,  \
                                     size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,   \
@@ -170,6 +196,19 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
             upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags);                 \
         else                                                                                       \
             team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,         \
-                        blk_size, (tupc_red_fn)func, flags, team, 1);                              \
+                        blk_size, (tupc_red_fn)func, flags, team, PREFIX);                         \
     }
-TUPC_REDUCE_TYPES(TUPC_DEFINE_TEAM_RED)
+TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
+
+#define TUPC_DEFINE_TEAM_RED_ALL(T, TYPE, ARITH, KIND)                                             \
+    void tupc_team_reduce_all##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,     \
+                                 size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,      \
+                                 upc_team_t team)                                                  \
+    {                                                                                              \
+        if (team == UPC_TEAM_ALL)                                                                  \
+            upc_all_reduce_all##T(dst, src, op, nelems, blk_size, func, flags);                    \
+        else                                                                                       \
+            team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems, blk_size,  \
+                        (tupc_red_fn)func, flags, team, ALL);                                      \
+    }
+TUPC_REDUCE_TYPES(TUPC_DEFINE_TEAM_RED_ALL)

@@ -1,6 +1,7 @@
-/* The computational collectives (UPC 1.3 7.4.3): the one table of types,
- * the one table of operators, and the per-type kernels that reduce.c
- * generates from them and prefix_reduce.c shares.
+/* The computational collectives (UPC 1.3 7.4.3, Extended Collectives 0.3
+ * 5.5): the one table of types, the one table of operators, and the
+ * per-type kernels that reduce.c generates from them and prefix_reduce.c,
+ * reduce_all.c and reduce_team.c share.
  *
  * NaN (implementation-defined, 1.3 7.4.3.1 para 5): every floating operator
  * propagates NaN. ADD and MULT do by IEEE 754; MIN and MAX are written
@@ -19,44 +20,57 @@
 #include <upc.h>
 #include <upc_collective.h>
 
-#include <float.h>
-#include <limits.h>
-#include <math.h>
 #include <stddef.h>
+#include <string.h>
 
-/* The types: X(T, TYPE, ARITH, KIND, LOWEST, HIGHEST). ARITH is the type
- * ADD and MULT compute in: unsigned for the integers, so that signed
- * overflow wraps (two's complement) instead of being undefined; KIND INT or
- * FLT selects the operators that apply (1.3 7.4.3 para 2). */
-#define TUPC_REDUCE_TYPES(X)                                                                       \
-    X(C, signed char, unsigned, INT, SCHAR_MIN, SCHAR_MAX)                                         \
-    X(UC, unsigned char, unsigned, INT, 0, UCHAR_MAX)                                              \
-    X(S, signed short, unsigned, INT, SHRT_MIN, SHRT_MAX)                                          \
-    X(US, unsigned short, unsigned, INT, 0, USHRT_MAX)                                             \
-    X(I, signed int, unsigned, INT, INT_MIN, INT_MAX)                                              \
-    X(UI, unsigned int, unsigned, INT, 0, UINT_MAX)                                                \
-    X(L, signed long, unsigned long, INT, LONG_MIN, LONG_MAX)                                      \
-    X(UL, unsigned long, unsigned long, INT, 0, ULONG_MAX)                                         \
-    X(F, float, float, FLT, -HUGE_VALF, HUGE_VALF)                                                 \
-    X(D, double, double, FLT, -HUGE_VAL, HUGE_VAL)                                                 \
-    X(LD, long double, long double, FLT, -HUGE_VALL, HUGE_VALL)
+/* The types: X(T, TYPE, ARITH, KIND). ARITH is the type ADD and MULT
+ * compute in: unsigned for the integers, so that signed overflow wraps (two's
+ * complement) instead of being undefined. KIND selects the operators that
+ * apply: INT (every one, UPC 1.3 7.4.3 para 2), FLT (no bitwise one), CPX
+ * (complex: no bitwise one, and no MIN or MAX, as complex numbers have no
+ * order), BOOL (LOGAND and LOGOR only, Extended Collectives 0.3 5.5.1 item
+ * 12). The first eleven are those of UPC 1.3, which upc_all_reduceT and
+ * upc_all_prefix_reduceT take; the last six complete the seventeen of
+ * upc_all_reduce_allT (0.3 5.5.1 item 1). */
+#define TUPC_REDUCE_TYPES_13(X)                                                                    \
+    X(C, signed char, unsigned, INT)                                                               \
+    X(UC, unsigned char, unsigned, INT)                                                            \
+    X(S, signed short, unsigned, INT)                                                              \
+    X(US, unsigned short, unsigned, INT)                                                           \
+    X(I, signed int, unsigned, INT)                                                                \
+    X(UI, unsigned int, unsigned, INT)                                                             \
+    X(L, signed long, unsigned long, INT)                                                          \
+    X(UL, unsigned long, unsigned long, INT)                                                       \
+    X(F, float, float, FLT)                                                                        \
+    X(D, double, double, FLT)                                                                      \
+    X(LD, long double, long double, FLT)
+#define TUPC_REDUCE_TYPES_EXT(X)                                                                   \
+    X(LL, long long, unsigned long long, INT)                                                      \
+    X(ULL, unsigned long long, unsigned long long, INT)                                            \
+    X(CX, _Complex float, _Complex float, CPX)                                                     \
+    X(DX, _Complex double, _Complex double, CPX)                                                   \
+    X(LDX, _Complex long double, _Complex long double, CPX)                                        \
+    X(B, _Bool, _Bool, BOOL)
+#define TUPC_REDUCE_TYPES(X) TUPC_REDUCE_TYPES_13(X) TUPC_REDUCE_TYPES_EXT(X)
 
-/* The built-in operators: X(OP, CLASS, IDENTITY, EXPR, ...) with EXPR
- * combining `a` and `b` (TYPE, ARITH, LOWEST and HIGHEST are typedefs and
- * constants in scope where it is expanded); CLASS ANY applies to every
- * type, INT only to the integer types. The trailing arguments are passed on
- * to X, so a type's row can be expanded against every operator. UPC_FUNC and
- * UPC_NONCOMM_FUNC call the user's function and are not in the table. */
+/* The built-in operators: X(OP, CLASS, EXPR, ...) with EXPR combining `a`
+ * and `b` (TYPE and ARITH are typedefs in scope where it is expanded);
+ * CLASS says which KINDs it applies to (TUPC_IF below). The trailing
+ * arguments are passed on to X, so a type's row can be expanded against
+ * every operator. UPC_FUNC and UPC_NONCOMM_FUNC call the user's function and
+ * are not in the table. Complex ADD and MULT are C's (MULT as Annex G has
+ * it, with infinities recovered); LOGAND and LOGOR take a complex as true
+ * when either part is nonzero. */
 #define TUPC_REDUCE_OPS(X, ...)                                                                    \
-    X(ADD, ANY, (TYPE)-0.0, (TYPE)((ARITH)a + (ARITH)b), __VA_ARGS__)                              \
-    X(MULT, ANY, (TYPE)1, (TYPE)((ARITH)a * (ARITH)b), __VA_ARGS__)                                \
-    X(AND, INT, (TYPE) ~(TYPE)0, (TYPE)(a & b), __VA_ARGS__)                                       \
-    X(OR, INT, (TYPE)0, (TYPE)(a | b), __VA_ARGS__)                                                \
-    X(XOR, INT, (TYPE)0, (TYPE)(a ^ b), __VA_ARGS__)                                               \
-    X(LOGAND, ANY, (TYPE)1, (TYPE)(a && b), __VA_ARGS__)                                           \
-    X(LOGOR, ANY, (TYPE)0, (TYPE)(a || b), __VA_ARGS__)                                            \
-    X(MIN, ANY, HIGHEST, (b < a || tupc_isnan_(b)) ? b : a, __VA_ARGS__)                           \
-    X(MAX, ANY, LOWEST, (b > a || tupc_isnan_(b)) ? b : a, __VA_ARGS__)
+    X(ADD, NUM, (TYPE)((ARITH)a + (ARITH)b), __VA_ARGS__)                                          \
+    X(MULT, NUM, (TYPE)((ARITH)a * (ARITH)b), __VA_ARGS__)                                         \
+    X(AND, BITS, (TYPE)(a & b), __VA_ARGS__)                                                       \
+    X(OR, BITS, (TYPE)(a | b), __VA_ARGS__)                                                        \
+    X(XOR, BITS, (TYPE)(a ^ b), __VA_ARGS__)                                                       \
+    X(LOGAND, ANY, (TYPE)(a && b), __VA_ARGS__)                                                    \
+    X(LOGOR, ANY, (TYPE)(a || b), __VA_ARGS__)                                                     \
+    X(MIN, ORD, (b < a || tupc_isnan_(b)) ? b : a, __VA_ARGS__)                                    \
+    X(MAX, ORD, (b > a || tupc_isnan_(b)) ? b : a, __VA_ARGS__)
 
 /* Whether x is a NaN; 0 for the integer types (no self-comparison warning). */
 static inline int tupc_isnanf_(float x)
@@ -85,9 +99,21 @@ static inline int tupc_notnan_(unsigned long long x)
 
 /* Expands `code` when an operator of CLASS applies to a type of KIND. */
 #define TUPC_IF_INT_ANY(...) __VA_ARGS__
-#define TUPC_IF_INT_INT(...) __VA_ARGS__
+#define TUPC_IF_INT_NUM(...) __VA_ARGS__
+#define TUPC_IF_INT_ORD(...) __VA_ARGS__
+#define TUPC_IF_INT_BITS(...) __VA_ARGS__
 #define TUPC_IF_FLT_ANY(...) __VA_ARGS__
-#define TUPC_IF_FLT_INT(...)
+#define TUPC_IF_FLT_NUM(...) __VA_ARGS__
+#define TUPC_IF_FLT_ORD(...) __VA_ARGS__
+#define TUPC_IF_FLT_BITS(...)
+#define TUPC_IF_CPX_ANY(...) __VA_ARGS__
+#define TUPC_IF_CPX_NUM(...) __VA_ARGS__
+#define TUPC_IF_CPX_ORD(...)
+#define TUPC_IF_CPX_BITS(...)
+#define TUPC_IF_BOOL_ANY(...) __VA_ARGS__
+#define TUPC_IF_BOOL_NUM(...)
+#define TUPC_IF_BOOL_ORD(...)
+#define TUPC_IF_BOOL_BITS(...)
 #define TUPC_IF(KIND, CLASS) TUPC_IF_##KIND##_##CLASS
 
 /* The user's function, as passed, before the cast back to TYPE (*)(TYPE, TYPE). */
@@ -95,31 +121,37 @@ typedef void (*tupc_red_fn)(void);
 
 /* What the drivers need of a type. Every kernel takes m >= 1 elements and
  * evaluates in a fixed order, so a result never depends on timing. */
+enum tupc_red_kind { TUPC_RED_INT, TUPC_RED_FLT, TUPC_RED_CPX, TUPC_RED_BOOL };
 struct tupc_red_type {
     const char *name; /* "double", for messages */
     size_t size;
-    int is_float;
+    enum tupc_red_kind kind;
+    unsigned ops; /* bit op set for each built-in operator that applies */
     /* *out = p[0] op p[1] op ... op p[m-1] */
     void (*reduce)(upc_op_t op, tupc_red_fn f, const void *p, size_t m, void *out);
     /* *acc = *acc op *x */
     void (*combine)(upc_op_t op, tupc_red_fn f, void *acc, const void *x);
-    /* d[i] = seed op s[0] op ... op s[i] (no seed term when seed is NULL) */
-    void (*scan)(upc_op_t op, tupc_red_fn f, void *d, const void *s, size_t m, const void *seed);
+    /* Inclusive (excl == 0): d[i] = seed op s[0] op ... op s[i]; exclusive:
+     * d[i] = seed op s[0] op ... op s[i-1], d[0] = seed. Without a seed
+     * (NULL) the seed term is left out, and an exclusive scan leaves d[0] as
+     * it was. Each s[i] is read before d[i] is written, so d may be s. *carry
+     * (when not NULL) gets seed op s[0] op ... op s[m-1]. */
+    void (*scan)(upc_op_t op, tupc_red_fn f, void *d, const void *s, size_t m, const void *seed,
+                 int excl, void *carry);
 };
 
-#define TUPC_RED_DECLARE_(T, TYPE, ARITH, KIND, LOWEST, HIGHEST)                                   \
-    extern const struct tupc_red_type tupc_red_##T;
+#define TUPC_RED_DECLARE_(T, TYPE, ARITH, KIND) extern const struct tupc_red_type tupc_red_##T;
 TUPC_REDUCE_TYPES(TUPC_RED_DECLARE_)
 #undef TUPC_RED_DECLARE_
 
-/* Checks op and func for a type (1.3 7.4.3 paras 1 and 2); fails naming func.
+/* Checks op and func for a type (1.3 7.4.3 paras 1 and 2, 0.3 5.5); fails naming func.
  * The inline test passes what is valid; the full check explains the rest. */
 void tupc_red_check_op_full(const char *func, const struct tupc_red_type *ty, upc_op_t op,
                             tupc_red_fn f);
 static inline void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op,
                                      tupc_red_fn f)
 {
-    int ok = (op >= UPC_ADD && op <= UPC_MAX && (!ty->is_float || op < UPC_AND || op > UPC_XOR)) ||
+    int ok = (op >= UPC_ADD && op <= UPC_MAX && (ty->ops >> op & 1)) ||
              ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && f);
     if (__builtin_expect(!ok, 0))
         tupc_red_check_op_full(func, ty, op, f);
@@ -144,12 +176,15 @@ static inline void tupc_red_check_array(const char *func, const char *arg, tupc_
         tupc_red_check_array_full(func, arg, p, nelems, blk_size, esize);
 }
 
+/* What a reduction's dst is: one element (upc_all_reduceT), an array like
+ * src (upc_all_prefix_reduceT), or one element at the same offset in every
+ * partition (upc_all_reduce_allT: `shared [1] TYPE [THREADS]`). */
+enum tupc_red_dst { TUPC_RED_DST_ONE, TUPC_RED_DST_ARRAY, TUPC_RED_DST_EVERY };
+
 /* The allocation checks (heap/range_check.h) of a reduction's src and dst
- * (one element, or an array like src with dst_array), made once per
- * distinct call between frees. `args` is a signature of dst.addr,
- * src.addr, nelems and blk_size (tupc_red_args, or the call's own from
- * tupc_red_begin, which starts from it); tupc_red_check_key folds in the rest of
- * what the checks read. */
+ * (see enum tupc_red_dst), made once per distinct call between frees. `args` is a signature of
+ * dst.addr, src.addr, nelems and blk_size (tupc_red_args, or the call's own from tupc_red_begin,
+ * which starts from it); tupc_red_check_key folds in the rest of what the checks read. */
 static inline uint64_t tupc_red_args(tupc_sptr_t dst, tupc_sptr_t src, size_t nelems,
                                      size_t blk_size)
 {
@@ -168,23 +203,30 @@ static inline uint64_t tupc_red_sig(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t o
 }
 
 /* The allocation checks themselves. */
-static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst, int dst_array,
-                                         tupc_sptr_t src, size_t nelems, size_t blk_size,
-                                         size_t esize)
+static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst,
+                                         enum tupc_red_dst dst_kind, tupc_sptr_t src, size_t nelems,
+                                         size_t blk_size, size_t esize)
 {
     if (tupc_checks_ == TUPC_CHECK_OFF)
         return;
     /* In place (src is dst) the one array is named dst. */
-    if (!dst_array || src.addr != dst.addr)
+    if (dst_kind != TUPC_RED_DST_ARRAY || src.addr != dst.addr)
         tupc_check_range_array(func, "src", src, nelems, blk_size, esize);
-    if (dst_array)
+    if (dst_kind == TUPC_RED_DST_ARRAY)
         tupc_check_range_array(func, "dst", dst, nelems, blk_size, esize);
-    else
-        tupc_check_range(func, "dst", (int)dst.thread, tupc_offset(dst), tupc_offset(dst) + esize);
-    if (tupc_checks_ == TUPC_CHECK_FULL && (!dst_array || src.addr != dst.addr)) {
+    else /* thread -1: a symmetric allocation, with the element in every partition */
+        tupc_check_range(func, "dst", dst_kind == TUPC_RED_DST_EVERY ? -1 : (int)dst.thread,
+                         tupc_offset(dst), tupc_offset(dst) + esize);
+    if (tupc_checks_ == TUPC_CHECK_FULL &&
+        (dst_kind != TUPC_RED_DST_ARRAY || src.addr != dst.addr)) {
+        /* reduce_all's dst: one element at the same offset of every partition. */
         struct tupc_extent s = {"src", src, nelems, blk_size, esize, 0};
-        struct tupc_extent d = {"dst", dst, dst_array ? nelems : 1, blk_size, esize, 0};
-        tupc_check_overlap(func, dst_array ? "UPC 1.3 7.4.3.2 para 12" : "UPC 1.3 7.4.3.1 para 12",
+        struct tupc_extent d = {"dst",    dst,   dst_kind == TUPC_RED_DST_ARRAY ? nelems : 1,
+                                blk_size, esize, dst_kind == TUPC_RED_DST_EVERY};
+        tupc_check_overlap(func,
+                           dst_kind == TUPC_RED_DST_ARRAY   ? "UPC 1.3 7.4.3.2 para 12"
+                           : dst_kind == TUPC_RED_DST_EVERY ? "Extended Collectives 0.3 5.5.1"
+                                                            : "UPC 1.3 7.4.3.1 para 12",
                            &d, &s);
     }
 }
@@ -201,15 +243,36 @@ static inline uint64_t tupc_red_check_key(const char *func, uint64_t args, tupc_
 }
 
 static inline void tupc_red_check_allocs(const char *func, uint64_t args, tupc_sptr_t dst,
-                                         int dst_array, tupc_sptr_t src, size_t nelems,
+                                         enum tupc_red_dst dst_kind, tupc_sptr_t src, size_t nelems,
                                          size_t blk_size, size_t esize)
 {
     uint64_t key = tupc_red_check_key(func, args, dst, src);
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;
-    tupc_red_alloc_checks(func, dst, dst_array, src, nelems, blk_size, esize);
+    tupc_red_alloc_checks(func, dst, dst_kind, src, nelems, blk_size, esize);
     tupc_call_seen(key, gen);
+}
+
+/* dst of upc_all_reduce_allT (0.3 5.5.1 items 9 to 11): treated as
+ * `shared [1] TYPE [THREADS]`, with affinity to thread 0 and its phase
+ * taken as 0, so element t lies at dst's offset in thread t's partition.
+ * The check fails naming func unless dst is such a pointer, and returns it
+ * with phase 0. */
+_Noreturn void tupc_red_dst_all_fail(const char *func, tupc_sptr_t dst);
+static inline tupc_sptr_t tupc_red_check_dst_all(const char *func, tupc_sptr_t dst, size_t esize)
+{
+    (void)tupc_check_in_partition(func, "dst", dst, esize);
+    if (__builtin_expect(dst.thread != 0, 0))
+        tupc_red_dst_all_fail(func, dst);
+    dst.phase = 0;
+    return dst;
+}
+
+/* Element t of such a dst. */
+static inline char *tupc_red_dst_of(tupc_sptr_t dst, int t)
+{
+    return dst.addr + (ptrdiff_t)t * (ptrdiff_t)tupc_impl_partition_size;
 }
 
 /* Where each thread's share of the work lies. Pieces are numbered by key
@@ -365,9 +428,28 @@ static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag
 /* Room for one partial result of any type in a scratch slot. */
 union tupc_red_val {
     long double ld;
+    _Complex long double ldx;
     unsigned long ul;
-    unsigned char bytes[16];
+    unsigned char bytes[32];
 };
+
+/* The first element of the block after p's (a blocked layout): the same
+ * offset in the next thread's partition, or in thread 0's one course on.
+ * Without the divisions of tupc_ptr_add: small calls walk their runs so. */
+static inline tupc_sptr_t tupc_red_next_block(const struct tupc_red_lay *L, tupc_sptr_t p)
+{
+    const ptrdiff_t S = (ptrdiff_t)tupc_impl_partition_size;
+    p.addr -= (size_t)p.phase * L->es; /* the start of p's block */
+    if ((int)p.thread + 1 < L->T) {
+        p.addr += S;
+        p.thread++;
+    } else {
+        p.addr += (ptrdiff_t)(L->B * L->es) - (ptrdiff_t)(L->T - 1) * S;
+        p.thread = 0;
+    }
+    p.phase = 0;
+    return p;
+}
 
 /* Reduces elements lo .. lo + m - 1 (m > 0) in index order into *out, block
  * run by block run, in whichever partitions they lie. */
@@ -378,13 +460,30 @@ static inline void tupc_red_range(const struct tupc_red_type *ty, const struct t
     union tupc_red_val run;
     for (size_t left = m, first = 1; left; first = 0) {
         size_t r = tupc_red_run(L, p, left);
-        ty->reduce(op, f, p.addr, r, first ? out : &run);
-        if (!first)
+        if (r == 1) /* one element reduces to itself (blocks of 1: one per thread) */
+            first ? memcpy(out, p.addr, L->es) : ty->combine(op, f, out, p.addr);
+        else
+            ty->reduce(op, f, p.addr, r, first ? out : &run);
+        if (!first && r != 1)
             ty->combine(op, f, out, &run);
         left -= r;
         if (left)
-            p = tupc_ptr_add(p, (ptrdiff_t)r, L->B, L->es);
+            p = tupc_red_next_block(L, p);
     }
+}
+
+/* The partial of piece `key` into *out; 0 when the piece is empty. */
+static inline int tupc_red_partial(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
+                                   int key, upc_op_t op, tupc_red_fn f, void *out)
+{
+    size_t lo, m = tupc_red_piece(L, key, &lo);
+    if (m == 0)
+        return 0;
+    if (L->chunk)
+        tupc_red_range(ty, L, lo, m, op, f, out);
+    else /* one contiguous local run */
+        ty->reduce(op, f, tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es).addr, m, out);
+    return 1;
 }
 
 #endif

@@ -47,10 +47,10 @@ static inline uint64_t tupc_lanes_l(__m128i a0, __m128i a1, __m128i a2, __m128i 
 #endif
 
 #if TUPC_HAVE_AVX2
-void tupc_scan_lines_d_avx2(double *d, const double *s, size_t nl, double *carry, int nt,
+void tupc_scan_lines_d_avx2(double *d, const double *s, size_t nl, double *carry, int nt, int excl,
                             const double *ns, size_t nn, double *sum);
 void tupc_scan_lines_l_avx2(uint64_t *d, const uint64_t *s, size_t nl, uint64_t *carry, int nt,
-                            const uint64_t *ns, size_t nn, uint64_t *sum);
+                            int excl, const uint64_t *ns, size_t nn, uint64_t *sum);
 #endif
 
 #endif

@@ -1,8 +1,11 @@
-/* Reduction benchmark: upc_all_reduceL/D and upc_all_prefix_reduceL/D
- * (UPC_ADD), 8 B .. 64 MiB, sync NO|NO and ALL|ALL, OSU method: warm-up
- * calls, then `iters` back-to-back calls timed by every thread; reported:
- * the mean per call of the slowest thread (and the min and max over
- * threads of the per-thread means). Beside it, in the same run: upc_barrier,
+/* Reduction benchmark: upc_all_reduceL/D, upc_all_reduce_allL/D and
+ * upc_all_prefix_reduceL/D, inclusive and exclusive (prefixX: with
+ * UPC_EXCLUSIVE_PREFIX_REDUCE), all UPC_ADD, 8 B .. 64 MiB, sync NO|NO and
+ * ALL|ALL, and MY|MY for reduce_all (each thread returns with its result in
+ * its own dst[i], as MPI_Allreduce does), OSU method: warm-up calls, then
+ * `iters` back-to-back calls timed by every thread; reported: the mean per
+ * call of the slowest thread (and the min and max over threads of the
+ * per-thread means). Beside it, in the same run: upc_barrier,
  * an OpenMP `reduction(+)` loop over the same bytes, and the all-threads
  * memory read bandwidth (OpenMP, 8 independent sums per thread, 256 MiB).
  * The src layout is one block per thread (blk_size = ceil(nelems/THREADS)).
@@ -10,8 +13,9 @@
  * streaming stores, a barrier after each copy: what any prefix reduction
  * must at least do (read src once, write dst once), the floor of prefix.
  *
- * Before the table: 8-byte reduces against the barrier, and the largest
- * size's reduceD, prefixD and copyNT, each in interleaved rounds.
+ * Before the table: 8-byte reduces and reduce_allDs against the barrier,
+ * and the largest size's reduceD, prefixD, copyNT, exclusive prefixD and
+ * reduce_allD, each in interleaved rounds.
  *
  * Usage: bench_reduce [-n THREADS] [--max BYTES] [--quick] [--csv FILE] */
 #include "args.h"
@@ -21,6 +25,7 @@
 
 #include <upc.h>
 #include <upc_collective.h>
+#include <upc_collective_ext.h>
 #include <upc_tick.h>
 
 #include <omp.h>
@@ -45,9 +50,11 @@ static int quick;
 static FILE *csv; /* --csv: one row per measurement */
 static double t_thread[TUPC_MAX_THREADS];
 
-enum kind { RED_L, RED_D, PRE_L, PRE_D, BARRIER, COPY_NT };
-static const char *const kind_name[] = {"reduceL", "reduceD", "prefixL",
-                                        "prefixD", "barrier", "copyNT"};
+enum kind { RED_L, RED_D, PRE_L, PRE_D, ALL_L, ALL_D, PRX_L, PRX_D, BARRIER, COPY_NT };
+static const char *const kind_name[] = {"reduceL",     "reduceD",     "prefixL",  "prefixD",
+                                        "reduce_allL", "reduce_allD", "prefixXL", "prefixXD",
+                                        "barrier",     "copyNT"};
+#define EXCL UPC_EXCLUSIVE_PREFIX_REDUCE
 
 struct job {
     enum kind k;
@@ -91,8 +98,8 @@ static int body(void *arg)
     size_t n = j->bytes / 8, B = (n + (size_t)THREADS - 1) / (size_t)THREADS;
     tupc_sptr_t a = upc_all_alloc((size_t)THREADS, B * 8),
                 p = upc_all_alloc((size_t)THREADS, B * 8);
-    tupc_sptr_t r = upc_all_alloc(1, 8);
-    for (size_t i = 0; i < B; i++) { /* first touch by the owner */
+    tupc_sptr_t r = upc_all_alloc((size_t)THREADS, 8); /* reduce: r[0]; reduce_all: r[i] */
+    for (size_t i = 0; i < B; i++) {                   /* first touch by the owner */
         ((long *)tupc_local(tupc_index(a, (size_t)MYTHREAD * B, B, long)))[i] = (long)i;
         ((long *)tupc_local(tupc_index(p, (size_t)MYTHREAD * B, B, long)))[i] = 0;
     }
@@ -116,6 +123,18 @@ static int body(void *arg)
             break;
         case PRE_D:
             upc_all_prefix_reduceD(p, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case ALL_L:
+            upc_all_reduce_allL(r, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case ALL_D:
+            upc_all_reduce_allD(r, a, UPC_ADD, n, B, NULL, j->flags);
+            break;
+        case PRX_L:
+            upc_all_prefix_reduceL(p, a, UPC_ADD, n, B, NULL, j->flags | EXCL);
+            break;
+        case PRX_D:
+            upc_all_prefix_reduceD(p, a, UPC_ADD, n, B, NULL, j->flags | EXCL);
             break;
         case BARRIER:
             upc_barrier();
@@ -213,12 +232,80 @@ static void run_small(int P)
                     small_ns[i][0], small_ns[i][1], small_ns[i][2]);
 }
 
+/* ---- 8-byte reduce_all against the barrier, interleaved ------------------------
+ * As above, for upc_all_reduce_allD: rounds of SMALL_ITERS barriers, then as
+ * many NO|NO, MY|MY and ALL|ALL calls over one double (8 bytes, ADD), then
+ * MY|MY and ALL|ALL over one double per thread (nelems THREADS, blk_size 1:
+ * what MPI_Allreduce of one double reduces). MY|MY is MPI_Allreduce's
+ * contract: each thread's input is its own, and it returns with the result
+ * in its own dst[i]. */
+enum { ALL_KINDS = 6 };
+static double small_all_ns[SMALL_ROUNDS][ALL_KINDS];
+
+static int small_all_body(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t a = upc_all_alloc((size_t)THREADS, 8), r = upc_all_alloc((size_t)THREADS, 8);
+    *(double *)tupc_local(tupc_index(a, (size_t)MYTHREAD, 1, double)) = MYTHREAD + 1;
+    const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC, all = UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC;
+    const upc_flag_t fl[ALL_KINDS] = {0, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, my, all, my, all};
+    for (int round = -1; round < SMALL_ROUNDS; round++) { /* round -1: warm-up */
+        for (int k = 0; k < ALL_KINDS; k++) {
+            upc_barrier();
+            double t0 = now_ns();
+            for (int it = 0; it < SMALL_ITERS; it++) {
+                if (k == 0)
+                    upc_barrier();
+                else
+                    upc_all_reduce_allD(r, a, UPC_ADD, k < 4 ? 1 : (size_t)THREADS, 1, NULL, fl[k]);
+            }
+            double mx = slowest((now_ns() - t0) / SMALL_ITERS);
+            if (MYTHREAD == 0 && round >= 0)
+                small_all_ns[round][k] = mx;
+        }
+    }
+    upc_all_free(r);
+    upc_all_free(a);
+    return 0;
+}
+
+static void run_small_all(int P)
+{
+    tupc_options o = {.threads = P};
+    tupc_run_opts(&o, small_all_body, NULL);
+    double col[ALL_KINDS][SMALL_ROUNDS], ratio[ALL_KINDS][SMALL_ROUNDS];
+    for (int i = 0; i < SMALL_ROUNDS; i++)
+        for (int k = 0; k < ALL_KINDS; k++) {
+            col[k][i] = small_all_ns[i][k];
+            ratio[k][i] = small_all_ns[i][k] / small_all_ns[i][0];
+        }
+    tb_progress_done();
+    printf("# 8-byte reduce_allD against upc_barrier, interleaved in one run (%d rounds of %d\n"
+           "# calls; medians; ratios within a round): barrier %.1f ns, NO|NO %.1f ns (%.2f\n"
+           "# barriers), MY|MY %.1f ns (%.2f barriers), ALL|ALL %.1f ns (%.2f barriers);\n"
+           "# one double per thread (as MPI_Allreduce of one double): MY|MY %.1f ns (%.2f\n"
+           "# barriers), ALL|ALL %.1f ns (%.2f barriers)\n",
+           SMALL_ROUNDS, SMALL_ITERS, tb_median(col[0], SMALL_ROUNDS),
+           tb_median(col[1], SMALL_ROUNDS), tb_median(ratio[1], SMALL_ROUNDS),
+           tb_median(col[2], SMALL_ROUNDS), tb_median(ratio[2], SMALL_ROUNDS),
+           tb_median(col[3], SMALL_ROUNDS), tb_median(ratio[3], SMALL_ROUNDS),
+           tb_median(col[4], SMALL_ROUNDS), tb_median(ratio[4], SMALL_ROUNDS),
+           tb_median(col[5], SMALL_ROUNDS), tb_median(ratio[5], SMALL_ROUNDS));
+    if (csv)
+        for (int i = 0; i < SMALL_ROUNDS; i++)
+            fprintf(csv,
+                    "%d,small-all-round-%d,barrier|NO|MY|ALL|perthread-MY|perthread-ALL,8,%.1f,"
+                    "%.1f,%.1f,%.1f,%.1f,%.1f\n",
+                    P, i, small_all_ns[i][0], small_all_ns[i][1], small_all_ns[i][2],
+                    small_all_ns[i][3], small_all_ns[i][4], small_all_ns[i][5]);
+}
+
 /* ---- The largest size, interleaved -------------------------------------------
- * The memory bandwidth of this VM has phases too, so reduce, prefix_reduce
- * and the streaming-copy floor are timed in BIG_ROUNDS rounds of one run,
- * each round all three (doubles, UPC_ADD, NO|NO), and each ratio is taken
- * within a round. */
-enum { BIG_ROUNDS = 7, BIG_KINDS = 3 };
+ * The memory bandwidth of this VM has phases too, so reduce, prefix_reduce,
+ * the streaming-copy floor, the exclusive prefix_reduce and reduce_all are
+ * timed in BIG_ROUNDS rounds of one run, each round all five (doubles,
+ * UPC_ADD, NO|NO), and each ratio is taken within a round. */
+enum { BIG_ROUNDS = 11, BIG_KINDS = 5 };
 static double big_ns[BIG_ROUNDS][BIG_KINDS];
 static size_t big_bytes;
 
@@ -227,7 +314,7 @@ static int big_body(void *arg)
     (void)arg;
     size_t n = big_bytes / 8, B = (n + (size_t)THREADS - 1) / (size_t)THREADS;
     tupc_sptr_t a = upc_all_alloc((size_t)THREADS, B * 8),
-                p = upc_all_alloc((size_t)THREADS, B * 8), r = upc_all_alloc(1, 8);
+                p = upc_all_alloc((size_t)THREADS, B * 8), r = upc_all_alloc((size_t)THREADS, 8);
     double *la = tupc_local(tupc_index(a, (size_t)MYTHREAD * B, B, double));
     double *lp = tupc_local(tupc_index(p, (size_t)MYTHREAD * B, B, double));
     for (size_t i = 0; i < B; i++) { /* first touch by the owner */
@@ -236,8 +323,12 @@ static int big_body(void *arg)
     }
     const upc_flag_t nono = UPC_IN_NOSYNC | UPC_OUT_NOSYNC;
     int iters = iters_for(big_bytes);
+    /* The two prefixes one after the other, in turns first: the ratio of
+     * exclusive to inclusive compares moments as close as can be. */
+    static const int order[2][BIG_KINDS] = {{0, 1, 3, 2, 4}, {0, 3, 1, 2, 4}};
     for (int round = -1; round < BIG_ROUNDS; round++) { /* round -1: warm-up */
-        for (int k = 0; k < BIG_KINDS; k++) {
+        for (int ki = 0; ki < BIG_KINDS; ki++) {
+            const int k = order[round & 1][ki];
             upc_barrier();
             double t0 = now_ns();
             for (int it = 0; it < iters; it++) {
@@ -245,8 +336,12 @@ static int big_body(void *arg)
                     upc_all_reduceD(r, a, UPC_ADD, n, B, NULL, nono);
                 else if (k == 1)
                     upc_all_prefix_reduceD(p, a, UPC_ADD, n, B, NULL, nono);
-                else
+                else if (k == 2)
                     copy_nt(lp, la, B * 8);
+                else if (k == 3)
+                    upc_all_prefix_reduceD(p, a, UPC_ADD, n, B, NULL, nono | EXCL);
+                else
+                    upc_all_reduce_allD(r, a, UPC_ADD, n, B, NULL, nono);
                 upc_barrier(); /* NOSYNC calls: the timed span ends for all */
             }
             double mx = slowest((now_ns() - t0) / iters);
@@ -260,20 +355,24 @@ static int big_body(void *arg)
     return 0;
 }
 
-static void run_big(int P, size_t bytes)
+static void run_big(int P, size_t bytes, double bw)
 {
     big_bytes = bytes;
     tupc_options o = {.threads = P, .heap_size = 2 * bytes / (size_t)P + (16 << 20)};
     tupc_run_opts(&o, big_body, NULL);
     double col[BIG_KINDS][BIG_ROUNDS], pr[BIG_ROUNDS], cr[BIG_ROUNDS], pc[BIG_ROUNDS];
-    int below = 0;
+    double xi[BIG_ROUNDS], ar[BIG_ROUNDS];
+    int below = 0, xbelow = 0;
     for (int i = 0; i < BIG_ROUNDS; i++) {
         for (int k = 0; k < BIG_KINDS; k++)
             col[k][i] = big_ns[i][k];
         pr[i] = big_ns[i][1] / big_ns[i][0];
         cr[i] = big_ns[i][2] / big_ns[i][0];
         pc[i] = big_ns[i][1] / big_ns[i][2];
+        xi[i] = big_ns[i][3] / big_ns[i][1];
+        ar[i] = big_ns[i][4] / big_ns[i][0];
         below += pr[i] <= 2;
+        xbelow += xi[i] <= 1.1;
     }
     tb_progress_done();
     printf("# %zu bytes of doubles, UPC_ADD, NO|NO, interleaved in one run (%d rounds; medians;\n"
@@ -284,10 +383,20 @@ static void run_big(int P, size_t bytes)
            tb_median(col[1], BIG_ROUNDS) / 1e3, tb_median(col[2], BIG_ROUNDS) / 1e3,
            tb_median(pr, BIG_ROUNDS), below, BIG_ROUNDS, tb_median(cr, BIG_ROUNDS),
            tb_median(pc, BIG_ROUNDS));
+    double all_gbs = (double)bytes / tb_median(col[4], BIG_ROUNDS);
+    printf("# exclusive prefixD %.0f us, exclusive / inclusive %.2f (at most 1.1 in %d of %d\n"
+           "# rounds); reduce_allD %.0f us, %.2f GB/s, %.0f %% of the read bandwidth;\n"
+           "# reduce_all / reduce %.2f\n",
+           tb_median(col[3], BIG_ROUNDS) / 1e3, tb_median(xi, BIG_ROUNDS), xbelow, BIG_ROUNDS,
+           tb_median(col[4], BIG_ROUNDS) / 1e3, all_gbs, bw > 0 ? 100 * all_gbs / bw : 0,
+           tb_median(ar, BIG_ROUNDS));
     if (csv)
         for (int i = 0; i < BIG_ROUNDS; i++)
-            fprintf(csv, "%d,big-round-%d,reduceD|prefixD|copyNT,%zu,%.1f,%.1f,%.1f,0\n", P, i,
-                    bytes, big_ns[i][0], big_ns[i][1], big_ns[i][2]);
+            fprintf(csv,
+                    "%d,big-round-%d,reduceD|prefixD|copyNT|prefixXD|reduce_allD,%zu,%.1f,%.1f,"
+                    "%.1f,%.1f,%.1f\n",
+                    P, i, bytes, big_ns[i][0], big_ns[i][1], big_ns[i][2], big_ns[i][3],
+                    big_ns[i][4]);
 }
 
 static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *fl, double omp_ns)
@@ -301,7 +410,7 @@ static void run(int P, enum kind k, size_t bytes, upc_flag_t flags, const char *
         mx = t_thread[t] > mx ? t_thread[t] : mx;
     }
     tb_progress_done();
-    printf("%-8s %-6s %10zu %12.1f %12.1f %12.1f %9.2f", kind_name[k], fl, bytes, mx, mn, mx,
+    printf("%-11s %-6s %10zu %12.1f %12.1f %12.1f %9.2f", kind_name[k], fl, bytes, mx, mn, mx,
            bytes / mx);
     if (csv)
         fprintf(csv, "%d,%s,%s,%zu,%.1f,%.1f,%.3f,%.1f\n", P, kind_name[k], fl, bytes, mx, mn,
@@ -362,7 +471,9 @@ static const struct tb_opt opts[] = {
     [O_CSV] = {"--csv", "FILE", "also write every figure to FILE (default none)"},
     {NULL, NULL, NULL}};
 static const struct tb_cmd cmd = {
-    NULL, "upc_all_reduce and upc_all_prefix_reduce, 8 B to --max, beside OpenMP and a copy.",
+    NULL,
+    "upc_all_reduce, upc_all_reduce_all and upc_all_prefix_reduce (inclusive and exclusive), 8 B "
+    "to --max, beside OpenMP and a copy.",
     opts};
 
 int main(int argc, char **argv)
@@ -410,20 +521,24 @@ int main(int argc, char **argv)
     printf("# THREADS %d; all-threads memory read bandwidth %.2f GB/s (OpenMP, 256 MiB)\n", P, bw);
     if (csv)
         fprintf(csv, "%d,readbw,-,268435456,0,0,%.3f,0\n", P, bw);
-    printf("# %-6s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
+    printf("# %-9s %-6s %10s %12s %12s %12s %9s %12s %6s\n", "call", "sync", "bytes", "ns(max)",
            "min-thread", "max-thread", "GB/s", "omp ns", "ratio");
     tb_progress("bench_reduce", "8-byte reduceL beside upc_barrier, %d rounds", SMALL_ROUNDS);
     run_small(P);
+    tb_progress("bench_reduce", "8-byte reduce_allD beside upc_barrier, %d rounds", SMALL_ROUNDS);
+    run_small_all(P);
     if (max_bytes >= ((size_t)1 << 20)) {
-        tb_progress("bench_reduce", "%zu B reduceD, prefixD and copyNT, %d rounds", max_bytes,
+        tb_progress("bench_reduce",
+                    "%zu B reduceD, prefixD, copyNT, prefixXD, reduce_allD, %d rounds", max_bytes,
                     BIG_ROUNDS);
-        run_big(P, max_bytes);
+        run_big(P, max_bytes, bw);
     }
     run(P, BARRIER, 8, 0, "-", 0);
     const struct {
         upc_flag_t f;
         const char *name;
     } modes[] = {{UPC_IN_NOSYNC | UPC_OUT_NOSYNC, "NO|NO"},
+                 {UPC_IN_MYSYNC | UPC_OUT_MYSYNC, "MY|MY"},
                  {UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, "AL|AL"}};
     int nsizes = 0, si = 0;
     for (size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
@@ -439,9 +554,10 @@ int main(int argc, char **argv)
             v[i] = (long)i;
         double omp = omp_sum_ns(v, bytes / 8, P, iters_for(bytes));
         free(v);
-        for (int m = 0; m < 2; m++)
-            for (int k = RED_L; k <= PRE_D; k++)
-                run(P, (enum kind)k, bytes, modes[m].f, modes[m].name, k == RED_L ? omp : 0);
+        for (int m = 0; m < 3; m++)
+            for (int k = RED_L; k <= PRX_D; k++)
+                if (m != 1 || k == ALL_L || k == ALL_D) /* MY|MY: reduce_all only */
+                    run(P, (enum kind)k, bytes, modes[m].f, modes[m].name, k == RED_L ? omp : 0);
         run(P, COPY_NT, bytes, 0, "-", 0);
         if (bytes * 8 > max_bytes && bytes < max_bytes)
             bytes = max_bytes / 8;

@@ -42,6 +42,9 @@ static int use_entry(void *arg)
     upc_all_exchange(a, UPC_IN_PLACE, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
     upc_all_exchange(a, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
     upc_all_prefix_reduceI(a, UPC_IN_PLACE, UPC_ADD, 8, 4, 0, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    upc_all_prefix_reduceI(a, a, UPC_ADD, 8, 4, 0, UPC_EXCLUSIVE_PREFIX_REDUCE | UPC_IN_PLACE);
+    upc_all_reduce_allCX(a, a, UPC_ADD, 1, 4, 0, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    upc_all_reduce_allB(a, a, UPC_LOGAND, 1, 4, 0, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
     (void)tupc_isnull(n);
     (void)upc_ticks_now();
     upc_all_free(a);

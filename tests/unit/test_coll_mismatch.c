@@ -4,6 +4,7 @@
 #include "tt.h"
 
 #include <upc_collective.h>
+#include <upc_collective_ext.h>
 
 enum { NB = 100 }; /* above the inline size, so broadcast copies from src */
 
@@ -115,6 +116,30 @@ static int nosync_small_by_turns(void *arg)
     return 0;
 }
 
+/* The same for upc_all_reduce_allD, whose worker is the thread of src
+ * except under ALLSYNC|ALLSYNC, and whose other threads, under MY|MY, wait
+ * for the worker's eager line: thread 1 passes NO|NO or MY|MY after
+ * arg->alike alike ALL|ALL calls; with src on the last thread, both sides'
+ * workers differ wherever they can. */
+struct turns {
+    int alike;
+    upc_flag_t odd;
+};
+
+static int reduce_all_by_turns(void *arg)
+{
+    const struct turns *t = arg;
+    tupc_sptr_t A = upc_all_alloc(THREADS, sizeof(double));
+    tupc_sptr_t R = upc_all_alloc(THREADS, sizeof(double));
+    tupc_sptr_t src = tupc_index(A, THREADS - 1, 1, double);
+    const upc_flag_t all = UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC;
+    for (int k = 0; k < t->alike; k++)
+        upc_all_reduce_allD(R, src, UPC_ADD, 1, 1, NULL, all);
+    upc_all_reduce_allD(R, src, UPC_ADD, 1, 1, NULL, MYTHREAD == 1 ? t->odd : all);
+    upc_barrier();
+    return 0;
+}
+
 /* The same collectives with equal arguments pass the check. */
 static int all_alike(void *arg)
 {
@@ -161,9 +186,16 @@ static void test_different_arguments(void **state)
                         "'s partition", NULL);
     }
     for (int n = 2; n <= 3; n++)
-        for (int alike = 0; alike < n; alike++)
+        for (int alike = 0; alike < n; alike++) {
             tt_expect_error(n, nosync_small_by_turns, &alike, "upc_all_reduceL", "flags ",
                             "UPC_IN_NOSYNC | UPC_OUT_NOSYNC", NULL);
+            struct turns no = {alike, UPC_IN_NOSYNC | UPC_OUT_NOSYNC},
+                         my = {alike, UPC_IN_MYSYNC | UPC_OUT_MYSYNC};
+            tt_expect_error(n, reduce_all_by_turns, &no, "upc_all_reduce_allD", "flags ",
+                            "UPC_IN_NOSYNC | UPC_OUT_NOSYNC", NULL);
+            tt_expect_error(n, reduce_all_by_turns, &my, "upc_all_reduce_allD", "flags ",
+                            "UPC_IN_MYSYNC | UPC_OUT_MYSYNC", NULL);
+        }
 }
 
 static void test_alike_passes(void **state)

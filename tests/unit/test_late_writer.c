@@ -14,8 +14,9 @@
  * 8 and 1000; the root of broadcast, scatter and gather is the late thread
  * every other round; a fresh permutation every round, never the previous
  * one), reduceL and reduceD (a one-block src and two many-block arrays),
- * prefix_reduceL and prefix_reduceD (the many-block arrays), and sort (a
- * tiny and a many-block array), each with IN_ALLSYNC and IN_MYSYNC x
+ * reduce_allL and reduce_allD (the same three), prefix_reduceL and
+ * prefix_reduceD, inclusive and exclusive (the many-block arrays), and sort
+ * (a tiny and a many-block array), each with IN_ALLSYNC and IN_MYSYNC x
  * OUT_NOSYNC, OUT_MYSYNC and OUT_ALLSYNC, at THREADS 2, 4, 8 (100 rounds) and
  * 32 (25 rounds). Under TUPC_TEST_QUICK (ThreadSanitizer) a quarter of the
  * rounds.
@@ -27,7 +28,7 @@
  * checks of a round come before the writes of the next. */
 #include "tt.h"
 
-#include <upc_collective.h>
+#include <upc_collective_ext.h>
 
 #include <sched.h>
 #include <stdlib.h>
@@ -239,9 +240,10 @@ static int reloc_thread(void *arg)
 
 /* ---- Reductions --------------------------------------------------------- */
 
-enum { RED_L, RED_D, PRE_L, PRE_D, NRED };
-static const char *const red_name[NRED] = {"reduceL", "reduceD", "prefix_reduceL",
-                                           "prefix_reduceD"};
+enum { RED_L, RED_D, PRE_L, PRE_D, ALL_L, ALL_D, EXC_L, EXC_D, NRED };
+static const char *const red_name[NRED] = {
+    "reduceL",     "reduceD",     "prefix_reduceL",           "prefix_reduceD",
+    "reduce_allL", "reduce_allD", "prefix_reduceL exclusive", "prefix_reduceD exclusive"};
 
 /* Element i of a round: any long, or an integer-valued double (sums exact). */
 static long lvalue(uint64_t seed, size_t i)
@@ -274,7 +276,10 @@ static struct shape red_shape(int k, int T)
 static int red_thread(void *arg)
 {
     const int kind = *(const int *)arg, T = THREADS, me = MYTHREAD, nr = rounds_for(T);
-    const int prefix = kind == PRE_L || kind == PRE_D, dbl = kind == RED_D || kind == PRE_D;
+    const int excl = kind == EXC_L || kind == EXC_D,
+              prefix = kind == PRE_L || kind == PRE_D || excl;
+    const int to_all = kind == ALL_L || kind == ALL_D;
+    const int dbl = kind == RED_D || kind == PRE_D || kind == ALL_D || kind == EXC_D;
     const size_t es = dbl ? sizeof(double) : sizeof(long);
     for (int k = prefix ? 1 : 0; k < 3; k++) {
         const struct shape sh = red_shape(k, T);
@@ -294,10 +299,12 @@ static int red_thread(void *arg)
                 const size_t phase = k == 0 ? (size_t)r % (B - n + 1) : (size_t)r % B;
                 const size_t start = (size_t)root * B + phase;
                 tupc_sptr_t src = tupc_ptr_add(S, (ptrdiff_t)start, B, es);
-                /* prefix: dst like src; reduce: one element on any thread. */
+                /* prefix: dst like src; reduce: one element on any thread;
+                 * reduce_all: one element on every thread. */
                 tupc_sptr_t dst =
-                    prefix ? tupc_ptr_add(D, (ptrdiff_t)start, B, es)
-                           : tupc_ptr_add(Rr, (ptrdiff_t)(hash(seed, 2) % (uint64_t)T), 1, es);
+                    prefix   ? tupc_ptr_add(D, (ptrdiff_t)start, B, es)
+                    : to_all ? Rr
+                             : tupc_ptr_add(Rr, (ptrdiff_t)(hash(seed, 2) % (uint64_t)T), 1, es);
 
                 const int all = (fl & UPC_IN_ALLSYNC) != 0;
                 if (me == late)
@@ -325,26 +332,55 @@ static int red_thread(void *arg)
                 case PRE_D:
                     upc_all_prefix_reduceD(dst, src, UPC_ADD, n, B, NULL, fl);
                     break;
+                case ALL_L:
+                    upc_all_reduce_allL(dst, src, UPC_ADD, n, B, NULL, fl);
+                    break;
+                case ALL_D:
+                    upc_all_reduce_allD(dst, src, UPC_ADD, n, B, NULL, fl);
+                    break;
+                case EXC_L:
+                    upc_all_prefix_reduceL(dst, src, UPC_ADD, n, B, NULL,
+                                           fl | UPC_EXCLUSIVE_PREFIX_REDUCE);
+                    break;
+                case EXC_D:
+                    upc_all_prefix_reduceD(dst, src, UPC_ADD, n, B, NULL,
+                                           fl | UPC_EXCLUSIVE_PREFIX_REDUCE);
+                    break;
                 }
                 if (!(fl & UPC_OUT_ALLSYNC))
                     upc_barrier();
 
                 /* The serial oracle; for prefix, the elements on thread
-                 * (me + r) % T are checked by this thread. */
+                 * (me + r) % T are checked by this thread (exclusive: from
+                 * element 1, against the sum before the element). */
                 const int dt = (me + r) % T;
                 unsigned long lsum = 0;
                 double dsum = 0;
                 int bad = 0;
                 for (size_t i = 0; i < n; i++) {
+                    unsigned long lprev = lsum;
+                    double dprev = dsum;
                     if (dbl)
                         dsum += dvalue(seed, i);
                     else
                         lsum += (unsigned long)lvalue(seed, i);
-                    if (!prefix)
+                    if (!prefix || (excl && i == 0))
                         continue;
                     tupc_sptr_t p = tupc_ptr_add(dst, (ptrdiff_t)i, B, es);
                     if ((int)p.thread != dt || bad >= 3)
                         continue;
+                    if (excl) {
+                        if (dbl ? *(double *)p.addr != dprev : *(long *)p.addr != (long)lprev) {
+                            bad++;
+                            TCHECK(0,
+                                   "%s flags 0x%x nelems %zu blk %zu round %d (late %d): "
+                                   "dst[%zu] is %g / %ld, expected %g / %ld",
+                                   red_name[kind], (unsigned)fl, n, B, r, late, i,
+                                   dbl ? *(double *)p.addr : 0.0, dbl ? 0 : *(long *)p.addr, dprev,
+                                   (long)lprev);
+                        }
+                        continue;
+                    }
                     if (dbl ? *(double *)p.addr != dsum : *(long *)p.addr != (long)lsum) {
                         bad++;
                         TCHECK(0,
@@ -355,6 +391,8 @@ static int red_thread(void *arg)
                                (long)lsum);
                     }
                 }
+                if (to_all) /* every thread's element: thread dt's here */
+                    dst = tupc_ptr_add(dst, dt, 1, es);
                 if (!prefix && me == dt) {
                     if (dbl)
                         TCHECK(*(double *)dst.addr == dsum,
@@ -525,6 +563,30 @@ static void test_prefix_reduceD(void **state)
     run_red(PRE_D);
 }
 
+static void test_reduce_allL(void **state)
+{
+    (void)state;
+    run_red(ALL_L);
+}
+
+static void test_reduce_allD(void **state)
+{
+    (void)state;
+    run_red(ALL_D);
+}
+
+static void test_prefix_exclusiveL(void **state)
+{
+    (void)state;
+    run_red(EXC_L);
+}
+
+static void test_prefix_exclusiveD(void **state)
+{
+    (void)state;
+    run_red(EXC_D);
+}
+
 static void test_sort(void **state)
 {
     (void)state;
@@ -535,11 +597,20 @@ static void test_sort(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_broadcast),      cmocka_unit_test(test_scatter),
-        cmocka_unit_test(test_gather),         cmocka_unit_test(test_gather_all),
-        cmocka_unit_test(test_exchange),       cmocka_unit_test(test_permute),
-        cmocka_unit_test(test_reduceL),        cmocka_unit_test(test_reduceD),
-        cmocka_unit_test(test_prefix_reduceL), cmocka_unit_test(test_prefix_reduceD),
+        cmocka_unit_test(test_broadcast),
+        cmocka_unit_test(test_scatter),
+        cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_gather_all),
+        cmocka_unit_test(test_exchange),
+        cmocka_unit_test(test_permute),
+        cmocka_unit_test(test_reduceL),
+        cmocka_unit_test(test_reduceD),
+        cmocka_unit_test(test_prefix_reduceL),
+        cmocka_unit_test(test_prefix_reduceD),
+        cmocka_unit_test(test_reduce_allL),
+        cmocka_unit_test(test_reduce_allD),
+        cmocka_unit_test(test_prefix_exclusiveL),
+        cmocka_unit_test(test_prefix_exclusiveD),
         cmocka_unit_test(test_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
