@@ -78,18 +78,19 @@ void tupc_stats_close(int depth, uint64_t now)
         r->e[r->open[depth]].ns += now - r->start[depth];
 }
 
-void tupc_stats_wait(int depth, uint64_t ns, int peer)
+/* This thread's entry of the span open at depth, or NULL. */
+static struct entry *open_entry(int depth)
 {
     if (!rows || depth < 1 || depth > DEPTH)
-        return;
+        return NULL;
     struct thread_stats *r = &rows[tupc_impl_mythread];
     int i = r->open[depth - 1];
-    if (i < 0)
-        return;
-    struct entry *e = &r->e[i];
-    e->wait_ns += ns;
-    if (peer < 0)
-        return;
+    return i < 0 ? NULL : &r->e[i];
+}
+
+/* Adds ns to e's time waiting for peer. */
+static void add_peer(struct entry *e, uint64_t ns, int peer)
+{
     int slot = -1, small = 0;
     for (int k = 0; k < PEERS; k++) {
         if (e->peer[k] == peer) {
@@ -106,17 +107,21 @@ void tupc_stats_wait(int depth, uint64_t ns, int peer)
     e->peer_ns[slot] += ns;
 }
 
+void tupc_stats_wait(int depth, uint64_t ns, int peer)
+{
+    struct entry *e = open_entry(depth);
+    if (!e)
+        return;
+    e->wait_ns += ns;
+    if (peer >= 0)
+        add_peer(e, ns, peer);
+}
+
 void tupc_stats_blame(int depth, uint64_t ns, int peer)
 {
-    if (!rows || depth < 1 || depth > DEPTH)
-        return;
-    struct thread_stats *r = &rows[tupc_impl_mythread];
-    int i = r->open[depth - 1];
-    if (i < 0)
-        return;
-    /* Counted as a wait already: only its peer is new. */
-    r->e[i].wait_ns -= ns;
-    tupc_stats_wait(depth, ns, peer);
+    struct entry *e = open_entry(depth);
+    if (e && peer >= 0) /* counted as a wait already: only its peer is new */
+        add_peer(e, ns, peer);
 }
 
 /* The thread waited for most in e's slots, or -1. */
