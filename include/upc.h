@@ -112,6 +112,8 @@ void *upc_cast(tupc_sptr_t p);
  * indefinite layout `shared []`. UPC 1.3 6.4.2. */
 static inline tupc_sptr_t tupc_ptr_add(tupc_sptr_t p, ptrdiff_t i, size_t B, size_t esize)
 {
+    if (i == 0) /* also a null pointer plus 0, which C's pointer arithmetic does not allow */
+        return p;
     if (B == 0) {
         p.addr += i * (ptrdiff_t)esize;
         return p;

@@ -40,13 +40,13 @@
 
 #include <string.h>
 
-/* The worker's result in its eager line; `have` is 0 when nelems is 0
- * (dst is then left as it was). */
-struct result {
-    union tupc_red_val v;
-    unsigned char have;
-};
-_Static_assert(sizeof(struct result) <= TUPC_EAGER_BYTES, "a result fits an eager line");
+/* The worker's result in its eager line: a byte `have` (0 when nelems is 0:
+ * dst is then left as it was), and the value at RESULT_AT. The line's data
+ * is 8 bytes into a cache line, so the value lands 16-byte aligned, as a
+ * long double (complex) needs; both are written and read as bytes. */
+#define RESULT_AT 8
+_Static_assert(RESULT_AT + sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES,
+               "a result fits an eager line");
 
 /* The worker's part after the entry: the result into every dst[i] (each ==
  * 0) or into its eager line and its own dst[i] (each == 1). */
@@ -55,9 +55,9 @@ static void hand_out(const struct tupc_red_type *ty, const struct tupc_coll *c, 
 {
     const int me = MYTHREAD;
     if (each) {
-        struct result *r = tupc_coll_eager_claim(c);
-        memcpy(&r->v, v, ty->size);
-        r->have = (unsigned char)have;
+        unsigned char *line = tupc_coll_eager_claim(c);
+        line[0] = (unsigned char)have;
+        memcpy(line + RESULT_AT, v, ty->size);
         tupc_coll_eager_post(c);
         if (have)
             tupc_copy_elem(tupc_red_dst_of(dst, me), v, ty->size);
@@ -72,9 +72,9 @@ static void hand_out(const struct tupc_red_type *ty, const struct tupc_coll *c, 
 static void take_result(const struct tupc_red_type *ty, const struct tupc_coll *c, tupc_sptr_t dst,
                         int worker)
 {
-    const struct result *r = tupc_coll_eager_wait(c, worker);
-    if (r->have)
-        tupc_copy_elem(tupc_red_dst_of(dst, MYTHREAD), &r->v, ty->size);
+    const unsigned char *line = tupc_coll_eager_wait(c, worker);
+    if (line[0])
+        tupc_copy_elem(tupc_red_dst_of(dst, MYTHREAD), line + RESULT_AT, ty->size);
 }
 
 static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
