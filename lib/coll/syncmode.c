@@ -133,7 +133,10 @@ void tupc_coll_compare_all(const struct tupc_coll *c)
 {
     /* Seq_cst, after our entry's store and before the loads of theirs: of
      * two members that enter at once, at least one sees the other (the
-     * store-buffering case), and that one compares. */
+     * store-buffering case), and that one compares. A member already one
+     * call further (NOSYNC) is not compared here: its slot for this call
+     * may be in rewrite. The running signatures it carries are compared at
+     * the next call where the two meet, or at the next barrier. */
     atomic_thread_fence(memory_order_seq_cst);
     const struct tupc_coll_self *me = tupc_coll_state(c);
     for (int j = 0; j < me->size; j++)
