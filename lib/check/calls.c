@@ -122,10 +122,8 @@ static int read_entry(const struct tupc_calls_thread *t, int i, uint32_t *key,
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&r->keyseq, memory_order_relaxed) != ks)
         return 0;
-    /* The values' key: args is tupc_sig(key, flags) = (key ^ flags) * P +
-     * C, and P is odd, so it has an inverse modulo 2^64. */
-    uint64_t raw = ((c->args - 0x9e3779b97f4a7c15ull) * 0xce965057aff6957bull) ^ c->flags;
-    read_vals(t, raw, c);
+    /* The values' key: args is tupc_sig(key, flags). */
+    read_vals(t, tupc_sig_unfold(c->args, c->flags), c);
     *key = (uint32_t)ks;
     return 1;
 }
@@ -366,22 +364,21 @@ static const char *describe(char *buf, size_t len, const struct tupc_calls_threa
     return "UPC 1.3 7.4 para 3 and 4";
 }
 
-void tupc_calls_differ(const char *func, int j)
-{
-    char msg[1400], jn[32];
-    snprintf(jn, sizeof jn, "thread %d", j);
-    const char *sec = describe(msg, sizeof msg, tupc_calls_self_.mine, tupc_calls_self_.n,
-                               "this thread", 0, j, jn);
-    tupc_fail(func, sec, "%s", msg);
-}
-
 void tupc_calls_differ_team(const char *func, int team, uint32_t n, int j, int rank_j)
 {
     char msg[1400], jn[64];
-    snprintf(jn, sizeof jn, "thread %d (rank %d of team %d)", j, rank_j, team);
+    if (team)
+        snprintf(jn, sizeof jn, "thread %d (rank %d of team %d)", j, rank_j, team);
+    else
+        snprintf(jn, sizeof jn, "thread %d", j);
     const char *sec =
         describe(msg, sizeof msg, tupc_calls_self_.mine, n, "this thread", team, j, jn);
     tupc_fail(func, sec, "%s", msg);
+}
+
+void tupc_calls_differ(const char *func, int j)
+{
+    tupc_calls_differ_team(func, 0, tupc_calls_self_.n, j, j);
 }
 
 void tupc_calls_thread_end(void)

@@ -25,10 +25,15 @@
 #define TUPC_CALLS_RING 16
 #define TUPC_CALL_ARGS 6
 
-/* Folds value v into signature h. */
+/* Folds value v into signature h; tupc_sig_unfold gives h back from the
+ * result and v (the multiplier is odd, so it has an inverse modulo 2^64). */
 static inline uint64_t tupc_sig(uint64_t h, uint64_t v)
 {
     return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+static inline uint64_t tupc_sig_unfold(uint64_t s, uint64_t v)
+{
+    return ((s - 0x9e3779b97f4a7c15ull) * 0xce965057aff6957bull) ^ v;
 }
 
 /* A run of alike collective calls (the same function, arguments and flags

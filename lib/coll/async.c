@@ -26,8 +26,7 @@ static tupc_word posted_word, done_word;
 
 static pthread_t progress;
 static cpu_set_t progress_cpus; /* where the progress thread may run */
-static int progress_cpus_set;
-static int progress_wanted; /* a CPU is free for it */
+static int progress_wanted;     /* a CPU is free for it */
 static _Atomic int progress_started, progress_stop;
 
 tupc_word *tupc_async_done_word_(void)
@@ -39,7 +38,7 @@ tupc_word *tupc_async_done_word_(void)
  * publishes one (acq_rel: its zeroed memory); the others free theirs. A
  * few bytes per member: each member's row of requests comes later, from
  * the member itself. */
-static struct tupc_async_ring *ring_of(struct tupc_team *t)
+static struct tupc_async_ring *ring_of(struct tupc_team *t, const char *func)
 {
     struct tupc_async_ring *a = atomic_load_explicit(&t->async, memory_order_acquire);
     if (a)
@@ -48,8 +47,7 @@ static struct tupc_async_ring *ring_of(struct tupc_team *t)
     if (a)
         a->member = aligned_alloc(TUPC_CACHELINE, sizeof *a->member * (size_t)t->n);
     if (!a || !a->member)
-        tupc_fail("tupc_async", "", "out of memory for the asynchronous requests of %d members",
-                  t->n);
+        tupc_fail(func, "", "out of memory for the asynchronous requests of %d members", t->n);
     memset(a->member, 0, sizeof *a->member * (size_t)t->n);
     struct tupc_async_ring *none = NULL;
     if (!atomic_compare_exchange_strong_explicit(&t->async, &none, a, memory_order_acq_rel,
@@ -64,7 +62,7 @@ static struct tupc_async_ring *ring_of(struct tupc_team *t)
 struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const char *func,
                                            enum tupc_sync out)
 {
-    struct tupc_async_member *m = &ring_of(t)->member[rank];
+    struct tupc_async_member *m = &ring_of(t, func)->member[rank];
     struct tupc_coll_request *row = atomic_load_explicit(&m->row, memory_order_relaxed);
     if (!row) {
         row = aligned_alloc(TUPC_CACHELINE, sizeof *row * TUPC_ASYNC_MAX);
@@ -95,7 +93,6 @@ struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const 
     r->index = index;
     r->out = out;
     r->team = t;
-    r->rank = rank;
     r->owner = tupc_impl_mythread;
     r->func = func;
     r->streams = 0;
@@ -121,16 +118,21 @@ void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, siz
     }
 }
 
-/* Marks one chunk of r done; the last one completes r's part. */
-static void chunk_done(struct tupc_coll_request *r)
+/* r's part is done. Release: its copies, to whoever sees done reach
+ * index + 1. */
+static void part_done(struct tupc_coll_request *r)
 {
-    /* Acq_rel: every chunk's copy happens before the last decrement, and
-     * so before the release below. */
-    if (atomic_fetch_sub_explicit(&r->left, 1, memory_order_acq_rel) != 1)
-        return;
-    /* Release: the copies, to whoever sees done reach index + 1. */
     atomic_store_explicit(&r->done, r->index + 1, memory_order_release);
     tupc_word_add(&done_word);
+}
+
+/* Marks one chunk of r done; the last one completes r's part. Acq_rel:
+ * every chunk's copy happens before the last decrement, and so before
+ * part_done's release. */
+static void chunk_done(struct tupc_coll_request *r)
+{
+    if (atomic_fetch_sub_explicit(&r->left, 1, memory_order_acq_rel) == 1)
+        part_done(r);
 }
 
 static void run_chunk(struct tupc_coll_request *r, uint32_t k)
@@ -140,8 +142,9 @@ static void run_chunk(struct tupc_coll_request *r, uint32_t k)
     chunk_done(r);
 }
 
-/* Claims and runs one chunk of any queued request: 0 if there was none. */
-static int run_one_queued(void)
+/* Claims and runs one chunk of any queued request: 0 if there was none.
+ * The progress thread's work, and a waiter's with nothing of its own left. */
+int tupc_async_help_any_(void)
 {
     pthread_mutex_lock(&qlock);
     for (;;) {
@@ -171,7 +174,8 @@ static void *progress_main(void *arg)
     for (;;) {
         uint32_t seen = atomic_load_explicit(&posted_word.value, memory_order_acquire);
         /* A run that stops leaves its copies: nobody will wait for them. */
-        while (!atomic_load_explicit(&progress_stop, memory_order_acquire) && run_one_queued())
+        while (!atomic_load_explicit(&progress_stop, memory_order_acquire) &&
+               tupc_async_help_any_())
             ;
         if (atomic_load_explicit(&progress_stop, memory_order_acquire))
             return NULL;
@@ -192,8 +196,7 @@ static void start_progress(void)
      * still make progress in their completion calls. */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    if (progress_cpus_set)
-        pthread_attr_setaffinity_np(&attr, sizeof progress_cpus, &progress_cpus);
+    pthread_attr_setaffinity_np(&attr, sizeof progress_cpus, &progress_cpus);
     if (pthread_create(&progress, &attr, progress_main, NULL) != 0)
         atomic_store_explicit(&progress_started, 2, memory_order_release);
     pthread_attr_destroy(&attr);
@@ -204,8 +207,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     r->active = 1;
     if (r->nchunks == 0) { /* nothing to copy, or copied at posting */
         atomic_store_explicit(&r->left, 0, memory_order_relaxed);
-        atomic_store_explicit(&r->done, r->index + 1, memory_order_release);
-        tupc_word_add(&done_word);
+        part_done(r);
         return tupc_async_handle(r);
     }
     atomic_store_explicit(&r->left, r->nchunks, memory_order_relaxed);
@@ -256,12 +258,6 @@ void tupc_async_unqueue_(struct tupc_coll_request *r)
         r->queued = 0;
     }
     pthread_mutex_unlock(&qlock);
-}
-
-/* Any queued chunk, for a waiter with nothing of its own left to do. */
-int tupc_async_help_any_(void)
-{
-    return run_one_queued();
 }
 
 /* Member `rank`'s oldest outstanding request on t, or NULL. */
@@ -337,9 +333,8 @@ void tupc_async_team_free(struct tupc_team *t)
 void tupc_async_init(void)
 {
     progress_wanted = 0;
-    progress_cpus_set = sched_getaffinity(0, sizeof progress_cpus, &progress_cpus) == 0;
-    if (!progress_cpus_set)
-        return;
+    if (sched_getaffinity(0, sizeof progress_cpus, &progress_cpus) != 0)
+        return; /* no progress thread: the waiters copy */
     cpu_set_t free_cpus = progress_cpus;
     for (int t = 0; t < tupc_run_.threads; t++)
         if (tupc_run_.cpu_of_thread && tupc_run_.cpu_of_thread[t] >= 0)

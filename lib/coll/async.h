@@ -44,7 +44,6 @@ struct tupc_coll_request {
     int streams;    /* copy with streaming stores */
     enum tupc_sync out;
     struct tupc_team *team;
-    int rank;
     int owner; /* the owner's thread */
     const char *func;
     struct tupc_async_chunk *chunk;

@@ -84,9 +84,7 @@ static void progress_or_sleep(struct tupc_coll_request *const *r, int n, const c
     if (tupc_async_help_any_())
         return;
     struct stuck s = {r, n, func};
-    tupc_word *w = tupc_async_done_word_();
-    if (!tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), seen + 1))
-        tupc_wait_slow(w, seen + 1, TUPC_NO_PEER, func, check_stuck, &s);
+    tupc_wait_checked(tupc_async_done_word_(), seen + 1, func, check_stuck, &s);
 }
 
 static uint32_t done_count(void)
@@ -167,7 +165,8 @@ static void help_all(int count, upc_coll_handle_t *handles, uint32_t most)
             tupc_async_help_(tupc_async_request(handles[i]), most);
 }
 
-/* Index of a pending handle that is ready, -1 if none; *pending counts them. */
+/* Index of a pending handle that is ready, -1 if none; *pending counts the
+ * pending ones. */
 static int find_ready(int count, upc_coll_handle_t *handles, int *pending)
 {
     int p = 0, found = -1;
@@ -180,6 +179,27 @@ static int find_ready(int count, upc_coll_handle_t *handles, int *pending)
     }
     *pending = p;
     return found;
+}
+
+/* Completes every pending handle that is ready; returns how many, and in
+ * *left how many stay pending. */
+static int complete_ready(int count, upc_coll_handle_t *handles, int *left)
+{
+    int n = 0, l = 0;
+    for (int i = 0; i < count; i++) {
+        if (handles[i] == UPC_HANDLE_COMPLETE)
+            continue;
+        struct tupc_coll_request *r = tupc_async_request(handles[i]);
+        if (!ready(r)) {
+            l++;
+            continue;
+        }
+        complete(r);
+        handles[i] = UPC_HANDLE_COMPLETE;
+        n++;
+    }
+    *left = l;
+    return n;
 }
 
 int upc_testany(int count, upc_coll_handle_t *handles)
@@ -214,24 +234,11 @@ int upc_waitany(int count, upc_coll_handle_t *handles)
     }
 }
 
-/* Completes every pending handle that is ready; returns how many. */
-static int complete_ready(int count, upc_coll_handle_t *handles)
-{
-    int n = 0;
-    for (int i = 0; i < count; i++)
-        if (handles[i] != UPC_HANDLE_COMPLETE && ready(tupc_async_request(handles[i]))) {
-            complete(tupc_async_request(handles[i]));
-            handles[i] = UPC_HANDLE_COMPLETE;
-            n++;
-        }
-    return n;
-}
-
 int upc_testsome(int count, upc_coll_handle_t *handles)
 {
     check_array("upc_testsome", count, handles);
     help_all(count, handles, 1);
-    int n = complete_ready(count, handles);
+    int left, n = complete_ready(count, handles, &left);
     if (!n)
         nudge();
     return n;
@@ -243,11 +250,8 @@ int upc_waitsome(int count, upc_coll_handle_t *handles)
     help_all(count, handles, UINT32_MAX);
     for (;;) {
         uint32_t seen = done_count();
-        int pending, n;
-        (void)find_ready(count, handles, &pending);
-        if (!pending)
-            return 0;
-        if ((n = complete_ready(count, handles)) > 0)
+        int left, n = complete_ready(count, handles, &left);
+        if (n > 0 || !left)
             return n;
         progress_or_sleep(handles, count, "upc_waitsome", seen);
     }
@@ -262,7 +266,8 @@ int upc_testall(int count, upc_coll_handle_t *handles)
             nudge();
             return -1; /* no handle is modified */
         }
-    (void)complete_ready(count, handles);
+    int left;
+    (void)complete_ready(count, handles, &left);
     return 1;
 }
 
@@ -272,10 +277,9 @@ void upc_waitall(int count, upc_coll_handle_t *handles)
     help_all(count, handles, UINT32_MAX);
     for (;;) {
         uint32_t seen = done_count();
-        (void)complete_ready(count, handles);
-        int pending;
-        (void)find_ready(count, handles, &pending);
-        if (!pending)
+        int left;
+        (void)complete_ready(count, handles, &left);
+        if (!left)
             return;
         progress_or_sleep(handles, count, "upc_waitall", seen);
     }

@@ -153,7 +153,7 @@ void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t 
          * have finished seq, so reaching seq means "is seq". Acquire
          * (tupc_wait_checked): the writer's copy is complete and visible. */
         struct writer_wait ww = {&c, mine};
-        tupc_wait_checked(&mine->done, c.seq, writer_lost, &ww);
+        tupc_wait_checked(&mine->done, c.seq, NULL, writer_lost, &ww);
     }
     /* Every OUT_MYSYNC wait this call needs was the one above. */
     tupc_coll_leave_alone(&c);

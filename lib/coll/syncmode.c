@@ -175,7 +175,7 @@ static void coll_stuck(const void *arg, tupc_word *w, uint32_t target)
 static inline uint32_t coll_wait(const struct tupc_coll *c, tupc_word *w, uint32_t target, int j)
 {
     struct stuck_arg a = {c, j};
-    return tupc_wait_checked(w, target, coll_stuck, &a);
+    return tupc_wait_checked(w, target, NULL, coll_stuck, &a);
 }
 
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args)

@@ -89,6 +89,6 @@ void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
         tupc_word_set(&t->release, e);
     } else {
         struct bar_wait bw = {t, e, func};
-        tupc_wait_checked(&t->release, e, bar_stuck, &bw); /* acquire */
+        tupc_wait_checked(&t->release, e, NULL, bar_stuck, &bw); /* acquire */
     }
 }

@@ -200,7 +200,7 @@ void upc_lock(upc_lock_t *l)
         /* acquire (inside): the previous holder's critical section happens
          * before ours. */
         tupc_watch_lock(pred->owner);
-        tupc_wait_checked(&q->granted, 1, pred_gone, pred);
+        tupc_wait_checked(&q->granted, 1, NULL, pred_gone, pred);
         tupc_watch_lock(-1);
     }
     became_holder(l, q);

@@ -125,20 +125,31 @@ void tupc_word_wake_(tupc_word *w)
     syscall(SYS_futex, (uint32_t *)&w->value, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
+/* One sleep on w until it may have reached target (or *stop is set, when
+ * stop is not NULL): the sleeper's half of the Dekker pattern of wait.h.
+ * Returns whether the futex timed out. */
+static int sleep_once(tupc_word *w, uint32_t target, _Atomic int *stop)
+{
+    atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
+    /* The setters' half of the fence (top of wait.h); it fails only if
+     * registration did, and then they use seq_cst. */
+    if (atomic_load_explicit(&tupc_wait_asym_, memory_order_relaxed))
+        membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+    uint32_t v = atomic_load_explicit(&w->value, memory_order_seq_cst);
+    int timed_out = !tupc_reached(v, target) &&
+                    !(stop && atomic_load_explicit(stop, memory_order_seq_cst)) &&
+                    futex_wait(&w->value, v);
+    atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+    return timed_out;
+}
+
 uint32_t tupc_wait_idle(tupc_word *w, uint32_t target, _Atomic int *stop)
 {
     for (;;) {
         uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
         if (tupc_reached(v, target) || atomic_load_explicit(stop, memory_order_acquire))
             return v;
-        /* The sleeper's half of the fence, as in wait_slow. */
-        atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
-        if (atomic_load_explicit(&tupc_wait_asym_, memory_order_relaxed))
-            membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
-        v = atomic_load_explicit(&w->value, memory_order_seq_cst);
-        if (!tupc_reached(v, target) && !atomic_load_explicit(stop, memory_order_seq_cst))
-            (void)futex_wait(&w->value, v);
-        atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+        (void)sleep_once(w, target, stop);
     }
 }
 
@@ -221,14 +232,7 @@ static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, const char *f
             tupc_wait_check_peer(w, target, peer, func);
         if (check)
             check(arg, w, target);
-        atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
-        /* The setters' half of the fence (top of wait.h); it fails only
-         * if registration did, and then they use seq_cst. */
-        if (atomic_load_explicit(&tupc_wait_asym_, memory_order_relaxed))
-            membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
-        v = atomic_load_explicit(&w->value, memory_order_seq_cst);
-        int timed_out = !tupc_reached(v, target) && futex_wait(&w->value, v);
-        atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+        int timed_out = sleep_once(w, target, NULL);
         v = atomic_load_explicit(&w->value, memory_order_acquire);
         if (tupc_reached(v, target)) {
             if (timed_out)

@@ -73,14 +73,15 @@ static inline uint32_t tupc_wait_reach(tupc_word *w, uint32_t target)
     return tupc_wait_slow(w, target, TUPC_NO_PEER, NULL, NULL, NULL);
 }
 
-/* As tupc_wait_reach, running check(arg, w, target) before each sleep. */
-static inline uint32_t tupc_wait_checked(tupc_word *w, uint32_t target, tupc_wait_check check,
-                                         const void *arg)
+/* As tupc_wait_reach, running check(arg, w, target) before each sleep;
+ * `func` (or NULL) names the wait for the hang watchdog. */
+static inline uint32_t tupc_wait_checked(tupc_word *w, uint32_t target, const char *func,
+                                         tupc_wait_check check, const void *arg)
 {
     uint32_t v = atomic_load_explicit(&w->value, memory_order_acquire);
     if (tupc_reached(v, target))
         return v;
-    return tupc_wait_slow(w, target, TUPC_NO_PEER, NULL, check, arg);
+    return tupc_wait_slow(w, target, TUPC_NO_PEER, func, check, arg);
 }
 
 /* As tupc_wait_reach, for a counter that thread `peer` (or, with
