@@ -76,12 +76,14 @@ for t in range(threads):
                   "thread %d: broadcast args %r" % (t, c["args"]))
         if c["name"] == "upc_all_reduceL":
             check(c["args"]["bytes"] == 8 * threads, "thread %d: reduce args %r" % (t, c["args"]))
-    # Thread 0 is 20 ms late at the barrier: the others wait for most of it.
+    # Thread 0 is 60 ms late at the barrier: the others, which come from a
+    # lock taken in turn (slow under ThreadSanitizer at 32 THREADS), wait
+    # at least a quarter of it, nearly all of their barrier.
     bar = [c for c in calls if c["name"] == "upc_barrier"][0]
     waited = sum(w["dur"] for w in mine if w["cat"] == "wait" and bar["ts"] <= w["ts"] <= bar["ts"] + bar["dur"])
     if t != 0:
         check(bar["dur"] >= 15000 and waited >= 0.8 * bar["dur"],
-              "thread %d: barrier %.0f us with %.0f us of waits; expected most of 20 ms waiting"
+              "thread %d: barrier %.0f us with %.0f us of waits; expected at least 15 ms of 60, nearly all waiting"
               % (t, bar["dur"], waited))
 
 # tools/trace2svg.py (TRACE2SVG) draws a box for every call and wait.

@@ -1,6 +1,6 @@
 /* A program whose trace test/check_trace.py knows in advance: per thread,
  * allocations, BCASTS broadcasts of 8 bytes, REDUCES reductions of
- * THREADS longs, one lock taken, a barrier that thread 0 reaches 20 ms
+ * THREADS longs, one lock taken, a barrier that thread 0 reaches 60 ms
  * late (the others' spans of it hold a wait of about that long), a team
  * split, a team barrier and a free of the team. */
 #include <upc.h>
@@ -31,7 +31,7 @@ int tupc_main(int argc, char **argv)
     upc_lock(l);
     upc_unlock(l);
     if (MYTHREAD == 0) {
-        struct timespec ts = {0, 20 * 1000 * 1000};
+        struct timespec ts = {0, 60 * 1000 * 1000};
         nanosleep(&ts, 0);
     }
     upc_barrier(5);
