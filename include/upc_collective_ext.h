@@ -54,35 +54,44 @@ int tupc_team_rank(upc_team_t team);
 int tupc_team_thread(upc_team_t team, int rank);
 int tupc_team_rank_of(upc_team_t team, int thread);
 
+/* ---- Handles (0.3 section 5.4) ------------------------------------------ */
+
+/* The result of an _x call, and of a team form (tupc extension). Without UPC_ASYNC it is
+ * UPC_HANDLE_COMPLETE and may be ignored: one C function stands for the spec's two synopses. */
+typedef struct tupc_coll_request *upc_coll_handle_t;
+#define UPC_HANDLE_COMPLETE ((upc_coll_handle_t)0)
+
 /* A barrier of the members of team (collective over them). */
 void tupc_team_barrier(upc_team_t team);
 
 /* The 1.3 relocalizations on a team (tupc extensions): THREADS read as the
  * team's size and thread i as rank i; the block of rank r is the one in the
- * partition of its thread (see tupc_team_broadcast(3)). */
-void tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
-                         upc_team_t team);
-void tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
-                       upc_team_t team);
-void tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
-                      upc_team_t team);
-void tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
-                          upc_team_t team);
-void tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags,
-                        upc_team_t team);
-void tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
-                       upc_flag_t flags, upc_team_t team);
+ * partition of its thread (see tupc_team_broadcast(3)). With UPC_ASYNC in
+ * flags (on any team, UPC_TEAM_ALL too) the call posts and returns a handle
+ * to complete; otherwise it returns UPC_HANDLE_COMPLETE. */
+upc_coll_handle_t tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
+                                      upc_flag_t flags, upc_team_t team);
+upc_coll_handle_t tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
+                                    upc_flag_t flags, upc_team_t team);
+upc_coll_handle_t tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
+                                   upc_flag_t flags, upc_team_t team);
+upc_coll_handle_t tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
+                                       upc_flag_t flags, upc_team_t team);
+upc_coll_handle_t tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
+                                     upc_flag_t flags, upc_team_t team);
+upc_coll_handle_t tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
+                                    size_t nbytes, upc_flag_t flags, upc_team_t team);
 
 /* upc_all_reduceT and upc_all_prefix_reduceT on a team (tupc extensions):
  * the arrays as in 1.3, the work and the synchronization among the members
- * (see tupc_team_reduce(3)). */
+ * (see tupc_team_reduce(3)); UPC_ASYNC as for the relocalizations. */
 #define TUPC_DECLARE_TEAM_REDUCE_(T, TYPE)                                                         \
-    void tupc_team_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,         \
-                             size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,          \
-                             upc_team_t team);                                                     \
-    void tupc_team_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,  \
-                                    size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,   \
-                                    upc_team_t team);
+    upc_coll_handle_t tupc_team_reduce##T(                                                         \
+        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
+        TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team);                              \
+    upc_coll_handle_t tupc_team_prefix_reduce##T(                                                  \
+        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
+        TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team);
 TUPC_DECLARE_TEAM_REDUCE_(C, signed char)
 TUPC_DECLARE_TEAM_REDUCE_(UC, unsigned char)
 TUPC_DECLARE_TEAM_REDUCE_(S, signed short)
@@ -117,7 +126,7 @@ TUPC_DECLARE_TEAM_REDUCE_(LD, long double)
     TUPC_EXTENSION_ void upc_all_reduce_all##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,      \
                                                size_t nelems, size_t blk_size,                     \
                                                TYPE (*func)(TYPE, TYPE), upc_flag_t mode);         \
-    TUPC_EXTENSION_ void tupc_team_reduce_all##T(                                                  \
+    TUPC_EXTENSION_ upc_coll_handle_t tupc_team_reduce_all##T(                                     \
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
         TYPE (*func)(TYPE, TYPE), upc_flag_t mode, upc_team_t team);
 TUPC_DECLARE_REDUCE_ALL_(C, signed char)
@@ -143,13 +152,6 @@ TUPC_DECLARE_REDUCE_ALL_(B, TUPC_BOOL_)
  * and the synchronization among the members (see tupc_team_sort(3)). */
 void tupc_team_sort(tupc_sptr_t A, size_t elem_size, size_t nelems, size_t blk_size,
                     int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags, upc_team_t team);
-
-/* ---- Handles (0.3 section 5.4) ------------------------------------------ */
-
-/* The result of an _x call. Without UPC_ASYNC it is UPC_HANDLE_COMPLETE and
- * may be ignored: one C function stands for the spec's two synopses. */
-typedef struct tupc_coll_request *upc_coll_handle_t;
-#define UPC_HANDLE_COMPLETE ((upc_coll_handle_t)0)
 
 /* ---- Completion (0.3 section 5.4) ---------------------------------------- */
 

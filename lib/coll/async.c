@@ -96,26 +96,40 @@ struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const 
     r->owner = tupc_impl_mythread;
     r->func = func;
     r->streams = 0;
+    free(r->job_arg); /* the slot's previous job is done: its request was completed */
+    r->job_arg = NULL;
     atomic_store_explicit(&r->next, 0, memory_order_relaxed);
     return r;
+}
+
+/* A new chunk of r. */
+static struct tupc_async_chunk *add_chunk(struct tupc_coll_request *r)
+{
+    if (r->nchunks == r->cap) {
+        uint32_t cap = r->cap ? 2 * r->cap : 16;
+        struct tupc_async_chunk *c = realloc(r->chunk, sizeof *c * cap);
+        if (!c)
+            tupc_fail(r->func, "", "out of memory for the copies of an asynchronous call");
+        r->chunk = c;
+        r->cap = cap;
+    }
+    return &r->chunk[r->nchunks++];
 }
 
 void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n, int streams)
 {
     r->streams |= streams;
     for (size_t at = 0; at < n; at += CHUNK) {
-        if (r->nchunks == r->cap) {
-            uint32_t cap = r->cap ? 2 * r->cap : 16;
-            struct tupc_async_chunk *c = realloc(r->chunk, sizeof *c * cap);
-            if (!c)
-                tupc_fail(r->func, "", "out of memory for the copies of an asynchronous call");
-            r->chunk = c;
-            r->cap = cap;
-        }
         size_t len = n - at < CHUNK ? n - at : CHUNK;
-        r->chunk[r->nchunks++] =
-            (struct tupc_async_chunk){(char *)dst + at, (const char *)src + at, len};
+        *add_chunk(r) =
+            (struct tupc_async_chunk){(char *)dst + at, (const char *)src + at, len, NULL};
     }
+}
+
+void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg), void *arg)
+{
+    r->job_arg = arg;
+    *add_chunk(r) = (struct tupc_async_chunk){arg, NULL, 0, job};
 }
 
 /* r's part is done. Release: its copies, to whoever sees done reach
@@ -138,7 +152,10 @@ static void chunk_done(struct tupc_coll_request *r)
 static void run_chunk(struct tupc_coll_request *r, uint32_t k)
 {
     const struct tupc_async_chunk *c = &r->chunk[k];
-    tupc_copy(c->dst, c->src, c->n, r->streams);
+    if (c->job)
+        c->job(c->dst);
+    else
+        tupc_copy(c->dst, c->src, c->n, r->streams);
     chunk_done(r);
 }
 
@@ -321,8 +338,10 @@ void tupc_async_team_free(struct tupc_team *t)
             atomic_load_explicit(&a->member[j].row, memory_order_relaxed);
         if (!row)
             continue;
-        for (int i = 0; i < TUPC_ASYNC_MAX; i++)
+        for (int i = 0; i < TUPC_ASYNC_MAX; i++) {
             free(row[i].chunk);
+            free(row[i].job_arg);
+        }
         free(row);
     }
     free(a->member);

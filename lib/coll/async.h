@@ -25,10 +25,13 @@
 /* Requests a member may have outstanding on one team. */
 #define TUPC_ASYNC_MAX 256
 
+/* A copy of n bytes from src to dst, or, when job is set, a call of
+ * job(dst) (a reduction's whole computation, coll/reduce_team.c). */
 struct tupc_async_chunk {
     char *dst;
     const char *src;
     size_t n;
+    void (*job)(void *arg);
 };
 
 struct tupc_coll_request {
@@ -48,6 +51,7 @@ struct tupc_coll_request {
     const char *func;
     struct tupc_async_chunk *chunk;
     uint32_t cap;
+    void *job_arg;                   /* a job's argument: freed when the slot is reused */
     int active;                      /* owner only: posted and not completed */
     struct tupc_coll_request *qnext; /* under the queue's lock */
     int queued;                      /* under the queue's lock */
@@ -96,6 +100,12 @@ struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const 
 /* Records a copy of n bytes from src to dst, to be made later, with
  * streaming stores if `streams` (as the blocking call would). */
 void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n, int streams);
+
+/* Records a call of job(arg), to be made once, later, by whoever runs r's
+ * chunks: it must not need the calling thread (it may run on another). arg
+ * (from malloc) is r's until r's slot is reused or its team freed: one job
+ * per request. */
+void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg), void *arg);
 
 /* Posts r (its copies go to the progress thread) and returns it as the
  * caller's handle. */

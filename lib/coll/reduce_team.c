@@ -19,16 +19,27 @@
  * Sync: data with affinity to a non-member counts as ready at entry;
  * IN_MYSYNC waits for every member, as any member may read any element;
  * OUT_MYSYNC waits for every member to finish, for the same reason. On
- * UPC_TEAM_ALL each calls the 1.3 function. */
+ * UPC_TEAM_ALL each calls the 1.3 function.
+ *
+ * With UPC_ASYNC (a tupc extension, on any team, UPC_TEAM_ALL included) a
+ * call posts: each member checks and enters as above (IN_MYSYNC waits for
+ * every member at posting), and the member that would combine (rank 0 for
+ * a prefix) records one job that makes the members' whole computation
+ * alone, range by range in rank order, with the same operations in the same
+ * order as the blocking team form: the same bits. Whoever runs chunks runs
+ * it (the progress thread, or a member in a completion call), so the
+ * user's function may be called on another thread than the posting one. */
 #include "check/trace.h"
 #include "coll/reduce_types.h"
 
 #include "check/error.h"
+#include "coll/async.h"
 #include "coll/syncmode.h"
 #include "coll/team.h"
 
 #include <upc_collective_ext.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A member's partial in its scratch slot: `have` is 0 for an empty range. */
@@ -93,12 +104,71 @@ static int combine(const struct tupc_red_type *ty, const struct tupc_coll *c, up
 
 enum what { REDUCE, PREFIX, ALL };
 
-static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                        tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
-                        upc_flag_t flags, upc_team_t team, enum what what)
+/* Member r's range of nelems among n: the r-th of n balanced ranges. */
+static void range_of(size_t nelems, int n, int r, size_t *lo, size_t *m)
 {
-    TUPC_TRACE_VOID(team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, what),
-                    func, (uint64_t)nelems * ty->size, flags, team);
+    size_t base = nelems / (size_t)n, extra = nelems % (size_t)n, k = (size_t)r;
+    *lo = k * base + (k < extra ? k : extra);
+    *m = base + (k < extra);
+}
+
+/* An asynchronous call's computation (see the top); its request frees it. */
+struct job {
+    const struct tupc_red_type *ty;
+    struct tupc_red_lay L;
+    tupc_sptr_t dst;
+    upc_op_t op;
+    tupc_red_fn f;
+    enum what what;
+    int excl;
+    const struct tupc_team *t;
+};
+
+/* What the members of the blocking form do, one range after another: a
+ * range's partial is taken before the range is scanned (in place, it is
+ * its source), and folded into the seed of the next ones. */
+static void run_job(void *arg)
+{
+    struct job *j = arg;
+    const struct tupc_red_type *ty = j->ty;
+    const int n = j->t->n, prefix = j->what == PREFIX;
+    union tupc_red_val acc, part;
+    int any = 0;
+    for (int r = 0; r < n; r++) {
+        size_t lo, m;
+        range_of(j->L.n, n, r, &lo, &m);
+        if (!m)
+            continue;
+        int last = r + 1 == n;
+        if (!prefix || !last)
+            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &part);
+        if (prefix)
+            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, j->excl ? 2 : 1, any ? &acc : NULL, NULL);
+        if (last && prefix)
+            break;
+        if (any)
+            ty->combine(j->op, j->f, &acc, &part);
+        else
+            memcpy(&acc, &part, ty->size);
+        any = 1;
+    }
+    if (!prefix && any) {
+        if (j->what == ALL)
+            for (int r = 0; r < n; r++)
+                memcpy(tupc_red_dst_of(j->dst, tupc_team_thread_of(j->t, r)), &acc, ty->size);
+        else
+            memcpy(j->dst.addr, &acc, ty->size);
+    }
+}
+
+static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
+                                     tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                     size_t blk_size, tupc_red_fn f, upc_flag_t flags,
+                                     upc_team_t team, enum what what)
+{
+    TUPC_TRACE_RETURN(upc_coll_handle_t,
+                      team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, what),
+                      func, (uint64_t)nelems * ty->size, flags, team);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
@@ -108,8 +178,10 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
      * such forms. */
     int in_place = prefix && (tupc_is_in_place(src) || (flags & UPC_IN_PLACE));
     int excl = prefix && (flags & UPC_EXCLUSIVE_PREFIX_REDUCE);
-    tupc_coll_flags(func, prefix ? flags & ~(UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE) : flags,
-                    &in, &out);
+    const int async = (flags & UPC_ASYNC) != 0;
+    tupc_coll_flags(
+        func, flags & ~(UPC_ASYNC | (prefix ? UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE : 0)), &in,
+        &out);
     struct tupc_team *t = tupc_team_get(func, team);
     if (in_place)
         src = dst; /* a decoy src is not read */
@@ -145,14 +217,22 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
             tupc_coll_need(&c, j);
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
-    /* Member r's range: the r-th of n balanced index ranges. */
-    size_t base = nelems / (size_t)n, extra = nelems % (size_t)n, r = (size_t)me;
-    size_t lo = r * base + (r < extra ? r : extra), m = base + (r < extra);
-
-    int combiner = prefix                     ? -1
-                   : what == ALL              ? 0
-                   : t->rank[dst.thread] >= 0 ? t->rank[dst.thread]
-                                              : 0;
+    int dst_rank = tupc_team_rank_in(t, (int)dst.thread);
+    int combiner = prefix || what == ALL ? 0 : dst_rank >= 0 ? dst_rank : 0;
+    if (async) {
+        struct tupc_coll_request *req = tupc_async_begin(t, me, func, out);
+        if (me == combiner && nelems) {
+            struct job *j = malloc(sizeof *j);
+            if (!j)
+                tupc_fail(func, "", "out of memory for an asynchronous reduction");
+            *j = (struct job){ty, L, dst, op, f, what, excl, t};
+            tupc_async_add_job(req, run_job, j);
+        }
+        tupc_coll_finish(&c);
+        return tupc_async_post(req);
+    }
+    size_t lo, m;
+    range_of(nelems, n, me, &lo, &m);
     struct partial *mine = tupc_coll_scratch_claim(&c);
     mine->have = m != 0;
     if (m && (prefix ? me + 1 < n : 1))
@@ -160,7 +240,7 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
     /* Release: the partial, for the readers' acquire waits below. */
     tupc_coll_publish(&c);
 
-    if (!prefix && me == combiner) {
+    if (what != PREFIX && me == combiner) {
         union tupc_red_val acc;
         if (combine(ty, &c, op, f, n, &acc)) { /* nelems == 0: dst is left as it was */
             if (what == ALL)                   /* one result, copied to every member's element */
@@ -175,40 +255,45 @@ static void team_reduce(const struct tupc_red_type *ty, const char *func, tupc_s
         walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &seed : NULL, NULL);
     }
     tupc_coll_leave_everyone(&c);
+    return UPC_HANDLE_COMPLETE;
 }
 
+/* On UPC_TEAM_ALL, a blocking call is the 1.3 function's. */
 #define TUPC_DEFINE_TEAM_RED(T, TYPE, ARITH, KIND)                                                 \
-    void tupc_team_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,         \
-                             size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,          \
-                             upc_team_t team)                                                      \
+    upc_coll_handle_t tupc_team_reduce##T(                                                         \
+        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
+        TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
-        if (team == UPC_TEAM_ALL)                                                                  \
+        if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
             upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags);                        \
-        else                                                                                       \
-            team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,      \
-                        (tupc_red_fn)func, flags, team, REDUCE);                                   \
+            return UPC_HANDLE_COMPLETE;                                                            \
+        }                                                                                          \
+        return team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,   \
+                           (tupc_red_fn)func, flags, team, REDUCE);                                \
     }                                                                                              \
-    void tupc_team_prefix_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,  \
-                                    size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,   \
-                                    upc_team_t team)                                               \
+    upc_coll_handle_t tupc_team_prefix_reduce##T(                                                  \
+        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
+        TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
-        if (team == UPC_TEAM_ALL)                                                                  \
+        if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
             upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags);                 \
-        else                                                                                       \
-            team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,         \
-                        blk_size, (tupc_red_fn)func, flags, team, PREFIX);                         \
+            return UPC_HANDLE_COMPLETE;                                                            \
+        }                                                                                          \
+        return team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,      \
+                           blk_size, (tupc_red_fn)func, flags, team, PREFIX);                      \
     }
 TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
 
 #define TUPC_DEFINE_TEAM_RED_ALL(T, TYPE, ARITH, KIND)                                             \
-    void tupc_team_reduce_all##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,     \
-                                 size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags,      \
-                                 upc_team_t team)                                                  \
+    upc_coll_handle_t tupc_team_reduce_all##T(                                                     \
+        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
+        TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
-        if (team == UPC_TEAM_ALL)                                                                  \
+        if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
             upc_all_reduce_all##T(dst, src, op, nelems, blk_size, func, flags);                    \
-        else                                                                                       \
-            team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems, blk_size,  \
-                        (tupc_red_fn)func, flags, team, ALL);                                      \
+            return UPC_HANDLE_COMPLETE;                                                            \
+        }                                                                                          \
+        return team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems,         \
+                           blk_size, (tupc_red_fn)func, flags, team, ALL);                         \
     }
 TUPC_REDUCE_TYPES(TUPC_DEFINE_TEAM_RED_ALL)

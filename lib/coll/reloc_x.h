@@ -80,7 +80,7 @@ static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_syn
 /* The team rank of thread th, -1 for a non-member. */
 static inline int tupc_x_rank_of(const struct tupc_x *x, int th)
 {
-    return x->t->rank ? x->t->rank[th] : th;
+    return tupc_team_rank_in(x->t, th);
 }
 
 /* IN_MYSYNC: before touching data of thread th, waits for it to enter, if

@@ -5,6 +5,8 @@
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
+#include <upc_collective_ext.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +78,14 @@ void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
 {
     const upc_flag_t in_bits = UPC_IN_NOSYNC | UPC_IN_MYSYNC | UPC_IN_ALLSYNC;
     const upc_flag_t out_bits = UPC_OUT_NOSYNC | UPC_OUT_MYSYNC | UPC_OUT_ALLSYNC;
+    /* A 1.3 function returns no handle: name the form that does. */
+    if ((flags & ~(in_bits | out_bits)) == UPC_ASYNC && !strncmp(func, "upc_all_", 8) &&
+        strcmp(func, "upc_all_sort"))
+        tupc_fail(func, "Extended Collectives 0.3 section 4 item 7",
+                  "flags 0x%x has UPC_ASYNC, which this UPC 1.3 function cannot take (it returns "
+                  "no handle); expected UPC_IN_*SYNC | UPC_OUT_*SYNC, or the team form "
+                  "tupc_team_%s(..., UPC_TEAM_ALL), which posts and returns a handle",
+                  (unsigned)flags, func + 8);
     if (flags & ~(in_bits | out_bits))
         tupc_fail(func, "Collectives 1.0 section 3 para 5",
                   "flags is 0x%x, with bits 0x%x that are no sync mode; expected "

@@ -90,6 +90,12 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
     return tupc_team_lookup_(func, team);
 }
 
+/* The rank in t of thread th, -1 for a non-member. */
+static inline int tupc_team_rank_in(const struct tupc_team *t, int th)
+{
+    return t->rank ? t->rank[th] : th;
+}
+
 /* The caller's rank in t (a member). */
 static inline int tupc_team_my_rank(const struct tupc_team *t)
 {
