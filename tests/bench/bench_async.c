@@ -1,9 +1,11 @@
 /* Overlap of a posted collective with computation (Extended Collectives 0.3
- * UPC_ASYNC): a 16 MiB upc_all_broadcast_x, and an upc_all_exchange_x that
- * moves 16 MiB from each thread, posted, then a computation as long as the
- * collective alone, then upc_wait; against each alone (common/overlap.h).
- * mpi_overlap.c measures MPI_Ibcast and MPI_Ialltoall the same way, and
- * compare_overlap.sh runs both. */
+ * UPC_ASYNC): a 16 MiB upc_all_broadcast_x, an upc_all_exchange_x that
+ * moves 16 MiB from each thread, and a reduce_allD of 16 MiB of doubles
+ * (posted through its team form on UPC_TEAM_ALL, a tupc extension; alone,
+ * the blocking upc_all_reduce_allD), posted, then a computation as long as
+ * the collective alone, then upc_wait; against each alone
+ * (common/overlap.h). mpi_overlap.c measures MPI_Ibcast, MPI_Ialltoall and
+ * MPI_Iallreduce the same way, and compare_overlap.sh runs both. */
 #include "args.h"
 #include "median.h"
 #include "overlap.h"
@@ -29,11 +31,11 @@ static double spent[1024]; /* each thread's time of the round */
 static long iters;         /* of tb_compute: as long as the collective */
 static volatile double sink;
 
-enum { BCAST, EXCH, NCOLL };
-static const char *const coll_names[NCOLL] = {"broadcast_x", "exchange_x"};
+enum { BCAST, EXCH, RALL, NCOLL };
+static const char *const coll_names[NCOLL] = {"broadcast_x", "exchange_x", "reduce_allD"};
 
 /* The arguments of each collective, laid out by thread 0. */
-static tupc_sptr_t bptrs, bsrc, bdst, xdst, xsrc, xdp, xsp, xnb;
+static tupc_sptr_t bptrs, bsrc, bdst, xdst, xsrc, xdp, xsp, xnb, rsrc, rdst;
 
 static void setup(void)
 {
@@ -59,14 +61,29 @@ static void setup(void)
         tupc_ref(xnb, e, T, size_t) = per;
     }
     memset(tupc_index(xsrc, (size_t)MYTHREAD * per * T, per * T, char).addr, MYTHREAD + 1, per * T);
+    /* opt.bytes of doubles, in THREADS blocks of per bytes (a whole one each). */
+    size_t nd = per / sizeof(double);
+    rsrc = upc_all_alloc(T, nd * sizeof(double));
+    rdst = upc_all_alloc(T, sizeof(double));
+    double *mine = (double *)tupc_index(rsrc, (size_t)MYTHREAD * nd, nd, double).addr;
+    for (size_t i = 0; i < nd; i++)
+        mine[i] = (double)(i % 7) * 0.5;
     upc_barrier();
 }
 
 /* The collective, posted (async) or blocking. */
 static upc_coll_handle_t call(int c, upc_flag_t async)
 {
+    size_t nd = opt.bytes / (size_t)THREADS / sizeof(double);
     if (c == BCAST)
         return upc_all_broadcast_x(bptrs, bsrc, opt.bytes, opt.sync | async, UPC_TEAM_ALL);
+    if (c == RALL && !async) {
+        upc_all_reduce_allD(rdst, rsrc, UPC_ADD, nd * (size_t)THREADS, nd, NULL, opt.sync);
+        return UPC_HANDLE_COMPLETE;
+    }
+    if (c == RALL)
+        return tupc_team_reduce_allD(rdst, rsrc, UPC_ADD, nd * (size_t)THREADS, nd, NULL,
+                                     opt.sync | async, UPC_TEAM_ALL);
     return upc_all_exchange_x(xdp, xsp, xnb, opt.sync | async, UPC_TEAM_ALL);
 }
 
@@ -143,6 +160,17 @@ static int body(void *arg)
             fprintf(stderr, "bench_async: broadcast byte %zu is %d\n", i, d[i]);
             return 1;
         }
+    /* Each block sums to (0 + 0.5 + ... + 3) per 7 elements, exactly. */
+    size_t nd = opt.bytes / (size_t)THREADS / sizeof(double);
+    double want = 0;
+    for (size_t i = 0; i < nd; i++)
+        want += (double)(i % 7) * 0.5;
+    want *= THREADS;
+    double got = tupc_ref(rdst, MYTHREAD, 1, double);
+    if (got != want) {
+        fprintf(stderr, "bench_async: reduce_all gave %.17g, expected %.17g\n", got, want);
+        return 1;
+    }
     return 0;
 }
 
@@ -156,7 +184,9 @@ static const struct tb_opt opts[] = {
     [O_MODE] = {"--mode", "all|my|no", "sync: IN_X | OUT_X (default all)"},
     {NULL, NULL, NULL}};
 static const struct tb_cmd cmd = {
-    NULL, "Overlap of a posted broadcast_x and exchange_x with computation: both / (coll + comp).",
+    NULL,
+    "Overlap of a posted broadcast_x, exchange_x and reduce_allD with computation: both / (coll + "
+    "comp).",
     opts};
 
 int main(int argc, char **argv)
@@ -185,7 +215,7 @@ int main(int argc, char **argv)
     }
     if (threads < 1 || threads > 1024 || opt.rounds < 1 || opt.rounds > MAXR || opt.bytes < 1)
         tb_usage_error(argv[0], &cmd, "bad value", "");
-    tupc_options o = {.threads = threads, .heap_size = 4 * opt.bytes + (64 << 20)};
+    tupc_options o = {.threads = threads, .heap_size = 5 * opt.bytes + (64 << 20)};
     tb_probe_print("before");
     int st = tupc_run_opts(&o, body, NULL);
     tb_probe_print("after");

@@ -1,5 +1,8 @@
-/* MPI_Ibcast and MPI_Ialltoall overlapped with computation, measured as
- * bench_async.c measures tupc's posted broadcast_x and exchange_x
+/* MPI_Ibcast, MPI_Ialltoall and MPI_Iallreduce overlapped with computation,
+ * measured as bench_async.c measures tupc's posted broadcast_x, exchange_x
+ * and reduce_allD (MPI_Allreduce of doubles combines element by element
+ * across the ranks, a different reduction from reduce_all's of a whole
+ * array to one value, but the same data volume per rank)
  * (common/overlap.h): the blocking call alone (MPI_Bcast, MPI_Alltoall),
  * the computation alone (as long as the blocking call), post + compute +
  * MPI_Wait, and post + MPI_Wait at once; the slowest rank's time, median
@@ -18,9 +21,9 @@
 #include <string.h>
 
 enum { MAXR = 31 };
-enum { BCAST, ALLTOALL, NCOLL };
+enum { BCAST, ALLTOALL, ALLREDUCE, NCOLL };
 enum { COLL, COMP, BOTH, POSTWAIT };
-static const char *const names[NCOLL] = {"Ibcast", "Ialltoall"};
+static const char *const names[NCOLL] = {"Ibcast", "Ialltoall", "Iallreduce"};
 
 static int rank, np;
 static size_t bytes = 16 << 20;
@@ -36,6 +39,13 @@ static void call(int c, MPI_Request *req)
             MPI_Ibcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, req);
         else
             MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    } else if (c == ALLREDUCE) {
+        /* bytes / np per rank, as tupc's reduce_all reads from each thread */
+        int nd = per / (int)sizeof(double);
+        if (req)
+            MPI_Iallreduce(sbuf, rbuf, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, req);
+        else
+            MPI_Allreduce(sbuf, rbuf, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     } else {
         if (req)
             MPI_Ialltoall(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, MPI_COMM_WORLD, req);
