@@ -117,3 +117,64 @@ const upc_flag_t tt_sync_flags[TT_NSYNC] = {
     UPC_OUT_MYSYNC,
     UPC_OUT_ALLSYNC,
 };
+
+void tt_complete_all(int how, int count, upc_coll_handle_t *h)
+{
+    int pending = 0, done = 0;
+    for (int k = 0; k < count; k++)
+        pending += h[k] != UPC_HANDLE_COMPLETE;
+    switch (how) {
+    case 0:
+        upc_waitall(count, h);
+        break;
+    case 1: /* by value: the array is not reset */
+        for (int k = count - 1; k >= 0; k--)
+            upc_wait(h[k]);
+        memset(h, 0, sizeof *h * (size_t)count);
+        break;
+    case 2:
+        while (done < pending) {
+            int n = upc_waitsome(count, h);
+            TCHECK(n > 0, "upc_waitsome gave %d with %d pending", n, pending - done);
+            if (n <= 0)
+                break;
+            done += n;
+        }
+        TCHECK(upc_waitsome(count, h) == 0, "upc_waitsome with nothing pending");
+        break;
+    case 3:
+        while (done < pending) {
+            int i = upc_testany(count, h);
+            if (i >= 0) {
+                TCHECK(h[i] == UPC_HANDLE_COMPLETE, "handles[%d] not reset", i);
+                done++;
+            }
+        }
+        TCHECK(upc_testany(count, h) < 0, "upc_testany with nothing pending");
+        break;
+    case 4:
+        while (done < pending)
+            done += upc_testsome(count, h);
+        TCHECK(done == pending && upc_testall(count, h) == 1, "%d of %d completed by upc_testsome",
+               done, pending);
+        break;
+    }
+    for (int k = 0; k < count; k++)
+        TCHECK(h[k] == UPC_HANDLE_COMPLETE, "handles[%d] still set", k);
+}
+
+void tt_chain_sweep(int (*fn)(void *))
+{
+    static const upc_flag_t syncs[] = {UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+                                       UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
+                                       UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC};
+    for (int n = 1; n <= 5; n += 2)
+        for (int s = 0; s < 3; s++)
+            for (int how = 0; how < TT_CHAIN_HOWS; how++)
+                for (int teams = 0; teams <= (n > 1); teams++) {
+                    struct tt_chain_arg a = {how, teams, syncs[s]};
+                    TT_RUN(n, fn, &a);
+                }
+    struct tt_chain_arg eight = {0, 1, UPC_IN_MYSYNC | UPC_OUT_MYSYNC};
+    TT_RUN(8, fn, &eight);
+}

@@ -9,6 +9,7 @@
 #define TT_H
 
 #include <upc.h>
+#include <upc_collective_ext.h>
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,6 +71,21 @@ void tt_reloc_call(int fn, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, s
 #define TT_NSYNC 16
 #define TT_NPAIRS 9
 extern const upc_flag_t tt_sync_flags[TT_NSYNC];
+
+/* Chains of posted calls (test_async, test_async_team). tt_complete_all
+ * completes every handle of h, as `how` says: 0 upc_waitall, 1 upc_wait
+ * newest first, 2 upc_waitsome, 3 polling upc_testany, 4 polling
+ * upc_testsome; and checks the return values and that every handle ends
+ * UPC_HANDLE_COMPLETE. tt_chain_sweep runs fn at 1, 3 and 5 THREADS (and
+ * 8 with teams, MYSYNC), for each sync pair of MYSYNC, NOSYNC and ALLSYNC,
+ * each `how`, on UPC_TEAM_ALL and, from 3 THREADS, on two teams. */
+struct tt_chain_arg {
+    int how, teams;
+    upc_flag_t sync;
+};
+#define TT_CHAIN_HOWS 5
+void tt_complete_all(int how, int count, upc_coll_handle_t *h);
+void tt_chain_sweep(int (*fn)(void *));
 
 /* Thread counts for matrices: THREADS well above the 2 cores of CI too. */
 extern const int tt_thread_counts[];

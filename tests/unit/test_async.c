@@ -81,18 +81,12 @@ static int chain_check(const struct chain *c)
     return bad;
 }
 
-/* 200 posted broadcasts, no barrier between them, completed in the order
- * *arg says: 0 upc_waitall, 1 newest first with upc_wait, 2 by
- * upc_waitsome, 3 by polling upc_testany. On two teams (even and odd
- * threads) when *arg & 4. The sync mode comes from the high bits. */
-struct chain_arg {
-    int how, teams;
-    upc_flag_t sync;
-};
-
+/* 200 posted broadcasts, no barrier between them, completed as a->how
+ * says (tt_complete_all); on two teams (even and odd threads) when
+ * a->teams. */
 static int chain_program(void *arg)
 {
-    const struct chain_arg *a = arg;
+    const struct tt_chain_arg *a = arg;
     upc_team_t team = UPC_TEAM_ALL;
     if (a->teams)
         tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, MYTHREAD, &team);
@@ -104,42 +98,7 @@ static int chain_program(void *arg)
         h[k] = upc_all_broadcast_x(ptrs_of(&c, k), src_of(&c, k), W, a->sync | UPC_ASYNC, team);
         TCHECK(h[k] != UPC_HANDLE_COMPLETE, "call %d returned no handle", k);
     }
-    switch (a->how) {
-    case 0:
-        upc_waitall(OPS, h);
-        break;
-    case 1:
-        for (int k = OPS - 1; k >= 0; k--)
-            upc_wait(h[k]);
-        memset(h, 0, sizeof h);
-        break;
-    case 2: {
-        int done = 0;
-        while (done < OPS) {
-            int n = upc_waitsome(OPS, h);
-            TCHECK(n > 0, "upc_waitsome gave %d with %d pending", n, OPS - done);
-            if (n <= 0)
-                break;
-            done += n;
-        }
-        TCHECK(upc_waitsome(OPS, h) == 0, "upc_waitsome with nothing pending");
-        break;
-    }
-    case 3: {
-        int done = 0;
-        while (done < OPS) {
-            int i = upc_testany(OPS, h);
-            if (i >= 0) {
-                TCHECK(h[i] == UPC_HANDLE_COMPLETE, "handles[%d] not reset", i);
-                done++;
-            }
-        }
-        TCHECK(upc_testany(OPS, h) < 0, "upc_testany with nothing pending");
-        break;
-    }
-    }
-    for (int k = 0; k < OPS; k++)
-        TCHECK(h[k] == UPC_HANDLE_COMPLETE, "handles[%d] still set", k);
+    tt_complete_all(a->how, OPS, h);
     /* OUT_NOSYNC promises only this thread's part: a barrier then. */
     if ((a->sync & UPC_OUT_NOSYNC))
         upc_barrier();
@@ -153,16 +112,7 @@ static int chain_program(void *arg)
 static void test_chains(void **state)
 {
     (void)state;
-    static const upc_flag_t syncs[] = {UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
-                                       UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
-                                       UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC};
-    for (int n = 1; n <= 5; n += 2)
-        for (int s = 0; s < 3; s++)
-            for (int how = 0; how < 4; how++)
-                for (int teams = 0; teams <= (n > 1); teams++) {
-                    struct chain_arg a = {how, teams, syncs[s]};
-                    TT_RUN(n, chain_program, &a);
-                }
+    tt_chain_sweep(chain_program);
 }
 
 /* ---- the return rules ----------------------------------------------------- */

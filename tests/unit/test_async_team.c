@@ -222,17 +222,12 @@ static void chain_check(const struct chain *c)
     }
 }
 
-struct chain_arg {
-    int how, teams;
-    upc_flag_t sync;
-};
-
-/* 200 calls of the nine kinds, posted without a barrier, completed by
- * upc_waitall (how 0), newest first (1), upc_waitsome (2) or polling
- * upc_testsome (3); on UPC_TEAM_ALL or on two teams (even and odd threads). */
+/* 200 calls of the nine kinds, posted without a barrier, completed as
+ * a->how says (tt_complete_all); on UPC_TEAM_ALL or on two teams (even and
+ * odd threads). */
 static int chain_program(void *arg)
 {
-    const struct chain_arg *a = arg;
+    const struct tt_chain_arg *a = arg;
     upc_team_t team = UPC_TEAM_ALL;
     if (a->teams)
         tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, MYTHREAD, &team);
@@ -242,31 +237,7 @@ static int chain_program(void *arg)
     upc_coll_handle_t h[OPS];
     for (int k = 0; k < OPS; k++)
         h[k] = post(&c, k, a->sync);
-    switch (a->how) {
-    case 0:
-        upc_waitall(OPS, h);
-        break;
-    case 1:
-        for (int k = OPS - 1; k >= 0; k--)
-            upc_wait(h[k]);
-        memset(h, 0, sizeof h);
-        break;
-    case 2:
-        while (upc_waitsome(OPS, h) > 0)
-            ;
-        break;
-    case 3: {
-        int done = 0, pending = 0;
-        for (int k = 0; k < OPS; k++)
-            pending += h[k] != UPC_HANDLE_COMPLETE;
-        while (done < pending)
-            done += upc_testsome(OPS, h);
-        TCHECK(done == pending && upc_testall(OPS, h) == 1, "%d completed by upc_testsome", done);
-        break;
-    }
-    }
-    for (int k = 0; k < OPS; k++)
-        TCHECK(h[k] == UPC_HANDLE_COMPLETE, "handles[%d] still set", k);
+    tt_complete_all(a->how, OPS, h);
     upc_barrier();
     if (tupc_team_rank(team) == 0)
         chain_check(&c);
@@ -279,18 +250,7 @@ static int chain_program(void *arg)
 static void test_chains(void **state)
 {
     (void)state;
-    static const upc_flag_t syncs[] = {UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
-                                       UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
-                                       UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC};
-    for (int n = 1; n <= 5; n += 2)
-        for (int s = 0; s < 3; s++)
-            for (int how = 0; how < 4; how++)
-                for (int teams = 0; teams <= (n > 1); teams++) {
-                    struct chain_arg a = {how, teams, syncs[s]};
-                    TT_RUN(n, chain_program, &a);
-                }
-    struct chain_arg eight = {0, 1, UPC_IN_MYSYNC | UPC_OUT_MYSYNC};
-    TT_RUN(8, chain_program, &eight);
+    tt_chain_sweep(chain_program);
 }
 
 /* ---- the bits of the blocking team form -------------------------------- */
