@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static _Atomic int failures;
 
@@ -177,4 +178,17 @@ void tt_chain_sweep(int (*fn)(void *))
                 }
     struct tt_chain_arg eight = {0, 1, UPC_IN_MYSYNC | UPC_OUT_MYSYNC};
     TT_RUN(8, fn, &eight);
+}
+
+void tt_compute_until(_Atomic int *others, int want)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while (atomic_load(others) < want && t.tv_sec - t0.tv_sec < 60);
+    TCHECK(atomic_load(others) == want,
+           "after 60 s of thread %d in user code, %d of %d other threads' waits had ended: no "
+           "progress without it",
+           MYTHREAD, atomic_load(others), want);
 }

@@ -87,6 +87,12 @@ struct tt_chain_arg {
 void tt_complete_all(int how, int count, upc_coll_handle_t *h);
 void tt_chain_sweep(int (*fn)(void *));
 
+/* For a thread that stays in user code while the others wait for posted
+ * work it is part of: returns once *others reaches want, checking that it
+ * does within 60 s (a bound for a failure, not a timing): the work must
+ * move without this thread. */
+void tt_compute_until(_Atomic int *others, int want);
+
 /* Thread counts for matrices: THREADS well above the 2 cores of CI too. */
 extern const int tt_thread_counts[];
 extern const int tt_nthread_counts;

@@ -9,7 +9,6 @@
 
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
 enum { OPS = 200, W = 8 }; /* calls in a chain; bytes each call moves */
 
@@ -197,13 +196,6 @@ static void test_rules(void **state)
 
 /* ---- progress while the owner computes ------------------------------------ */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static _Atomic int waits_done; /* threads other than 0 whose wait ended */
 
 static int compute_program(void *arg)
@@ -227,13 +219,7 @@ static int compute_program(void *arg)
          * thread's wait has ended: their OUT_ALLSYNC needs thread 0's part
          * too, so that happens only if the data moves without thread 0.
          * The 60 s are a bound for a failure, not a timing. */
-        double t0 = now();
-        while (atomic_load(&waits_done) < THREADS - 1 && now() - t0 < 60)
-            ;
-        TCHECK(atomic_load(&waits_done) == THREADS - 1,
-               "after 60 s of thread 0 in user code, %d of %d other threads' waits had ended: "
-               "no progress without thread 0",
-               atomic_load(&waits_done), THREADS - 1);
+        tt_compute_until(&waits_done, THREADS - 1);
         upc_wait(h);
     } else {
         upc_wait(h);

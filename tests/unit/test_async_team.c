@@ -13,7 +13,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 enum {
     OPS = 200, /* calls in a chain */
@@ -486,13 +485,6 @@ static void test_bits(void **state)
 
 /* ---- a member that computes after posting ----------------------------- */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static _Atomic int waits_done; /* threads other than 0 whose waits ended */
 
 /* Thread 0, rank 0 of the team and so the one whose request holds the
@@ -525,13 +517,7 @@ static int compute_program(void *arg)
         tupc_team_broadcast(D, S, BIG, f, UPC_TEAM_ALL),
     };
     if (MYTHREAD == 0) {
-        double t0 = now();
-        while (atomic_load(&waits_done) < THREADS - 1 && now() - t0 < 60)
-            ;
-        TCHECK(atomic_load(&waits_done) == THREADS - 1,
-               "after 60 s of thread 0 in user code, %d of %d other threads' waits had ended: "
-               "no progress without thread 0",
-               atomic_load(&waits_done), THREADS - 1);
+        tt_compute_until(&waits_done, THREADS - 1);
         upc_waitall(3, h);
     } else {
         upc_waitall(3, h);
