@@ -126,10 +126,11 @@ void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, siz
     }
 }
 
-void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg), void *arg)
+void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size_t k), void *arg,
+                        size_t k)
 {
     r->job_arg = arg;
-    *add_chunk(r) = (struct tupc_async_chunk){arg, NULL, 0, job};
+    *add_chunk(r) = (struct tupc_async_chunk){arg, NULL, k, job};
 }
 
 /* r's part is done. Release: its copies, to whoever sees done reach
@@ -153,7 +154,7 @@ static void run_chunk(struct tupc_coll_request *r, uint32_t k)
 {
     const struct tupc_async_chunk *c = &r->chunk[k];
     if (c->job)
-        c->job(c->dst);
+        c->job(c->dst, c->n);
     else
         tupc_copy(c->dst, c->src, c->n, r->streams);
     chunk_done(r);

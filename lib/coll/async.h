@@ -26,12 +26,12 @@
 #define TUPC_ASYNC_MAX 256
 
 /* A copy of n bytes from src to dst, or, when job is set, a call of
- * job(dst) (a reduction's whole computation, coll/reduce_team.c). */
+ * job(dst, n) (a piece of a reduction, coll/reduce_team.c). */
 struct tupc_async_chunk {
     char *dst;
     const char *src;
     size_t n;
-    void (*job)(void *arg);
+    void (*job)(void *arg, size_t k);
 };
 
 struct tupc_coll_request {
@@ -101,11 +101,12 @@ struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const 
  * streaming stores if `streams` (as the blocking call would). */
 void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, size_t n, int streams);
 
-/* Records a call of job(arg), to be made once, later, by whoever runs r's
- * chunks: it must not need the calling thread (it may run on another). arg
- * (from malloc) is r's until r's slot is reused or its team freed: one job
- * per request. */
-void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg), void *arg);
+/* Records a call of job(arg, k), to be made once, later, by whoever runs
+ * r's chunks, maybe at the same time as r's other jobs: it must not need
+ * the calling thread (it may run on another). arg (from malloc, the same
+ * for every job of r) is r's until r's slot is reused or its team freed. */
+void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size_t k), void *arg,
+                        size_t k);
 
 /* Posts r (its copies go to the progress thread) and returns it as the
  * caller's handle. */

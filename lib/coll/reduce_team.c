@@ -24,11 +24,12 @@
  * With UPC_ASYNC (a tupc extension, on any team, UPC_TEAM_ALL included) a
  * call posts: each member checks and enters as above (IN_MYSYNC waits for
  * every member at posting), and the member that would combine (rank 0 for
- * a prefix) records one job that makes the members' whole computation
- * alone, range by range in rank order, with the same operations in the same
- * order as the blocking team form: the same bits. Whoever runs chunks runs
- * it (the progress thread, or a member in a completion call), so the
- * user's function may be called on another thread than the posting one. */
+ * a prefix) records the members' computation as jobs: for a reduction one
+ * per range, the last to finish combining the partials in rank order; for
+ * a prefix one that walks the ranges in rank order. The same operations in
+ * the same order as the blocking team form: the same bits. Whoever runs
+ * chunks runs them (the progress thread, members in completion calls), so
+ * the user's function may be called on another thread than the posting one. */
 #include "check/trace.h"
 #include "coll/reduce_types.h"
 
@@ -120,45 +121,93 @@ struct job {
     upc_op_t op;
     tupc_red_fn f;
     enum what what;
-    int excl;
+    int excl, n;
     const struct tupc_team *t;
+    _Atomic int pending;   /* REDUCE, ALL: ranges whose partial is not taken yet */
+    struct partial part[]; /* REDUCE, ALL: by rank */
 };
 
-/* What the members of the blocking form do, one range after another: a
- * range's partial is taken before the range is scanned (in place, it is
- * its source), and folded into the seed of the next ones. */
-static void run_job(void *arg)
+/* REDUCE and ALL, one job per range, run by anyone, maybe at once: range
+ * k's partial, as member k of the blocking form takes it; the last job to
+ * finish combines them in rank order and writes the result, as the
+ * blocking form's combiner does. */
+static void run_range(void *arg, size_t k)
 {
     struct job *j = arg;
     const struct tupc_red_type *ty = j->ty;
-    const int n = j->t->n, prefix = j->what == PREFIX;
-    union tupc_red_val acc, part;
+    size_t lo, m;
+    range_of(j->L.n, j->n, (int)k, &lo, &m);
+    j->part[k].have = m != 0;
+    if (m)
+        walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &j->part[k].v);
+    /* Acq_rel: every job's partial happens before its decrement, and so
+     * before the last one's combine below. */
+    if (atomic_fetch_sub_explicit(&j->pending, 1, memory_order_acq_rel) != 1)
+        return;
+    union tupc_red_val acc;
     int any = 0;
-    for (int r = 0; r < n; r++) {
-        size_t lo, m;
-        range_of(j->L.n, n, r, &lo, &m);
-        if (!m)
+    for (int r = 0; r < j->n; r++) {
+        if (!j->part[r].have)
             continue;
-        int last = r + 1 == n;
-        if (!prefix || !last)
-            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &part);
-        if (prefix)
-            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, j->excl ? 2 : 1, any ? &acc : NULL, NULL);
-        if (last && prefix)
-            break;
         if (any)
-            ty->combine(j->op, j->f, &acc, &part);
+            ty->combine(j->op, j->f, &acc, &j->part[r].v);
         else
-            memcpy(&acc, &part, ty->size);
+            memcpy(&acc, &j->part[r].v, ty->size);
         any = 1;
     }
-    if (!prefix && any) {
-        if (j->what == ALL)
-            for (int r = 0; r < n; r++)
-                memcpy(tupc_red_dst_of(j->dst, tupc_team_thread_of(j->t, r)), &acc, ty->size);
+    if (!any)
+        return;
+    if (j->what == ALL)
+        for (int r = 0; r < j->n; r++)
+            memcpy(tupc_red_dst_of(j->dst, tupc_team_thread_of(j->t, r)), &acc, ty->size);
+    else
+        memcpy(j->dst.addr, &acc, ty->size);
+}
+
+/* PREFIX, one job: what the members of the blocking form do, one range
+ * after another (a range's scan needs the partials of all before it): a
+ * range's partial is taken before the range is scanned (in place, it is
+ * its source), and folded into the seed of the next ones. */
+static void run_prefix(void *arg, size_t k)
+{
+    (void)k;
+    struct job *j = arg;
+    const struct tupc_red_type *ty = j->ty;
+    union tupc_red_val seed, part;
+    int any = 0;
+    for (int r = 0; r < j->n; r++) {
+        size_t lo, m;
+        range_of(j->L.n, j->n, r, &lo, &m);
+        if (!m)
+            continue;
+        int last = r + 1 == j->n;
+        if (!last)
+            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &part);
+        walk(ty, &j->L, j->dst, lo, m, j->op, j->f, j->excl ? 2 : 1, any ? &seed : NULL, NULL);
+        if (last)
+            break;
+        if (any)
+            ty->combine(j->op, j->f, &seed, &part);
         else
-            memcpy(j->dst.addr, &acc, ty->size);
+            memcpy(&seed, &part, ty->size);
+        any = 1;
     }
+}
+
+/* Records the jobs of an asynchronous call in req. */
+static void post_jobs(struct tupc_coll_request *req, const char *func, const struct job *proto)
+{
+    int prefix = proto->what == PREFIX, n = proto->n;
+    struct job *j = malloc(sizeof *j + (prefix ? 0 : sizeof(struct partial) * (size_t)n));
+    if (!j)
+        tupc_fail(func, "", "out of memory for an asynchronous reduction");
+    memcpy(j, proto, sizeof *j);
+    atomic_init(&j->pending, n);
+    if (prefix)
+        tupc_async_add_job(req, run_prefix, j, 0);
+    else
+        for (int r = 0; r < n; r++)
+            tupc_async_add_job(req, run_range, j, (size_t)r);
 }
 
 static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
@@ -222,11 +271,16 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     if (async) {
         struct tupc_coll_request *req = tupc_async_begin(t, me, func, out);
         if (me == combiner && nelems) {
-            struct job *j = malloc(sizeof *j);
-            if (!j)
-                tupc_fail(func, "", "out of memory for an asynchronous reduction");
-            *j = (struct job){ty, L, dst, op, f, what, excl, t};
-            tupc_async_add_job(req, run_job, j);
+            struct job proto = {.ty = ty,
+                                .L = L,
+                                .dst = dst,
+                                .op = op,
+                                .f = f,
+                                .what = what,
+                                .excl = excl,
+                                .n = n,
+                                .t = t};
+            post_jobs(req, func, &proto);
         }
         tupc_coll_finish(&c);
         return tupc_async_post(req);
