@@ -1,0 +1,45 @@
+#!/bin/sh
+# One tupcc test: run.sh TUPCC DIR NAME
+#   NAME.upc       translated and built (-Wall -Wextra -Werror) with dynamic
+#                  THREADS and run at 1, 2, 3, 5 and 8 THREADS, then built with
+#                  -n N (static THREADS) and run at N for the same N; the
+#                  program checks itself and exits non-zero on a failure.
+#   refuse_*.upc   must be refused: tupcc fails and prints the text after
+#                  `expect:` in its first line, at the line that says `here`.
+# Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
+# sanitizer build passes its -fsanitize).
+set -eu
+tupcc=$1
+dir=$2
+name=$3
+command -v clang >/dev/null 2>&1 || { echo "no clang: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "no python3: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+src=$dir/$name.upc
+flags="-Wall -Wextra -Werror ${TUPCC_CFLAGS:-}"
+case $name in
+refuse_*)
+    expect=$(sed -n '1s/.*expect: *\(.*\) \*\/.*/\1/p' "$src")
+    line=$(grep -nF '/* here */' "$src" | sed -n '1s/:.*//p')
+    if python3 "$tupcc" $flags "$src" -o "$tmp/prog" 2>"$tmp/err"; then
+        echo "tupcc accepted $src"
+        exit 1
+    fi
+    cat "$tmp/err"
+    grep -qF "$expect" "$tmp/err" || { echo "expected: $expect"; exit 1; }
+    grep -q "$name.upc:$line: error" "$tmp/err" || { echo "expected the error at line $line"; exit 1; }
+    echo "refused as expected"
+    exit 0
+    ;;
+esac
+# shellcheck disable=SC2086
+python3 "$tupcc" $flags "$src" -o "$tmp/dyn"
+for n in ${TUPCC_THREADS:-1 2 3 5 8}; do
+    echo "dynamic THREADS, -n $n"
+    "$tmp/dyn" -n "$n"
+    # shellcheck disable=SC2086
+    python3 "$tupcc" -n "$n" $flags "$src" -o "$tmp/static$n"
+    echo "static THREADS $n"
+    "$tmp/static$n"
+done
