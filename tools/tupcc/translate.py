@@ -88,6 +88,8 @@ class Translator:
         self.defined = set()
         self.forall_depth = 0
         self.main = None     # parameters of the user's main
+        self.tls = set()     # ids of the private objects made _Thread_local
+        self.thread_inits = []  # assignments every thread makes before main
         self.scope_file = True
         self.warnings = []
         self._tc = {}
@@ -528,7 +530,10 @@ class Translator:
         named = [d for d in ds if d['kind'] in ('VarDecl', 'FieldDecl', 'TypedefDecl')]
         records = [d for d in ds if d['kind'] in ('RecordDecl', 'EnumDecl')]
         orig = self.text[gb:ge]
-        if any(self.types.has_upc(self.T(d)) for d in named):
+        for d in named:
+            if d['kind'] == 'VarDecl' and self.needs_tls(d) and not self.types.is_shared(self.T(d)):
+                self.tls.add(d['id'])
+        if any(self.types.has_upc(self.T(d)) or self.deferred(d) for d in named):
             parts = [self.emit(r) for r in records if rng(r)[1] > rng(r)[0] and 'completeDefinition' in r or r['kind'] == 'EnumDecl']
             for d in named:
                 s = self.redeclare(d)
@@ -577,9 +582,29 @@ class Translator:
         init = self.init_of(d)
         tls = '_Thread_local' if self.needs_tls(d) else ''
         s = ' '.join(x for x in (sc, tls, self.types.cdecl(t, name)) if x)
-        if init is not None:
+        if init is not None and self.deferred(d):
+            # each thread's own object's address is no constant: every
+            # thread assigns it before main
+            r = self.types.resolve(t)
+            if not self.scope_file or r.kind != 'ptr' and r.kind != 'base':
+                self.refuse(d, 'an initializer with the address of a private object (one per thread) '
+                            'in a block-scope static or an aggregate')
+            self.thread_inits.append(f'{name} = {self.emit(init)};')
+        elif init is not None:
             s += ' = ' + self.emit(init)
         return s
+
+    def deferred(self, d):
+        """d is a thread's own object whose initializer names another."""
+        if d['kind'] != 'VarDecl' or d['id'] not in self.tls:
+            return False
+        init = self.init_of(d)
+
+        def names_tls(n):
+            if n.get('kind') == 'DeclRefExpr' and n.get('referencedDecl', {}).get('id') in self.tls:
+                return True
+            return any(names_tls(c) for c in kids(n))
+        return init is not None and names_tls(init)
 
     def shared_object(self, d, t, sc):
         name = d['name']
@@ -907,8 +932,8 @@ def generate(path, opts, cfg):
                  '#define __UPC_STATIC_THREADS__ 1']
     head += [f'static tupc_sptr_t {h};' for h in tr.hoisted]
     tail = ['']
-    if tr.allocs:
-        tail.append('static void tupcc_alloc_unit(void)\n{\n    tupc_sptr_t p;')
+    if tr.allocs or tr.thread_inits:
+        tail.append('static void tupcc_alloc_unit(void)\n{' + ('\n    tupc_sptr_t p;' if tr.allocs else ''))
         for h, nb, nbytes, ct, _ in tr.allocs:
             tail.append(f'    p = tupcc_alloc({nb}, {nbytes});\n    if (MYTHREAD == 0)\n        {h} = p;')
         tail.append('}')
@@ -917,7 +942,10 @@ def generate(path, opts, cfg):
             if it is not None:
                 tail.append(f'    *({ct} *){h}.addr = {it};')
         tail.append('}')
-        tail.append('static struct tupcc_init tupcc_init_node = {tupcc_alloc_unit, tupcc_init_unit, 0};')
+        tail.append('static void tupcc_thread_unit(void)\n{')
+        tail += [f'    {a}' for a in tr.thread_inits]
+        tail.append('}')
+        tail.append('static struct tupcc_init tupcc_init_node = {tupcc_thread_unit, tupcc_alloc_unit, tupcc_init_unit, 0};')
         tail.append('__attribute__((constructor)) static void tupcc_register_unit(void)\n{\n'
                     '    tupcc_register(&tupcc_init_node);\n}')
     if tr.main is not None:

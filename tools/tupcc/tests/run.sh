@@ -5,10 +5,14 @@
 #                  -n N (static THREADS) and run at N for the same N; the
 #                  program checks itself and exits non-zero on a failure.
 #   refuse_*.upc   must be refused: tupcc fails and prints the text after
-#                  `expect:` in its first line, at the line that says `here`.
+#                  `expect:` in its first line, at the line marked `here`.
+#   cerror_*.upc   the same for a diagnostic of the C compiler on the
+#                  generated C: #line puts it at the user's line.
 # Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
 # sanitizer build passes its -fsanitize).
 set -eu
+LC_ALL=C
+export LC_ALL
 tupcc=$1
 dir=$2
 name=$3
@@ -19,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 src=$dir/$name.upc
 flags="-Wall -Wextra -Werror ${TUPCC_CFLAGS:-}"
 case $name in
-refuse_*)
+refuse_* | cerror_*)
     expect=$(sed -n '1s/.*expect: *\(.*\) \*\/.*/\1/p' "$src")
     line=$(grep -nF '/* here */' "$src" | sed -n '1s/:.*//p')
     if python3 "$tupcc" $flags "$src" -o "$tmp/prog" 2>"$tmp/err"; then
@@ -28,7 +32,7 @@ refuse_*)
     fi
     cat "$tmp/err"
     grep -qF "$expect" "$tmp/err" || { echo "expected: $expect"; exit 1; }
-    grep -q "$name.upc:$line: error" "$tmp/err" || { echo "expected the error at line $line"; exit 1; }
+    grep -q "$name.upc:$line:" "$tmp/err" || { echo "expected the error at line $line"; exit 1; }
     echo "refused as expected"
     exit 0
     ;;
