@@ -6,6 +6,7 @@
 #                  program checks itself and exits non-zero on a failure.
 #   refuse_*.upc   must be refused: tupcc fails and prints the text after
 #                  `expect:` in its first line, at the line marked `here`.
+#   static_*.upc   the same with static THREADS only.
 #   cerror_*.upc   the same for a diagnostic of the C compiler on the
 #                  generated C: #line puts it at the user's line.
 # Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
@@ -37,11 +38,19 @@ refuse_* | cerror_*)
     exit 0
     ;;
 esac
-# shellcheck disable=SC2086
-python3 "$tupcc" $flags "$src" -o "$tmp/dyn"
+case $name in
+static_*) dynamic= ;;
+*) dynamic=yes ;;
+esac
+if [ -n "$dynamic" ]; then
+    # shellcheck disable=SC2086
+    python3 "$tupcc" $flags "$src" -o "$tmp/dyn"
+fi
 for n in ${TUPCC_THREADS:-1 2 3 5 8}; do
-    echo "dynamic THREADS, -n $n"
-    "$tmp/dyn" -n "$n"
+    if [ -n "$dynamic" ]; then
+        echo "dynamic THREADS, -n $n"
+        "$tmp/dyn" -n "$n"
+    fi
     # shellcheck disable=SC2086
     python3 "$tupcc" -n "$n" $flags "$src" -o "$tmp/static$n"
     echo "static THREADS $n"
