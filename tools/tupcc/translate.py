@@ -86,7 +86,6 @@ class Translator:
         self.hoisted = []    # handles of block-scope static shared objects
         self.renamed = {}    # decl id -> handle name
         self.defined = set()
-        self.forall_depth = 0
         self.main = None     # parameters of the user's main
         self.tls = set()     # ids of the private objects made _Thread_local
         self.thread_inits = []  # assignments every thread makes before main
@@ -342,7 +341,9 @@ class Translator:
             return self.call(n)
         if k == 'IfStmt':
             return self.ifstmt(n)
-        if k in ('WhileStmt', 'DoStmt', 'ForStmt'):
+        if k == 'ForStmt':
+            return self.forstmt(n)
+        if k in ('WhileStmt', 'DoStmt'):
             ks = n.get('inner', [])
             pre = {}
             for c in ks:
@@ -450,34 +451,56 @@ class Translator:
         name = callee.get('referencedDecl', {}).get('name', '') if callee['kind'] == 'DeclRefExpr' else ''
         if name == '__tupc_forall':
             args = kids(n)[1:]
-            if not args or self.forall_depth > 0:
+            if not args:
                 return '1'
             a = args[0]
             if self.is_sptr(a):
-                return f'tupcc_aff_ptr({self.emit(a)})'
-            if 'unsigned' in self.types.cdecl(self.types.resolve(self.T(strip(a)))):
-                return f'tupcc_aff_uint({self.emit(a)})'
-            return f'tupcc_aff_int({self.emit(a)})'
+                test = f'tupcc_aff_ptr({self.emit(a)})'
+            elif 'unsigned' in self.types.cdecl(self.types.resolve(self.T(strip(a)))):
+                test = f'tupcc_aff_uint({self.emit(a)})'
+            else:
+                test = f'tupcc_aff_int({self.emit(a)})'
+            # inside a controlling upc_forall every iteration runs (6.6.2 para 7)
+            return f'(!tupcc_ctl || {test})'
         m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
         if m:
             return self.upc_sizeof(n, m.group(1))
         return self.splice(n)
 
+    def forall_call(self, n):
+        """the __tupc_forall call of the if statement the pre-pass made
+        of upc_forall's affinity, or None."""
+        if n.get('kind') != 'IfStmt':
+            return None
+        c = kids(n)[0]
+        if c['kind'] != 'UnaryOperator' or c['opcode'] != '!' or not kids(c):
+            return None
+        call = strip(kids(c)[0])
+        if call['kind'] == 'CallExpr' and strip(kids(call)[0]).get('referencedDecl', {}).get('name') == '__tupc_forall':
+            return call
+        return None
+
     def ifstmt(self, n):
-        ks = kids(n)
-        c = ks[0]
-        call = strip(kids(c)[0]) if c['kind'] == 'UnaryOperator' and c['opcode'] == '!' and kids(c) else None
-        if call and call['kind'] == 'CallExpr' and strip(kids(call)[0]).get('referencedDecl', {}).get('name') == '__tupc_forall':
-            ctext = self.emit(c)
-            self.forall_depth += 1
-            try:
-                body = self.emit(ks[2])
-            finally:
-                self.forall_depth -= 1
-            return self.splice(n, pre={id(c): ctext, id(ks[2]): body})
+        c = kids(n)[0]
         if self.is_sptr(c):
             return self.splice(n, pre={id(c): self.cond(c)})
         return self.splice(n)
+
+    def forstmt(self, n):
+        """a upc_forall with an affinity is controlling unless it runs
+        inside one, lexically or through calls: a thread-local count says."""
+        pre = {}
+        for c in n.get('inner', []):
+            if isinstance(c, dict) and c.get('kind') and self.has_type(c) and self.is_sptr(c):
+                pre[id(c)] = self.cond(c)
+        ks = [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
+        call = self.forall_call(ks[-1]) if ks else None
+        text = self.splice(n, pre=pre)
+        if call is None or not kids(call)[1:]:
+            return text
+        # one statement, all before the loop, so an expression body keeps its ;
+        return ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
+                'tupcc_once = 0, tupcc_forall_depth--) ' + text)
 
     # ---- declarations --------------------------------------------------------
     def splice(self, n, pre=None, span=None, children=None, grouping=True):

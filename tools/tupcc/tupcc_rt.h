@@ -33,6 +33,12 @@ static inline tupc_sptr_t tupcc_conv(tupc_sptr_t p, int reset)
     return reset ? tupc_ptr_cast(p) : p;
 }
 
+/* How many controlling upc_forall loops the thread is in (0 or 1): inside
+ * one, a upc_forall runs every iteration (UPC 1.3 6.6.2 para 7), also one
+ * reached through a call. Leaving a upc_forall's body by return or goto is
+ * undefined there, so the count can go up and down around the loop. */
+__attribute__((weak)) _Thread_local int tupcc_forall_depth;
+
 /* upc_forall's affinity tests. */
 static inline int tupcc_aff_ptr(tupc_sptr_t p)
 {
