@@ -14,7 +14,7 @@ No newline is added or removed: the line markers of clang -E stay right."""
 
 import re
 
-from upctypes import UPCError, encode_as, K_STAR, MAX_BLOCK
+from upctypes import UPCError, encode_as, K_STAR
 
 THREADS_TEXT = '((long)__tupc_THREADS)'
 
@@ -43,7 +43,7 @@ class Tok:
 def tokenize(src, is_user):
     """tokens of the -E output; a directive line is one token. is_user(path)
     says which files' tokens the pre-pass rewrites."""
-    out, bol, user, where = [], True, False, ('?', 0)
+    out, bol, user = [], True, False
     toks = list(_TOKEN.finditer(src))
     i = 0
     file, line = '?', 1
@@ -169,7 +169,6 @@ class PrePass:
                 self.set(j, '')
             si = end
         si = 0
-        depth = 0
         while si < n:
             x = self.S(si)
             if not x.user or x.kind != 'ident':

@@ -20,7 +20,7 @@ import re
 import subprocess
 
 import prepass
-from upctypes import (UPCError, Types, Ty, parse, decode_as, K_STAR, MAX_BLOCK, dim)
+from upctypes import UPCError, Types, parse, decode_as, K_STAR, MAX_BLOCK
 
 DIAG = re.compile(r"^(?P<file>[^:\n]*):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{[^}]*\})*):? ?(?P<sev>error|fatal error|warning|note): (?P<msg>.*)$", re.M)
 RANGE = re.compile(r'\{(\d+):(\d+)-(\d+):(\d+)\}')
@@ -95,16 +95,13 @@ class Translator:
 
     # ---- helpers -------------------------------------------------------------
     def where(self, n):
+        """(file, line) of node n in the user's source."""
         r = rng(n)
-        if not r:
-            loc = n.get('loc', {})
-            off = loc.get('offset')
-            if off is None:
-                return '?', 0
-            f, ln, _ = self.lines.at(off)
-            return f, ln
-        f, ln, _ = self.lines.at(r[0])
-        return f, ln + self.text.count('\n', self.lines.starts[bisect.bisect_right(self.lines.starts, r[0]) - 1], r[0]) * 0
+        off = r[0] if r else n.get('loc', {}).get('offset')
+        if off is None:
+            return '?', 0
+        f, ln, _ = self.lines.at(off)
+        return f, ln
 
     def refuse(self, n, msg):
         raise UPCError(msg, n)
@@ -186,11 +183,9 @@ class Translator:
         ct = self.types.cdecl(et)
         p = self.sptr(n)
         if self.mode_at(n, tmode) == 1:
-            scalar = (et.kind == 'ptr' and not self.types.is_shared(et.to)) or \
-                (et.kind == 'base' and (' '.join(q for q in et.name.split()) in ARITH or et.name.startswith('enum ')))
-            if not scalar:
-                r = self.types.resolve(et)
-                scalar = r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum '))
+            r = self.types.resolve(et)
+            scalar = (r.kind == 'ptr' and not self.types.is_shared(r.to)) or \
+                (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum ')))
             if not scalar:
                 self.refuse(n, f"a strict access to a shared object of type '{ct}' (tupcc makes strict accesses "
                             "with C11 atomics: arithmetic types and pointers-to-local only)")
@@ -557,16 +552,12 @@ class Translator:
             if d['kind'] == 'VarDecl' and self.needs_tls(d) and not self.types.is_shared(self.T(d)):
                 self.tls.add(d['id'])
         if any(self.types.has_upc(self.T(d)) or self.deferred(d) for d in named):
-            parts = [self.emit(r) for r in records if rng(r)[1] > rng(r)[0] and 'completeDefinition' in r or r['kind'] == 'EnumDecl']
-            for d in named:
-                s = self.redeclare(d)
-                if s:
-                    parts.append(s)
-            out = '; '.join(parts) if parts else ''
-            if not parts:
-                out = ';' * 0
-            nl = orig.count('\n') - out.count('\n')
-            return out + '\n' * max(nl, 0) if out else ('\n' * max(nl, 0)) + ('' if parts else '')
+            # written again from the types; a struct defined in the
+            # declaration comes first, as a declaration of its own
+            parts = [self.emit(r) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
+            parts += [s for s in (self.redeclare(d) for d in named) if s]
+            out = '; '.join(parts)
+            return out + '\n' * max(orig.count('\n') - out.count('\n'), 0)
         sub = []
         for d in ds:
             if d['kind'] in ('RecordDecl', 'EnumDecl'):
@@ -762,7 +753,8 @@ def frontend(path, opts, cfg):
         cpp += ['-isystem', d]
     cpp += ['-include', os.path.join(fe_inc, 'tupcc_prelude.h')]
     if threads:
-        cpp += [f'-D__TUPCC_THREADS={threads}', '-D__UPC_STATIC_THREADS__=1']
+        # a macro, so that #if can test it, as the constant it is
+        cpp += [f'-D__TUPCC_THREADS={threads}', '-D__UPC_STATIC_THREADS__=1', f'-DTHREADS={threads}']
     else:
         cpp += ['-D__UPC_DYNAMIC_THREADS__=1']
     cpp += opts.get('cpp_args', []) + [path]

@@ -7,6 +7,9 @@
 #ifndef __UPC_STATIC_THREADS__
 #error "static THREADS only"
 #endif
+#if THREADS < 1 || THREADS > 1024
+#error "THREADS in #if"
+#endif
 
 shared int x_a[10 + THREADS];
 shared [] int x_b[THREADS];
@@ -49,9 +52,11 @@ int main(void)
     for (i = 0; i < THREADS; i++)
         for (j = 0; j < 4 * THREADS; j++)
             EXPECT(upc_threadof(&x_d[i][j]) == (size_t)((i * 4 * THREADS + j) % THREADS));
-    x_e[THREADS * THREADS - 1] = 5;
-    x_f[THREADS * 2000 - 1] = 6;
-    x_c[9] = 7;
+    if (MYTHREAD == 0) {
+        x_e[THREADS * THREADS - 1] = 5;
+        x_f[THREADS * 2000 - 1] = 6;
+        x_c[9] = 7;
+    }
     upc_barrier;
     EXPECT(x_e[THREADS * THREADS - 1] == 5 && x_f[THREADS * 2000 - 1] == 6 && x_c[9] == 7);
     return fails != 0;
