@@ -7,6 +7,8 @@
 #   refuse_*.upc   must be refused: tupcc fails and prints the text after
 #                  `expect:` in its first line, at the line marked `here`.
 #   static_*.upc   the same with static THREADS only.
+#   A line `also: FILES` in a program names more sources (.upc, .c) of it,
+#   in this directory; they are compiled with -c on their own first.
 #   cerror_*.upc   the same for a diagnostic of the C compiler on the
 #                  generated C: #line puts it at the user's line.
 # Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
@@ -38,21 +40,33 @@ refuse_* | cerror_*)
     exit 0
     ;;
 esac
+also=$(sed -n 's/.*also: *\([^*]*\) *\*\/.*/\1/p' "$src" | head -n 1)
+# build OUT [-n N]: the program from its sources, each compiled on its own
+build() {
+    out=$1
+    shift
+    objs=
+    for f in $also; do
+        # shellcheck disable=SC2086
+        python3 "$tupcc" "$@" $flags -c "$dir/$f" -o "$tmp/${f%.*}.o"
+        objs="$objs $tmp/${f%.*}.o"
+    done
+    # shellcheck disable=SC2086
+    python3 "$tupcc" "$@" $flags "$src" $objs -o "$out"
+}
 case $name in
 static_*) dynamic= ;;
 *) dynamic=yes ;;
 esac
 if [ -n "$dynamic" ]; then
-    # shellcheck disable=SC2086
-    python3 "$tupcc" $flags "$src" -o "$tmp/dyn"
+    build "$tmp/dyn"
 fi
 for n in ${TUPCC_THREADS:-1 2 3 5 8}; do
     if [ -n "$dynamic" ]; then
         echo "dynamic THREADS, -n $n"
         "$tmp/dyn" -n "$n"
     fi
-    # shellcheck disable=SC2086
-    python3 "$tupcc" -n "$n" $flags "$src" -o "$tmp/static$n"
+    build "$tmp/static$n" -n "$n"
     echo "static THREADS $n"
     "$tmp/static$n"
 done
