@@ -109,9 +109,13 @@ def _is_qual(x):
     return x in QUALS or x.startswith('__attribute__')
 
 
+_OTHER_ATTR = re.compile(r'\s*__attribute__\(\((?!address_space)(?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)')
+
+
 def parse(s):
-    """Tree of a type as clang prints it (an abstract declarator)."""
-    toks = _tokens(s)
+    """Tree of a type as clang prints it (an abstract declarator); attributes
+    other than address spaces (noreturn, aligned) are left out."""
+    toks = _tokens(_OTHER_ATTR.sub('', s))
     i, specs, quals = 0, [], []
     while i < len(toks) and toks[i] not in ('*', '(', '['):
         (quals if _is_qual(toks[i]) else specs).append(toks[i])
