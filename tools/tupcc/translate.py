@@ -88,6 +88,8 @@ class Translator:
         self.defined = set()
         self.main = None     # parameters of the user's main
         self.tls = set()     # ids of the private objects made _Thread_local
+        self.local = []      # (array id, index id, variable) of enclosing upc_foralls over &a[i]
+        self.affinity_var = None
         self.thread_inits = []  # assignments every thread makes before main
         self.scope_file = True
         self.warnings = []
@@ -214,6 +216,11 @@ class Translator:
         if k == 'ArraySubscriptExpr':
             a, b = kids(n)
             base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            sb, si = strip(base), strip(idx)
+            for arr, var, name in self.local:
+                if sb.get('kind') == 'DeclRefExpr' and si.get('kind') == 'DeclRefExpr' and \
+                        sb['referencedDecl']['id'] == arr and si['referencedDecl']['id'] == var:
+                    return name
             sb = strip(base)
             if sb['kind'] == 'MemberExpr' and self.shared_array(sb):
                 # an array inside a shared struct: its elements are contiguous
@@ -458,6 +465,14 @@ class Translator:
             if not args:
                 return '1'
             a = args[0]
+            if self.is_sptr(a) and self.affinity_var is not None:
+                v = self.affinity_var
+                mine = self.local.pop()  # the affinity computes the pointer
+                try:
+                    p = self.emit(a)
+                finally:
+                    self.local.append(mine)
+                return f'({v} = {p}, !tupcc_ctl || tupcc_aff_ptr({v}))'
             if self.is_sptr(a):
                 test = f'tupcc_aff_ptr({self.emit(a)})'
             elif 'unsigned' in self.types.cdecl(self.types.resolve(self.T(strip(a)))):
@@ -499,12 +514,60 @@ class Translator:
                 pre[id(c)] = self.cond(c)
         ks = [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
         call = self.forall_call(ks[-1]) if ks else None
-        text = self.splice(n, pre=pre)
         if call is None or not kids(call)[1:]:
-            return text
+            return self.splice(n, pre=pre)
+        local = self.local_element(kids(call)[1], kids(ks[-1])[2])
+        var = None
+        if local:
+            var = f'tupcc_aff{len(self.local)}'
+            self.local.append(local + (var,))
+        saved, self.affinity_var = self.affinity_var, var
+        try:
+            text = self.splice(n, pre=pre)
+        finally:
+            self.affinity_var = saved
+            if local:
+                self.local.pop()
         # one statement, all before the loop, so an expression body keeps its ;
-        return ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
+        text = ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
                 'tupcc_once = 0, tupcc_forall_depth--) ' + text)
+        if var:
+            text = f'for (tupc_sptr_t {var} = TUPC_NULL, *{var}_once = &{var}; {var}_once; {var}_once = 0) ' + text
+        return text
+
+    def local_element(self, aff, body):
+        """(array id, index id) when the affinity is &a[i] for a shared array
+        a and a variable i that the body does not change: then a[i] in the
+        body is the element the affinity test computed, and its accesses
+        reuse that pointer (plain loads and stores on this thread's own)."""
+        a = strip(aff)
+        if a['kind'] != 'UnaryOperator' or a['opcode'] != '&':
+            return None
+        e = strip(kids(a)[0])
+        if e['kind'] != 'ArraySubscriptExpr':
+            return None
+        base, idx = (strip(x) for x in kids(e))
+        if base['kind'] != 'DeclRefExpr' or idx['kind'] != 'DeclRefExpr' or not self.shared_array(base):
+            return None
+        if idx['referencedDecl'].get('kind') != 'VarDecl' or self.types.has_upc(self.T(idx)):
+            return None
+        v = idx['referencedDecl']['id']
+
+        def changes(n):
+            k = n.get('kind')
+            if k == 'UnaryOperator' and n['opcode'] in ('++', '--', '&'):
+                t = strip(kids(n)[0])
+                if t.get('kind') == 'DeclRefExpr' and t['referencedDecl']['id'] == v:
+                    return True
+            if k in ('BinaryOperator', 'CompoundAssignOperator') and n['opcode'].endswith('=') and \
+                    n['opcode'] not in ('==', '!=', '<=', '>='):
+                t = strip(kids(n)[0])
+                if t.get('kind') == 'DeclRefExpr' and t['referencedDecl']['id'] == v:
+                    return True
+            return any(changes(c) for c in kids(n))
+        if changes(body):
+            return None
+        return base['referencedDecl']['id'], v
 
     # ---- declarations --------------------------------------------------------
     def splice(self, n, pre=None, span=None, children=None, grouping=True):

@@ -227,6 +227,13 @@ class Types:
             if qt is None:
                 return t
             u = parse(qt)
+            if u.kind == 'base' and u.name.startswith(('struct ', 'union ', 'enum ')):
+                # the name stays: clang prints an unnamed struct that a
+                # typedef names as `struct NAME`, which C does not know
+                t = t.copy()
+                t.AS = t.AS or u.AS
+                t.quals = u.quals + t.quals
+                return t
             # qualifiers written on the typedef name go to the elements of an array
             e = u
             while e.kind == 'array':
