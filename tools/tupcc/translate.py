@@ -549,9 +549,11 @@ class Translator:
         base, idx = (strip(x) for x in kids(e))
         if base['kind'] != 'DeclRefExpr' or idx['kind'] != 'DeclRefExpr' or not self.shared_array(base):
             return None
-        if idx['referencedDecl'].get('kind') != 'VarDecl' or self.types.has_upc(self.T(idx)):
-            return None
         v = idx['referencedDecl']['id']
+        # an automatic variable whose address is never taken: nothing but
+        # the body's own code could change it
+        if v not in self.auto_vars or v in self.addr_taken or self.types.has_upc(self.T(idx)):
+            return None
 
         def changes(n):
             k = n.get('kind')
@@ -771,7 +773,24 @@ class Translator:
             self.scope_file = True
 
     # ---- the translation unit ------------------------------------------------
+    def survey(self, n, in_function=False):
+        """the automatic variables, and the objects whose address is taken."""
+        k = n.get('kind')
+        if k == 'VarDecl' and in_function and not n.get('storageClass'):
+            self.auto_vars.add(n['id'])
+        if k == 'UnaryOperator' and n.get('opcode') == '&':
+            t = strip(kids(n)[0])
+            if t.get('kind') == 'DeclRefExpr':
+                self.addr_taken.add(t['referencedDecl']['id'])
+        for c in kids(n):
+            self.survey(c, in_function or k == 'FunctionDecl')
+
     def run(self):
+        self.auto_vars, self.addr_taken = set(), set()
+        for d in kids(self.ast):
+            r = rng(d)
+            if r and self.lines.at(r[0])[2]:
+                self.survey(d)
         out, pos = [], 0
         top = [d for d in kids(self.ast) if rng(d)]
         top.sort(key=lambda d: rng(d)[0])
