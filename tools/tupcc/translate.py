@@ -1059,7 +1059,8 @@ def generate(path, opts, cfg):
         head += ['#undef THREADS', f'#define THREADS {threads}', '#undef __UPC_DYNAMIC_THREADS__',
                  '#define __UPC_STATIC_THREADS__ 1']
     head += [f'static tupc_sptr_t {h};' for h in tr.hoisted]
-    tail = ['']
+    # what follows is tupcc's, not the user's: diagnostics say so
+    tail = ['#line 1 "<tupcc: generated>"']
     if tr.allocs or tr.thread_inits:
         tail.append('static void tupcc_alloc_unit(void)\n{' + ('\n    tupc_sptr_t p;' if tr.allocs else ''))
         for h, nb, nbytes, ct, _ in tr.allocs:
@@ -1084,7 +1085,9 @@ def generate(path, opts, cfg):
         tail.append('int tupc_main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n'
                     f'    tupcc_start({threads or 0});\n    return {call};\n}}')
         if threads:
-            tail.append('/* Without -n or UPC_THREADS, the THREADS it was translated for. */\n'
+            tail.append('/* Without -n or UPC_THREADS, the THREADS it was translated for (POSIX\n'
+                        ' * setenv, declared here for -std=c11). */\n'
+                        'int setenv(const char *name, const char *value, int overwrite);\n'
                         '__attribute__((constructor)) static void tupcc_default_threads(void)\n{\n'
                         f'    setenv("UPC_THREADS", "{threads}", 0);\n}}')
     return '\n'.join(head) + '\n' + body + '\n' + '\n'.join(tail) + '\n', opts.get('warnings', [])
