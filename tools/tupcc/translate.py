@@ -88,6 +88,7 @@ class Translator:
         self.defined = set()
         self.main = None     # parameters of the user's main
         self.tls = set()     # ids of the private objects made _Thread_local
+        self.shared_ids = set()  # ids of the static shared objects
         self.local = []      # (array id, index id, variable) of enclosing upc_foralls over &a[i]
         self.affinity_var = None
         self.thread_inits = []  # assignments every thread makes before main
@@ -348,6 +349,9 @@ class Translator:
                 return self.splice(n, pre={id(c): self.cond(c)})
         if k == 'UnaryExprOrTypeTraitExpr':
             return self.sizeof(n)
+        if k == 'InitListExpr':
+            # a null pointer-to-shared as {0}: a constant, also at file scope
+            return self.splice(n, pre={id(c): '{0}' for c in kids(n) if self.null_sptr(c)})
         if k == 'CallExpr':
             return self.call(n)
         if k == 'IfStmt':
@@ -679,20 +683,26 @@ class Translator:
                             'in a block-scope static or an aggregate')
             self.thread_inits.append(f'{name} = {self.emit(init)};')
         elif init is not None:
-            s += ' = ' + self.emit(init)
+            s += ' = ' + ('{0}' if self.null_sptr(init) else self.emit(init))
         return s
 
     def deferred(self, d):
-        """d is a thread's own object whose initializer names another."""
+        """d is a thread's own object whose initializer names another
+        thread's own object or a shared one: no constant in C."""
         if d['kind'] != 'VarDecl' or d['id'] not in self.tls:
             return False
         init = self.init_of(d)
 
-        def names_tls(n):
-            if n.get('kind') == 'DeclRefExpr' and n.get('referencedDecl', {}).get('id') in self.tls:
+        def names(n):
+            if n.get('kind') == 'DeclRefExpr' and n.get('referencedDecl', {}).get('id') in self.tls | self.shared_ids:
                 return True
-            return any(names_tls(c) for c in kids(n))
-        return init is not None and names_tls(init)
+            return any(names(c) for c in kids(n))
+        return init is not None and names(init)
+
+    def null_sptr(self, n):
+        """n converts a null pointer constant to a pointer-to-shared."""
+        return n.get('kind') in ('ImplicitCastExpr', 'CStyleCastExpr') and self.is_sptr(n) and \
+            not self.is_sptr(kids(n)[0]) and (n.get('castKind') == 'NullToPointer' or self.null_constant(kids(n)[0]))
 
     def shared_object(self, d, t, sc):
         name = d['name']
@@ -739,6 +749,7 @@ class Translator:
         if self.scope_file:
             self.defined.add(name)
         self.allocs.append((handle, nb, nbytes, ct, itext))
+        self.shared_ids.add(d['id'])
         if not self.scope_file:
             return ''
         return ('static ' if sc == 'static' else '') + f'tupc_sptr_t {name}'

@@ -67,7 +67,7 @@ static inline size_t tupcc_localsize(size_t n, size_t B, size_t esize)
  * initialised before main runs; and the private objects whose initializer
  * takes the address of another, which is each thread's own. */
 struct tupcc_init {
-    void (*thread)(void); /* each thread's own objects that name others */
+    void (*thread)(void); /* each thread's own objects that name others, or shared ones */
     void (*alloc)(void);
     void (*init)(void);
     struct tupcc_init *next;
@@ -112,10 +112,10 @@ static inline void tupcc_start(int static_threads)
         upc_global_exit(1);
     }
     for (struct tupcc_init *i = tupcc_inits; i; i = i->next)
-        i->thread();
-    for (struct tupcc_init *i = tupcc_inits; i; i = i->next)
         i->alloc();
     upc_barrier();
+    for (struct tupcc_init *i = tupcc_inits; i; i = i->next)
+        i->thread();
     for (struct tupcc_init *i = tupcc_inits; i; i = i->next)
         i->init();
     upc_barrier();

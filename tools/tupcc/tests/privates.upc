@@ -11,6 +11,12 @@ const int table[3] = {1, 2, 3};
 shared int ready = 7;
 shared [] double pi_ish = 3.25;
 int a, *pa = &a, b[2] = {4, 5};
+shared int arr[2 * THREADS];
+shared int *to_arr = &arr[1], *none = 0; /* each thread's own pointers-to-shared */
+struct holder {
+    shared int *p;
+    int n;
+} held = {0, 3};
 
 static int fails;
 #define EXPECT(cond)                                                                               \
@@ -48,6 +54,8 @@ int main(void)
 {
     EXPECT(ready == 7 && pi_ish == 3.25);
     EXPECT(counter == 0 && hidden == 5 && table[2] == 3 && pa == &a && b[1] == 5);
+    EXPECT(to_arr == &arr[1] && upc_threadof(to_arr) == (size_t)(1 % THREADS) && none == NULL);
+    EXPECT(held.p == NULL && held.n == 3);
     counter += MYTHREAD + 1;
     hidden += MYTHREAD;
     *pa = MYTHREAD;
