@@ -2,6 +2,7 @@
 compiler, link with tupc. See tupcc(1)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,9 @@ USAGE = '''usage: tupcc [-n N] [-E] [--keep] [-c] [-o OUT] [cc options] FILE.upc
   --keep     keep the generated C as NAME.tupcc.c in the current directory
   -c, -o, -I, -D, -U, -O, -g, -W..., -f..., -l, -L: as for cc ($CC, default cc)
 '''
+
+
+WITH_VALUE = ('-MF', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-u', '-T', '-x')
 
 
 def main(argv, cfg):
@@ -39,7 +43,7 @@ def main(argv, cfg):
         if a in ('-h', '--help'):
             sys.stdout.write(USAGE)
             return 0
-        if a.startswith('-n') or a.startswith('-fupc-threads='):
+        if re.fullmatch(r'-n\d*', a) or a.startswith('-fupc-threads='):
             v = a.split('=', 1)[1] if a.startswith('-fupc-threads=') else value()
             if not v.isdigit() or not 1 <= int(v) <= 1024:
                 sys.exit(f'tupcc: -n {v}: expected a number of threads from 1 to 1024')
@@ -49,10 +53,14 @@ def main(argv, cfg):
             v = value()
             cpp_args += [flag + v]
             cc_args += [flag + v]
-        elif a == '-include' or a == '-isystem':
+        elif a in ('-include', '-isystem', '-iquote', '-idirafter'):
             i += 1
             cpp_args += [a, argv[i]]
             cc_args += [a, argv[i]]
+        elif a in WITH_VALUE:
+            # a C compiler option whose value is the next argument
+            i += 1
+            (link_args if a in ('-Xlinker', '-u', '-T') else cc_args).extend([a, argv[i]])
         elif a[:2] == '-o':
             out = value()
         elif a == '-c':
