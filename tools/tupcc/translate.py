@@ -736,6 +736,15 @@ class Translator:
         if r.kind == 'array':
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
+            nt = sum('THREADS' in x for x in ds)
+            if not self.static_threads and (nt != 1 if B != '0' else nt != 0):
+                f, ln = self.where(d)
+                what = (f'THREADS in {nt} of its dimensions with an indefinite block size (UPC 1.3 6.5.1.2 '
+                        'wants none' if B == '0' else
+                        f'THREADS in {nt} of its dimensions with a definite block size (UPC 1.3 6.5.1.2 '
+                        'wants exactly one')
+                self.warnings.append(f'{f}:{ln}: warning: shared array {name}: {what} under dynamic THREADS); '
+                                     'tupcc lays it out at run time')
         else:
             total = '(size_t)1'
         if B == '0':
@@ -1101,4 +1110,4 @@ def generate(path, opts, cfg):
                         'int setenv(const char *name, const char *value, int overwrite);\n'
                         '__attribute__((constructor)) static void tupcc_default_threads(void)\n{\n'
                         f'    setenv("UPC_THREADS", "{threads}", 0);\n}}')
-    return '\n'.join(head) + '\n' + body + '\n' + '\n'.join(tail) + '\n', opts.get('warnings', [])
+    return '\n'.join(head) + '\n' + body + '\n' + '\n'.join(tail) + '\n', opts.get('warnings', []) + tr.warnings
