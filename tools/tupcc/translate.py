@@ -359,12 +359,9 @@ class Translator:
         if k == 'ForStmt':
             return self.forstmt(n)
         if k in ('WhileStmt', 'DoStmt'):
-            ks = n.get('inner', [])
-            pre = {}
-            for c in ks:
-                if isinstance(c, dict) and c.get('kind') and self.has_type(c) and self.is_sptr(c):
-                    pre[id(c)] = self.cond(c)
-            return self.splice(n, pre=pre)
+            ks = kids(n)
+            c = ks[0] if k == 'WhileStmt' else ks[-1]
+            return self.splice(n, pre={id(c): self.cond(c)} if self.is_sptr(c) else None)
         if k == 'CompoundStmt':
             self.types.push()
             try:
@@ -513,10 +510,12 @@ class Translator:
         """a upc_forall with an affinity is controlling unless it runs
         inside one, lexically or through calls: a thread-local count says."""
         pre = {}
-        for c in n.get('inner', []):
-            if isinstance(c, dict) and c.get('kind') and self.has_type(c) and self.is_sptr(c):
-                pre[id(c)] = self.cond(c)
-        ks = [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
+        inner = n.get('inner', [])
+        # init, condition variable, condition, increment, body; {} where absent
+        c = inner[2] if len(inner) == 5 else {}
+        if c.get('kind') and self.is_sptr(c):
+            pre[id(c)] = self.cond(c)
+        ks = [c for c in inner if isinstance(c, dict) and c.get('kind')]
         call = self.forall_call(ks[-1]) if ks else None
         if call is None or not kids(call)[1:]:
             return self.splice(n, pre=pre)

@@ -76,6 +76,19 @@ int main(void)
     EXPECT(np == NULL && !np);
     np = &c[3];
     EXPECT(np && np != NULL);
+    /* pointers-to-shared as conditions */
+    int turns = 0;
+    while (np) {
+        np = turns++ ? 0 : np;
+    }
+    for (np = &c[1]; np; np = 0)
+        turns++;
+    do
+        turns++;
+    while (np);
+    if (!np && (np = &c[0]) ? 1 : 0)
+        turns++;
+    EXPECT(turns == 5 && np == &c[0]);
 
     /* to a private pointer: the thread's own elements */
     int *lp = (int *)&a[2 * MYTHREAD];
