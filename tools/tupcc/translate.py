@@ -28,7 +28,7 @@ QUOTED = re.compile(r"'([^']*)'(?: \(aka '([^']*)'\))?")
 ARITH = {'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int',
          'long', 'unsigned long', 'long long', 'unsigned long long', 'float', 'double', '_Bool',
          'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t',
-         'size_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t', 'long double'}
+         'size_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t'}
 
 
 class Lines:
