@@ -14,7 +14,7 @@ No newline is added or removed: the line markers of clang -E stay right."""
 
 import re
 
-from upctypes import UPCError, encode_as, K_STAR
+from upctypes import UPCError, encode_as, K_STAR, K_TOO_BIG, MAX_BLOCK
 
 THREADS_TEXT = '((long)__tupc_THREADS)'
 
@@ -160,8 +160,9 @@ class PrePass:
                     k = '1'
                 else:
                     # the block size is a constant expression: clang computes
-                    # it; upctypes checks the bound through the address space
-                    k = f'(({" ".join(inner)}) + 1)'
+                    # it; one out of range gets the address space that says so
+                    b = ' '.join(inner)
+                    k = f'(({b}) < 0 || ({b}) > {MAX_BLOCK} ? {K_TOO_BIG} : ({b}) + 1)'
                 for j in range(layout[0], layout[1] + 1):
                     self.set(j, '')
             self.set(shared, f'__attribute__((address_space({encode_as(0, mode)} + 4 * {k})))')

@@ -20,7 +20,7 @@ import re
 import subprocess
 
 import prepass
-from upctypes import UPCError, Types, Ty, parse, decode_as, K_STAR, MAX_BLOCK
+from upctypes import UPCError, Types, Ty, parse, decode_as, K_STAR
 
 DIAG = re.compile(r"^(?P<file>[^:\n]*):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{[^}]*\})*):? ?(?P<sev>error|fatal error|warning|note): (?P<msg>.*)$", re.M)
 RANGE = re.compile(r'\{(\d+):(\d+)-(\d+):(\d+)\}')
@@ -714,8 +714,6 @@ class Translator:
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
             self.types.star[k] = f'(({total} + (size_t)THREADS - 1) / (size_t)THREADS)'
-        elif 2 < k < K_STAR and k - 1 > MAX_BLOCK:
-            self.refuse(d, f'a block size above {MAX_BLOCK}')
         if sc == 'extern':
             return f'extern tupc_sptr_t {name}'
         if not self.scope_file and sc != 'static':
@@ -770,6 +768,8 @@ class Translator:
         self.scope_file = False
         try:
             if is_main:
+                if len(params) not in (0, 2):
+                    self.refuse(n, f'main with {len(params)} parameters: tupcc takes main(void) or main(int, char **)')
                 self.main = params
             if not self.types.has_upc(t) and not is_main:
                 return self.splice(n)
@@ -1098,8 +1098,6 @@ def generate(path, opts, cfg):
                     '    tupcc_register(&tupcc_init_node);\n}')
     if tr.main is not None:
         n = len(tr.main)
-        if n not in (0, 2):
-            raise UPCError(f'{path}: error: main with {n} parameters: tupcc takes main(void) or main(int, char **)')
         call = 'tupcc_user_main(argc, argv)' if n == 2 else 'tupcc_user_main()'
         tail.append('int tupc_main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n'
                     f'    tupcc_start({threads or 0});\n    return {call};\n}}')

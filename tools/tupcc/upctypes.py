@@ -14,6 +14,7 @@ AS_BASE = 4096
 # translator learns their block size from the array they declare.
 K_STAR = 2000000
 MAX_BLOCK = 1000000
+K_TOO_BIG = MAX_BLOCK + 2  # a block size above MAX_BLOCK, or negative
 # THREADS in the front end: a prime far above any real dimension, so that
 # clang's computed array sizes say which dimension holds THREADS.
 THREADS_PRIME = 16777259
@@ -283,6 +284,8 @@ class Types:
             return self.star[k], mode
         if k == 0:
             raise UPCError('a [*] layout outside an array declaration')
+        if k == K_TOO_BIG:
+            raise UPCError(f'a block size above {MAX_BLOCK} (tupcc\'s largest) or below 0')
         if k == 2:
             return '1', mode
         return str(k - 1), mode
