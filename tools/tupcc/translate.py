@@ -56,6 +56,7 @@ class Lines:
 
 
 def rng(n):
+    """[begin, end) offsets of node n in the parsed text, or None."""
     r = n.get('range')
     if not r or 'offset' not in r.get('begin', {}) or 'offset' not in r.get('end', {}):
         return None
@@ -63,10 +64,12 @@ def rng(n):
 
 
 def kids(n):
+    """n's child nodes (the JSON writes absent ones as {})."""
     return [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
 
 
 def strip(n):
+    """n without the parentheses and implicit conversions around it."""
     while n.get('kind') in ('ParenExpr', 'ImplicitCastExpr') and kids(n):
         n = kids(n)[0]
     return n
@@ -76,16 +79,17 @@ DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
 
 
 class Translator:
-    def __init__(self, text, lines, ast, pragmas, threads, fe_inc):
+    """One translation unit's AST and pre-passed text -> C (run())."""
+
+    def __init__(self, text, lines, ast, pragmas, threads):
         self.text, self.lines, self.ast, self.pragmas = text, lines, ast, pragmas
         self.static_threads = threads
-        self.fe_inc = fe_inc
         self.types = Types()
         self.errors = []
         self.allocs = []     # (handle, nblocks, nbytes, element C type, init text)
         self.hoisted = []    # handles of block-scope static shared objects
         self.renamed = {}    # decl id -> handle name
-        self.defined = set()
+        self.defined = set()  # file-scope shared objects already allocated
         self.main = None     # parameters of the user's main
         self.tls = set()     # ids of the private objects made _Thread_local
         self.shared_ids = set()  # ids of the static shared objects
@@ -1063,7 +1067,7 @@ def generate(path, opts, cfg):
     """C11 for one UPC file; raises UPCError with the messages to print."""
     text, lines, pragmas, ast = frontend(path, opts, cfg)
     threads = opts.get('threads')
-    tr = Translator(text, lines, ast, pragmas, threads, cfg['fe_include'])
+    tr = Translator(text, lines, ast, pragmas, threads)
     body = tr.run()
     if tr.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in tr.errors))
