@@ -12,3 +12,11 @@ unsigned long __tupc_elemsizeof(unsigned long);
 unsigned long __tupc_localsizeof(unsigned long);
 #define __UPC__ 1
 #define __UPC_VERSION__ 201311L
+/* UPC's keywords and predefined names, there without <upc.h>; the
+ * generated C always includes tupc's <upc.h>. */
+extern const int MYTHREAD;
+void upc_barrier();
+void upc_notify();
+void upc_wait();
+void upc_fence(void);
+#define UPC_MAX_BLOCK_SIZE ((unsigned long)1 << 30)

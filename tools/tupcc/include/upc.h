@@ -9,7 +9,7 @@
 #include <upc_types.h>
 
 #define __TUPC__ 1
-#define UPC_MAX_BLOCK_SIZE ((size_t)1 << 30)
+#define UPC_MAX_BLOCK_SIZE ((unsigned long)1 << 30)
 #define TUPC_MAX_THREADS 1024
 
 typedef shared void *tupc_sptr_t;
