@@ -604,6 +604,10 @@ class Translator:
             else:
                 ib, ie = rng(it)
             if ib < pos or ie > e:
+                # a child inside another's text: fine when it needs no change
+                if not isinstance(it, list) and it['kind'].endswith(('Expr', 'Operator')) and \
+                        self.emit(it) != self.text[ib:ie]:
+                    self.refuse(it, 'a construct whose parts overlap in a way tupcc cannot rewrite')
                 continue
             out.append(self.text[pos:ib])
             if isinstance(it, list):
