@@ -171,10 +171,9 @@ class Translator:
         B, mode = self.types.layout(e)
         et = e.copy()
         et.AS = 0
-        if et.kind == 'base' and et.name == 'void':
-            es = '1'
-        else:
-            es = f'sizeof({self.types.cdecl(et)})'
+        if self.types.resolve(et).kind == 'base' and self.types.resolve(et).name == 'void':
+            raise UPCError('arithmetic or ordering on a pointer to shared void')
+        es = f'sizeof({self.types.cdecl(et)})'
         scale = ' * '.join(ds) if ds else ''
         return B, es, scale
 
