@@ -177,6 +177,27 @@ class Translator:
         scale = ' * '.join(ds) if ds else ''
         return B, es, scale
 
+    def ptr_layout(self, n):
+        """ptr_info of the pointer-to-shared expression n, whose layout is
+        indefinite when it points into a shared struct: UPC 1.3 6.4.4 types
+        &s.m as shared [] T *, where clang keeps the struct's layout."""
+        B, es, scale = self.ptr_info(self.T(n))
+        return ('0' if self.member_pointer(n) else B), es, scale
+
+    def member_pointer(self, n):
+        s = strip(n)
+        k = s.get('kind')
+        if k == 'MemberExpr':
+            return True  # an array member, decayed
+        if k == 'UnaryOperator' and s['opcode'] == '&':
+            e = strip(kids(s)[0])
+            while e.get('kind') == 'ArraySubscriptExpr':
+                e = strip(kids(e)[0] if self.is_sptr(kids(e)[0]) else kids(e)[1])
+            return e.get('kind') == 'MemberExpr'
+        if k == 'BinaryOperator' and s['opcode'] in ('+', '-'):
+            return any(self.is_sptr(c) and self.member_pointer(c) for c in kids(s))
+        return False
+
     def mode_at(self, n, tmode):
         if tmode:
             return tmode
@@ -231,7 +252,7 @@ class Translator:
                 et = self.types.resolve(self.T(n)).copy()
                 et.AS = 0
                 return f'tupcc_byte_add({self.sptr(sb)}, (ptrdiff_t)({self.emit(idx)}) * (ptrdiff_t)sizeof({self.types.cdecl(et)}))'
-            B, es, scale = self.ptr_info(self.T(base))
+            B, es, scale = self.ptr_layout(base)
             i = f'(ptrdiff_t)({self.emit(idx)})' + (f' * (ptrdiff_t)({scale})' if scale else '')
             return f'tupc_ptr_add({self.emit(base)}, {i}, {B}, {es})'
         if k == 'MemberExpr':
@@ -400,19 +421,19 @@ class Translator:
             return self.splice(n)
         if op in ('+', '-') and not (pa and pb):
             p, i = (a, b) if pa else (b, a)
-            B, es, scale = self.ptr_info(self.T(p))
+            B, es, scale = self.ptr_layout(p)
             idx = f'(ptrdiff_t)({self.emit(i)})' + (f' * (ptrdiff_t)({scale})' if scale else '')
             if op == '-':
                 idx = f'-({idx})'
             return f'tupc_ptr_add({self.emit(p)}, {idx}, {B}, {es})'
         if op == '-':
-            B, es, scale = self.ptr_info(self.T(a))
+            B, es, scale = self.ptr_layout(a)
             d = f'tupc_ptr_diff({self.emit(a)}, {self.emit(b)}, {B}, {es})'
             return f'({d} / (ptrdiff_t)({scale}))' if scale else d
         if op in ('==', '!='):
             return f'({"!" if op == "!=" else ""}tupc_ptr_eq({self.emit(a)}, {self.emit(b)}))'
         if op in ('<', '<=', '>', '>='):
-            B, es, _ = self.ptr_info(self.T(a))
+            B, es, _ = self.ptr_layout(a)
             return f'(tupc_ptr_cmp({self.emit(a)}, {self.emit(b)}, {B}, {es}) {op} 0)'
         if op in ('=', ','):
             return self.splice(n)
@@ -483,7 +504,7 @@ class Translator:
                 test = f'tupcc_aff_uint({self.emit(a)})'
             else:
                 test = f'tupcc_aff_int({self.emit(a)})'
-            # inside a controlling upc_forall every iteration runs (6.6.2 para 7)
+            # inside a controlling upc_forall every iteration runs (6.6.2)
             return f'(!tupcc_ctl || {test})'
         m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
         if m:
@@ -724,7 +745,7 @@ class Translator:
         if sc == 'extern':
             return f'extern tupc_sptr_t {name}'
         if not self.scope_file and sc != 'static':
-            self.refuse(d, 'a shared object with automatic storage duration (UPC 1.3 6.5 para 4)')
+            self.refuse(d, 'a shared object with automatic storage duration (UPC 1.3 6.5.1.1)')
         handle = name
         if not self.scope_file:
             handle = f'tupcc_s{len(self.hoisted)}_{name}'
@@ -743,9 +764,9 @@ class Translator:
             nt = sum('THREADS' in x for x in ds)
             if not self.static_threads and (nt != 1 if B != '0' else nt != 0):
                 f, ln = self.where(d)
-                what = (f'THREADS in {nt} of its dimensions with an indefinite block size (UPC 1.3 6.5.1.2 '
+                what = (f'THREADS in {nt} of its dimensions with an indefinite block size (UPC 1.3 6.5.2.1 '
                         'wants none' if B == '0' else
-                        f'THREADS in {nt} of its dimensions with a definite block size (UPC 1.3 6.5.1.2 '
+                        f'THREADS in {nt} of its dimensions with a definite block size (UPC 1.3 6.5.2.1 '
                         'wants exactly one')
                 self.warnings.append(f'{f}:{ln}: warning: shared array {name}: {what} under dynamic THREADS); '
                                      'tupcc lays it out at run time')
@@ -906,7 +927,7 @@ def frontend(path, opts, cfg):
             fix = _conversion_fix(m)
             if fix:
                 fixes.append(fix)
-                if fix[2]:
+                if fix[2] and not MEMBER_ADDRESS.match(_snippet(text, fix[0])):
                     f, ln = diag_where(lines, int(m['line']))
                     opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {fix[2]}')
             else:
@@ -917,6 +938,19 @@ def frontend(path, opts, cfg):
         text = _apply_fixes(text, fixes)
         lines = Lines(text, is_user)
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
+
+
+# &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
+# conversion to that type is no change of layout worth a warning
+MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\])?\s*$', re.S)
+
+
+def _snippet(text, where):
+    l1, c1, l2, c2, _ = where
+    lines = text.split('\n')
+    if l1 == l2:
+        return lines[l1 - 1][c1 - 1:c2 - 1]
+    return lines[l1 - 1][c1 - 1:] + '\n'.join(lines[l1:l2 - 1]) + lines[l2 - 1][:c2 - 1]
 
 
 def _blank_markers(text):
@@ -971,7 +1005,7 @@ def _apply_fixes(text, fixes):
 
 CLANG_WORDS = [
     ('automatic variable qualified with an address space',
-     'a shared object with automatic storage duration (UPC 1.3 6.5 para 4)'),
+     'a shared object with automatic storage duration (UPC 1.3 6.5.1.1)'),
     ('field may not be qualified with an address space', 'a shared-qualified struct member'),
     ('parameter may not be qualified with an address space', 'a shared-qualified parameter'),
     ('function type may not be qualified with an address space', 'a shared-qualified function type'),

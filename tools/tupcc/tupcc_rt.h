@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* p plus n bytes, in the same thread (a member of a shared struct). */
+/* p plus n bytes, in the same thread: a member of a shared struct, whose
+ * address is a shared [] T * (UPC 1.3 6.4.4), so its phase is 0. */
 static inline tupc_sptr_t tupcc_byte_add(tupc_sptr_t p, ptrdiff_t n)
 {
     p.addr += n;
+    p.phase = 0;
     return p;
 }
 
@@ -34,7 +36,7 @@ static inline tupc_sptr_t tupcc_conv(tupc_sptr_t p, int reset)
 }
 
 /* How many controlling upc_forall loops the thread is in (0 or 1): inside
- * one, a upc_forall runs every iteration (UPC 1.3 6.6.2 para 7), also one
+ * one, a upc_forall runs every iteration (UPC 1.3 6.6.2), also one
  * reached through a call. Leaving a upc_forall's body by return or goto is
  * undefined there, so the count can go up and down around the loop. */
 __attribute__((weak)) _Thread_local int tupcc_forall_depth;

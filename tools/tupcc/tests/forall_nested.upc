@@ -1,4 +1,4 @@
-/* Nested upc_forall (UPC 1.3 6.6.2 para 7): the outermost with an affinity
+/* Nested upc_forall (UPC 1.3 6.6.2): the outermost with an affinity
  * controls, also across a function call; upc_forall as the body of an if
  * with an else. */
 #include <upc.h>

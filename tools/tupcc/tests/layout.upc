@@ -1,4 +1,4 @@
-/* Layouts of shared arrays against UPC 1.3 6.5.1.1: for shared [B] T a[N],
+/* Layouts of shared arrays against UPC 1.3 6.5.2.1: for shared [B] T a[N],
  * element i has affinity to thread (i / B) mod THREADS and phase i mod B,
  * and a thread's elements lie in its partition course after course, so a
  * private pointer to its first element reaches the i-th at index

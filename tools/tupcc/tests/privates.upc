@@ -1,4 +1,4 @@
-/* Private objects of static storage are per thread (UPC 1.3 6.5 para 1: each
+/* Private objects of static storage are per thread (in UPC each
  * thread has its own), block-scope static shared objects are allocated once
  * before main, with zero or their initializer, and a shared scalar with an
  * initializer has its value on entry to main. */

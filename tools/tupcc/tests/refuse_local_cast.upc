@@ -1,5 +1,5 @@
 /* expect: a conversion of a pointer-to-local or an integer to a pointer-to-shared */
-/* UPC 1.3 6.4.1 EXAMPLE 1: q = (shared int *)p; is not allowed */
+/* UPC 1.3 6.4.3 EXAMPLE 1: q = (shared int *)p; is not allowed */
 #include <upc.h>
 int main(void)
 {

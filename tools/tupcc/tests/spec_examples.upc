@@ -15,22 +15,22 @@ static int fails;
         }                                                                                          \
     } while (0)
 
-/* 6.5.1 EXAMPLE 1: strict shared int y; */
+/* 6.5.1.1 EXAMPLE 1: strict shared int y; */
 strict shared int y;
 
-/* 6.5.1.2 EXAMPLE 1: allowed with static or dynamic THREADS */
+/* 6.5.2.1 EXAMPLE 1: allowed with static or dynamic THREADS */
 shared int x1[10 * THREADS];
 shared int x2[THREADS * (100 * 20)];
 shared [] int x3[10];
 
-/* 6.5.1.2 EXAMPLE 3: shared [3] int x[10]; */
+/* 6.5.2.1 EXAMPLE 3: shared [3] int x[10]; */
 shared [3] int x[10];
 
-/* 6.5.1.2 EXAMPLE 4: shared [3] applies to the ultimate element type */
+/* 6.5.2.1 EXAMPLE 4: shared [3] applies to the ultimate element type */
 typedef int S[10];
 shared [3] S T[3 * THREADS];
 
-/* 6.5.1.2 EXAMPLE 5 and 6 */
+/* 6.5.2.1 EXAMPLE 5 and 6 */
 shared [] double D[100];
 shared [] long *p;
 
@@ -61,7 +61,7 @@ int main(void)
                    (size_t)((((ptrdiff_t)upc_threadof(p0) + q) % THREADS + THREADS) % THREADS));
         }
 
-    /* 6.4.1 EXAMPLE 1 (the allowed half): a pointer-to-local from a
+    /* 6.4.3 EXAMPLE 1 (the allowed half): a pointer-to-local from a
      * pointer-to-shared with affinity to this thread */
     int *lp;
     shared int *q = &x1[MYTHREAD];
@@ -72,26 +72,26 @@ int main(void)
     *lp = 40 + MYTHREAD;
     EXPECT(x1[MYTHREAD] == 40 + MYTHREAD);
 
-    /* 6.5.1 EXAMPLE 1 */
+    /* 6.5.1.1 EXAMPLE 1 */
     if (MYTHREAD == 0)
         y = 1;
     upc_barrier;
     EXPECT(y == 1);
 
-    /* 6.5.1.2 EXAMPLE 4: blocked as shared [3] int T[3*THREADS][10] */
+    /* 6.5.2.1 EXAMPLE 4: blocked as shared [3] int T[3*THREADS][10] */
     for (i = 0; i < 3 * THREADS; i++)
         for (j = 0; j < 10; j++)
             EXPECT(upc_threadof(&T[i][j]) == (size_t)((i * 10 + j) / 3 % THREADS) &&
                    upc_phaseof(&T[i][j]) == (size_t)((i * 10 + j) % 3));
     EXPECT(sizeof(T) == 3 * THREADS * sizeof(S) && upc_blocksizeof(T) == 3);
 
-    /* 6.5.1.2 EXAMPLE 5: every element of D on thread 0 */
+    /* 6.5.2.1 EXAMPLE 5: every element of D on thread 0 */
     for (i = 0; i < 100; i++)
         EXPECT(upc_threadof(&D[i]) == 0);
     EXPECT(upc_threadof(&x3[9]) == 0 && upc_threadof(&x[9]) == (size_t)(3 % THREADS));
     EXPECT(upc_threadof(&x2[THREADS * 2000 - 1]) == (size_t)(THREADS - 1));
 
-    /* 6.5.1.2 EXAMPLE 6: p's elements follow p's thread */
+    /* 6.5.2.1 EXAMPLE 6: p's elements follow p's thread */
     shared [] long *arr = upc_all_alloc(THREADS, 8 * sizeof(long));
     p = (shared [] long *)((shared [8] long *)arr + 8 * MYTHREAD);
     for (i = 0; i < 8; i++) {
@@ -122,7 +122,7 @@ int main(void)
     for (i = 0; i < 10; i++)
         EXPECT(n4[i] == 1);
 
-    /* 6.6.1 para 3: upc_barrier is upc_notify then upc_wait */
+    /* 6.6.1: upc_barrier is upc_notify then upc_wait */
     { upc_notify 3; upc_wait 3; }
     upc_barrier;
     upc_all_free(arr);

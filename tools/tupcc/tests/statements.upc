@@ -1,5 +1,5 @@
 /* upc_forall with integer, pointer and continue affinity, nested (the inner
- * loop runs every iteration: UPC 1.3 6.6.2 para 7), barriers with and
+ * loop runs every iteration: UPC 1.3 6.6.2), barriers with and
  * without ids, split-phase barriers, upc_fence, MYTHREAD and THREADS, the
  * predefined macros. */
 #include <upc.h>

@@ -1,4 +1,4 @@
-/* UPC 1.3 6.5.1.2 EXAMPLE 2: declarations allowed only with static THREADS
+/* UPC 1.3 6.5.2.1 EXAMPLE 2: declarations allowed only with static THREADS
  * (tupcc -n N), with their layouts checked; run.sh builds static_* with -n
  * only. */
 #include <upc.h>

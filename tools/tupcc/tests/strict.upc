@@ -1,4 +1,4 @@
-/* strict and relaxed (UPC 1.3 6.5.2, 6.7.1): strict qualifiers, the pragmas
+/* strict and relaxed (UPC 1.3 6.5.1.1, 6.7.1): strict qualifiers, the pragmas
  * at file and block scope and <upc_relaxed.h>. A strict write publishes the
  * relaxed writes before it: thread 0 fills data, raises the strict flag, and
  * every other thread waits for the flag and then reads data. */

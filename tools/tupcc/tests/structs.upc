@@ -1,4 +1,4 @@
-/* Shared structs (UPC 1.3 6.5.1): members through . and ->, arrays inside a
+/* Shared structs (UPC 1.3 6.5.1.1): members through . and ->, arrays inside a
  * shared struct, whole-struct copies, pointers-to-shared inside private
  * and shared structs. */
 #include <upc.h>
