@@ -906,13 +906,17 @@ def frontend(path, opts, cfg):
             return True
         return '3' not in flags
 
+    def is_translated(file, flags):
+        # tupcc's own headers are pre-passed but never written out
+        return '3' not in flags and not file.startswith((fe_inc, fe_real))
+
     toks = prepass.tokenize(r.stdout, is_user)
     pp = prepass.PrePass(toks)
     pp.run()
     if pp.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in pp.errors))
     text, pragmas = pp.output()
-    lines = Lines(text, is_user)
+    lines = Lines(text, is_translated)
     parse_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info',
                  '-Xclang', '-ast-dump=json', '-']
@@ -936,7 +940,7 @@ def frontend(path, opts, cfg):
         if msgs:
             raise UPCError('\n'.join(msgs))
         text = _apply_fixes(text, fixes)
-        lines = Lines(text, is_user)
+        lines = Lines(text, is_translated)
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
 
 
