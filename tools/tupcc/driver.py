@@ -103,18 +103,20 @@ def main(argv, cfg):
     tmp = tempfile.mkdtemp(prefix='tupcc-')
     try:
         objs = []
-        for f in inputs:
+        for k, f in enumerate(inputs):
             base = os.path.splitext(os.path.basename(f))[0]
+            # in the scratch directory, a.upc and lib/a.upc must not meet
+            scratch = os.path.join(tmp, f'{k}-{base}')
             if f.endswith(('.upc', '.c')):
                 src = f
                 if f.endswith('.upc'):
                     code = _translate(f, opts, cfg)
                     if code is None:
                         return 1
-                    src = os.path.join('.' if keep else tmp, base + '.tupcc.c')
+                    src = base + '.tupcc.c' if keep else scratch + '.tupcc.c'
                     with open(src, 'w') as fh:
                         fh.write(code)
-                obj = out if mode == 'compile' and out else (base + '.o' if mode == 'compile' else os.path.join(tmp, base + '.o'))
+                obj = out if mode == 'compile' and out else (base + '.o' if mode == 'compile' else scratch + '.o')
                 r = subprocess.run([cc] + cc_args + cfg['cflags'] + ['-c', src, '-o', obj])
                 if r.returncode:
                     return r.returncode
