@@ -753,11 +753,21 @@ class Translator:
             self.renamed[d['id']] = handle
         init = self.init_of(d)
         itext = None
-        if init is not None:
-            if r.kind == 'array':
-                self.refuse(d, 'an initializer of a shared array')
-            itext = self.emit(init)
         B, ct, _ = self.elem_info(r)
+        if init is not None and r.kind != 'array':
+            itext = f'*({ct} *){handle}.addr = {self.emit(init)};'
+        elif init is not None:
+            # implementation-defined (UPC 1.3 6.5.2.1): thread 0 copies the
+            # values, as a private array of the same shape, element by element
+            ds, _ = self.types.dims(r)
+            if not self.static_threads and any('THREADS' in x for x in ds):
+                self.refuse(d, 'an initializer of a shared array with THREADS in a dimension under dynamic THREADS')
+            n = ' * '.join(f'(size_t)({x})' for x in ds)
+            values = self.types.cdecl(self.strip_top(r), 'tupcc_v')
+            itext = (f'{{\n        const {values} = {self.emit(init)};\n'
+                     f'        for (size_t k = 0; k < {n}; k++)\n'
+                     f'            *({ct} *)tupc_ptr_add({handle}, (ptrdiff_t)k, {B}, sizeof({ct})).addr = '
+                     f'(({ct} const *)tupcc_v)[k];\n    }}')
         if r.kind == 'array':
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
@@ -1133,7 +1143,7 @@ def generate(path, opts, cfg):
         tail.append('static void tupcc_init_unit(void)\n{\n    if (MYTHREAD != 0)\n        return;')
         for h, nb, nbytes, ct, it in tr.allocs:
             if it is not None:
-                tail.append(f'    *({ct} *){h}.addr = {it};')
+                tail.append(f'    {it}')
         tail.append('}')
         tail.append('static void tupcc_thread_unit(void)\n{')
         tail += [f'    {a}' for a in tr.thread_inits]
