@@ -765,9 +765,9 @@ class Translator:
             n = ' * '.join(f'(size_t)({x})' for x in ds)
             values = self.types.cdecl(self.strip_top(r), 'tupcc_v')
             itext = (f'{{\n        const {values} = {self.emit(init)};\n'
-                     f'        for (size_t k = 0; k < {n}; k++)\n'
-                     f'            *({ct} *)tupc_ptr_add({handle}, (ptrdiff_t)k, {B}, sizeof({ct})).addr = '
-                     f'(({ct} const *)tupcc_v)[k];\n    }}')
+                     f'        for (size_t tupcc_k = 0; tupcc_k < {n}; tupcc_k++)\n'
+                     f'            *({ct} *)tupc_ptr_add({handle}, (ptrdiff_t)tupcc_k, {B}, sizeof({ct})).addr = '
+                     f'(({ct} const *)tupcc_v)[tupcc_k];\n    }}')
         if r.kind == 'array':
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
@@ -1136,9 +1136,9 @@ def generate(path, opts, cfg):
     # what follows is tupcc's, not the user's: diagnostics say so
     tail = ['#line 1 "<tupcc: generated>"']
     if tr.allocs or tr.thread_inits:
-        tail.append('static void tupcc_alloc_unit(void)\n{' + ('\n    tupc_sptr_t p;' if tr.allocs else ''))
+        tail.append('static void tupcc_alloc_unit(void)\n{' + ('\n    tupc_sptr_t tupcc_p;' if tr.allocs else ''))
         for h, nb, nbytes, ct, _ in tr.allocs:
-            tail.append(f'    p = tupcc_alloc({nb}, {nbytes});\n    if (MYTHREAD == 0)\n        {h} = p;')
+            tail.append(f'    tupcc_p = tupcc_alloc({nb}, {nbytes});\n    if (MYTHREAD == 0)\n        {h} = tupcc_p;')
         tail.append('}')
         tail.append('static void tupcc_init_unit(void)\n{\n    if (MYTHREAD != 0)\n        return;')
         for h, nb, nbytes, ct, it in tr.allocs:
