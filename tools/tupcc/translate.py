@@ -754,8 +754,10 @@ class Translator:
         init = self.init_of(d)
         itext = None
         B, ct, _ = self.elem_info(r)
+        # memcpy, not assignment: the object may be const
         if init is not None and r.kind != 'array':
-            itext = f'*({ct} *){handle}.addr = {self.emit(init)};'
+            itext = (f'{{\n        {ct} tupcc_v = {self.emit(init)};\n'
+                     f'        memcpy({handle}.addr, &tupcc_v, sizeof tupcc_v);\n    }}')
         elif init is not None:
             # implementation-defined (UPC 1.3 6.5.2.1): thread 0 copies the
             # values, as a private array of the same shape, element by element
@@ -764,10 +766,10 @@ class Translator:
                 self.refuse(d, 'an initializer of a shared array with THREADS in a dimension under dynamic THREADS')
             n = ' * '.join(f'(size_t)({x})' for x in ds)
             values = self.types.cdecl(self.strip_top(r), 'tupcc_v')
-            itext = (f'{{\n        const {values} = {self.emit(init)};\n'
+            itext = (f'{{\n        {values} = {self.emit(init)};\n'
                      f'        for (size_t tupcc_k = 0; tupcc_k < {n}; tupcc_k++)\n'
-                     f'            *({ct} *)tupc_ptr_add({handle}, (ptrdiff_t)tupcc_k, {B}, sizeof({ct})).addr = '
-                     f'(({ct} const *)tupcc_v)[tupcc_k];\n    }}')
+                     f'            memcpy(tupc_ptr_add({handle}, (ptrdiff_t)tupcc_k, {B}, sizeof({ct})).addr, '
+                     f'&(({ct} const *)tupcc_v)[tupcc_k], sizeof({ct}));\n    }}')
         if r.kind == 'array':
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
