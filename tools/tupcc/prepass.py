@@ -79,6 +79,13 @@ class PrePass:
         self.t = toks
         self.sig = [i for i, t in enumerate(toks) if t.kind not in ('ws', 'nl', 'comment', 'directive', 'marker')]
         self.errors = []   # (file, line, message)
+        self.twins = {}    # shared typedef name -> its strict and relaxed twins
+        self.depth, d = [], 0  # brace depth at each significant token
+        for i in self.sig:
+            t = self.t[i]
+            d -= t.text == '}'
+            self.depth.append(d)
+            d += t.text == '{'
         self.star_ids = 0
         self.pragmas = []  # (token index, mode, scope end token index or None)
 
@@ -133,7 +140,7 @@ class PrePass:
                 mode = 1 if x.text == 'strict' else 2
                 modes.append(b)
             b += 1
-        return shared, layout, mode, modes, b
+        return shared, layout, mode, modes, b, a
 
     def run(self):
         n = len(self.sig)
@@ -143,10 +150,17 @@ class PrePass:
             if not x.user or x.kind != 'ident' or x.text not in ('shared', 'strict', 'relaxed'):
                 si += 1
                 continue
-            shared, layout, mode, modes, end = self.qualifiers(si)
+            shared, layout, mode, modes, end, start = self.qualifiers(si)
             if shared is None:
-                self.error(si, f'{x.text} without shared in the same qualifier list '
-                           '(on a shared typedef name): not supported by tupcc')
+                # strict or relaxed on a shared typedef name: its twin of that mode
+                names = [j for j in range(start, end) if self.S(j).orig in self.twins]
+                if len(names) == 1 and len(modes) == 1:
+                    j = names[0]
+                    self.set(j, self.twins[self.S(j).orig][mode - 1])
+                    self.set(modes[0], '')
+                else:
+                    self.error(si, f'{x.text} without shared in the same qualifier list '
+                               '(on a name that is no file-scope shared typedef): not supported by tupcc')
                 si = end
                 continue
             if layout is None:
@@ -168,6 +182,8 @@ class PrePass:
             self.set(shared, f'__attribute__((address_space({encode_as(0, mode)} + 4 * {k})))')
             for j in modes:
                 self.set(j, '')
+            if not mode:
+                self.typedef_twins(start, end, shared, k)
             si = end
         si = 0
         while si < n:
@@ -230,6 +246,33 @@ class PrePass:
                 si = e
             si += 1
         self.scan_pragmas()
+
+    def typedef_twins(self, start, end, shared, k):
+        """`typedef shared ... NAME[dims];` at file scope gets a strict and a
+        relaxed twin on the same line, which `strict NAME` and `relaxed NAME`
+        then name: an address space cannot be given a mode afterwards."""
+        if 'typedef' not in [self.S(j).orig for j in range(start, end)] or self.depth[start]:
+            return
+        # the declared name ends the run of identifiers; dimensions may follow
+        at = end - 1
+        if at <= shared or self.S(at).kind != 'ident':
+            return
+        name = self.S(at).orig
+        j = end
+        while self.S(j).orig == '[':
+            j = self.close_of(j) + 1
+        if self.S(j).orig != ';':
+            return
+        twins = []
+        texts = []
+        for mode, word in ((1, 'strict'), (2, 'relaxed')):
+            twin = f'tupcc_{word}__{name}'
+            parts = [f'__attribute__((address_space({encode_as(0, mode)} + 4 * {k})))' if i == shared
+                     else twin if i == at else self.S(i).text for i in range(start, j)]
+            texts.append(' '.join(p for p in parts if p) + ';')
+            twins.append(twin)
+        self.set(j, '; ' + ' '.join(texts))
+        self.twins[name] = twins
 
     def scan_pragmas(self):
         """#pragma upc strict|relaxed: its token index, mode and the end of

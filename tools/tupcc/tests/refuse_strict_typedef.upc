@@ -1,8 +1,8 @@
-/* expect: strict without shared in the same qualifier list */
+/* expect: strict without shared in the same qualifier list (on a name that is no file-scope shared typedef) */
 #include <upc.h>
-typedef shared int sint;
-strict sint flag; /* here */
 int main(void)
 {
-    return 0;
+    typedef shared int lsint;
+    static strict lsint flag; /* here */
+    return flag;
 }
