@@ -660,8 +660,10 @@ class Translator:
             # written again from the types; a struct defined in the
             # declaration comes first, as a declaration of its own
             parts = [self.emit(r) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
-            parts += [s for s in (self.redeclare(d) for d in named) if s]
-            out = '; '.join(parts)
+            decls = [s for s in (self.redeclare(d) for d in named) if s]
+            out = '; '.join(parts + [self.one_declaration(decls)])
+            if not decls:
+                out = '; '.join(parts)
             return out + '\n' * max(orig.count('\n') - out.count('\n'), 0)
         sub = []
         for d in ds:
@@ -678,6 +680,17 @@ class Translator:
             at = m.end() if m else 0
             text = text[:at] + (' ' if m else '') + '_Thread_local' + (' ' if not m else '') + text[at:]
         return text
+
+    def one_declaration(self, decls):
+        """declarations that begin alike as one (int *p = a, *q;), which a
+        for statement's first clause needs; else one after another."""
+        def spec(d):
+            m = re.match(r'((?:[A-Za-z_]\w*\s+)*?(?:[A-Za-z_]\w*))(?=\s*[*(]|\s+[A-Za-z_]\w*\s*(?:[\[=]|$))', d)
+            return m.group(1) if m else None
+        heads = [spec(d) for d in decls]
+        if len(decls) > 1 and heads[0] and all(h == heads[0] for h in heads):
+            return heads[0] + ' ' + ', '.join(d[len(heads[0]):].strip() for d in decls)
+        return '; '.join(decls)
 
     def needs_tls(self, d):
         if d.get('tls'):

@@ -76,6 +76,11 @@ int main(void)
     EXPECT(np == NULL && !np);
     np = &c[3];
     EXPECT(np && np != NULL);
+    /* declarations in a for statement's first clause */
+    int walked = 0;
+    for (shared int *w = &c[MYTHREAD], *end = &c[N]; w < end; w += THREADS)
+        walked += *w == 2 * (int)(w - &c[0]);
+    EXPECT(walked == N / THREADS);
     /* pointers-to-shared as conditions */
     int turns = 0;
     while (np) {
