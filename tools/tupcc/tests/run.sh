@@ -61,7 +61,12 @@ esac
 if [ -n "$dynamic" ]; then
     build "$tmp/dyn"
 fi
-for n in ${TUPCC_THREADS:-1 2 3 5 8}; do
+# TUPC_TEST_QUICK (the sanitizer runs): fewer thread counts
+threads=${TUPCC_THREADS:-1 2 3 5 8}
+if [ -n "${TUPC_TEST_QUICK:-}" ] && [ -z "${TUPCC_THREADS:-}" ]; then
+    threads="1 3 8"
+fi
+for n in $threads; do
     if [ -n "$dynamic" ]; then
         echo "dynamic THREADS, -n $n"
         "$tmp/dyn" -n "$n"
