@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(meson ninja-build pkg-config gcc g++ clang libnuma-dev libcmocka-dev libomp-dev libgtest-dev mandoc
+packages=(meson ninja-build pkg-config gcc g++ clang python3 libnuma-dev libcmocka-dev libomp-dev libgtest-dev mandoc
     gnuplot-nox)
 
 need_packages() {

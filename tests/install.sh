@@ -59,4 +59,26 @@ if [ "$system" != --system ]; then
 fi
 # shellcheck disable=SC2046
 cc -c $(pkg-config --cflags tupc) "$tmp/macros.c" -o "$tmp/macros.o"
+# The installed tupcc finds the installed headers and libraries: the
+# README's "Run a UPC program" line, on a program of its own.
+if command -v clang >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    cat >"$tmp/hello.upc" <<'UPC'
+#include <upc.h>
+#include <stdio.h>
+shared [2] int a[2 * THREADS];
+int main(void)
+{
+    a[2 * MYTHREAD + 1] = MYTHREAD;
+    upc_barrier;
+    printf("thread %d of %d: %d\n", MYTHREAD, THREADS, a[2 * ((MYTHREAD + 1) % THREADS) + 1]);
+    return 0;
+}
+UPC
+    (cd "$tmp" && env -i PATH="$PATH" HOME="$tmp/home" "$prefix/bin/tupcc" hello.upc -o hello &&
+        ./hello -n 4) | sort >"$tmp/hello.out"
+    for t in 0 1 2 3; do
+        grep -qx "thread $t of 4: $(((t + 1) % 4))" "$tmp/hello.out" || { echo "installed tupcc: thread $t wrong"; exit 1; }
+    done
+    echo "installed tupcc: ok"
+fi
 echo "install${system:+ $system}: ok"

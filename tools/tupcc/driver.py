@@ -1,0 +1,146 @@
+"""tupcc's command line: translate each .upc file, compile with the system C
+compiler, link with tupc. See tupcc(1)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import translate
+from upctypes import UPCError
+
+USAGE = '''usage: tupcc [-n N] [-E] [--keep] [-c] [-o OUT] [cc options] FILE.upc [FILE.c|.o ...]
+  -n N       static THREADS: THREADS is the constant N (__UPC_STATIC_THREADS__)
+  -E         print the generated C (of one .upc file) instead of compiling
+  --keep     keep the generated C as NAME.tupcc.c in the current directory
+  -c, -o, -I, -D, -U, -O, -g, -W..., -f..., -l, -L: as for cc ($CC, default cc)
+'''
+
+
+WITH_VALUE = ('-MF', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-u', '-T', '-x')
+
+
+def main(argv, cfg):
+    threads = None
+    cpp_args, cc_args, link_args, inputs = [], [], [], []
+    out = None
+    mode = 'link'
+    keep = False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+
+        def value():
+            nonlocal i
+            if len(a) > 2 and a[:2] in ('-I', '-D', '-U', '-o', '-n', '-L', '-l'):
+                return a[2:]
+            i += 1
+            if i == len(argv):
+                sys.exit(f'tupcc: {a} needs a value')
+            return argv[i]
+        if a in ('-h', '--help'):
+            sys.stdout.write(USAGE)
+            return 0
+        if re.fullmatch(r'-n\d*', a) or a.startswith('-fupc-threads='):
+            v = a.split('=', 1)[1] if a.startswith('-fupc-threads=') else value()
+            if not v.isdigit() or not 1 <= int(v) <= 1024:
+                sys.exit(f'tupcc: -n {v}: expected a number of threads from 1 to 1024')
+            threads = int(v)
+        elif a[:2] in ('-I', '-D', '-U'):
+            flag = a[:2]
+            v = value()
+            cpp_args += [flag + v]
+            cc_args += [flag + v]
+        elif a in ('-include', '-isystem', '-iquote', '-idirafter'):
+            i += 1
+            cpp_args += [a, argv[i]]
+            cc_args += [a, argv[i]]
+        elif a in WITH_VALUE:
+            # a C compiler option whose value is the next argument
+            i += 1
+            (link_args if a in ('-Xlinker', '-u', '-T') else cc_args).extend([a, argv[i]])
+        elif a[:2] == '-o':
+            out = value()
+        elif a == '-c':
+            mode = 'compile'
+        elif a == '-E':
+            mode = 'translate'
+        elif a == '--keep':
+            keep = True
+        elif a[:2] in ('-l', '-L') or a.startswith('-Wl,') or a in ('-pthread', '-static', '-shared'):
+            link_args.append(a if a[:2] not in ('-l', '-L') or len(a) > 2 else a + value())
+        elif a.startswith('-'):
+            cc_args.append(a)
+            if a.startswith(('-fsanitize', '-pg', '-fprofile', '--coverage')):
+                link_args.append(a)
+        else:
+            inputs.append(a)
+        i += 1
+    if not inputs:
+        sys.stderr.write(USAGE)
+        return 1
+    if not any(a.startswith('-std=') for a in cc_args):
+        cc_args.insert(0, '-std=gnu11')
+    cc = os.environ.get('CC') or 'cc'
+    opts = {'threads': threads, 'cpp_args': cpp_args}
+    upcs = [f for f in inputs if f.endswith('.upc')]
+    if mode == 'translate':
+        if len(upcs) != 1:
+            sys.exit('tupcc: -E takes one .upc file')
+        code = _translate(upcs[0], opts, cfg)
+        if code is None:
+            return 1
+        if out:
+            with open(out, 'w') as f:
+                f.write(code)
+        else:
+            sys.stdout.write(code)
+        return 0
+    if mode == 'compile' and out and len([f for f in inputs if f.endswith(('.upc', '.c'))]) > 1:
+        sys.exit('tupcc: -c -o with more than one source file')
+    tmp = tempfile.mkdtemp(prefix='tupcc-')
+    try:
+        objs = []
+        for k, f in enumerate(inputs):
+            base = os.path.splitext(os.path.basename(f))[0]
+            # in the scratch directory, a.upc and lib/a.upc must not meet
+            scratch = os.path.join(tmp, f'{k}-{base}')
+            if f.endswith(('.upc', '.c')):
+                src = f
+                if f.endswith('.upc'):
+                    code = _translate(f, opts, cfg)
+                    if code is None:
+                        return 1
+                    src = base + '.tupcc.c' if keep else scratch + '.tupcc.c'
+                    with open(src, 'w') as fh:
+                        fh.write(code)
+                obj = out if mode == 'compile' and out else (base + '.o' if mode == 'compile' else scratch + '.o')
+                r = subprocess.run([cc] + cc_args + cfg['cflags'] + ['-c', src, '-o', obj])
+                if r.returncode:
+                    return r.returncode
+                objs.append(obj)
+            else:
+                objs.append(f)
+        if mode == 'compile':
+            return 0
+        r = subprocess.run([cc] + [a for a in cc_args if not a.startswith(('-I', '-D', '-U'))] + objs +
+                           ['-o', out or 'a.out'] + link_args + cfg['libs'])
+        return r.returncode
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _translate(path, opts, cfg):
+    if not os.path.exists(path):
+        sys.stderr.write(f'tupcc: {path}: no such file\n')
+        return None
+    try:
+        code, warnings = translate.generate(path, dict(opts), cfg)
+    except UPCError as e:
+        sys.stderr.write(str(e) + '\n')
+        return None
+    for w in warnings:
+        sys.stderr.write(w + '\n')
+    return code

@@ -1,0 +1,22 @@
+/* tupcc front end: what the pre-pass writes refers to these; -include'd
+ * before the user's file, never part of the generated C. */
+#ifdef __TUPCC_THREADS
+enum { __tupc_THREADS = __TUPCC_THREADS };
+#else
+/* a prime far above any dimension: clang's array sizes say where THREADS is */
+enum { __tupc_THREADS = 16777259 };
+#endif
+int __tupc_forall();
+unsigned long __tupc_blocksizeof(unsigned long);
+unsigned long __tupc_elemsizeof(unsigned long);
+unsigned long __tupc_localsizeof(unsigned long);
+#define __UPC__ 1
+#define __UPC_VERSION__ 201311L
+/* UPC's keywords and predefined names, there without <upc.h>; the
+ * generated C always includes tupc's <upc.h>. */
+extern const int MYTHREAD;
+void upc_barrier();
+void upc_notify();
+void upc_wait();
+void upc_fence(void);
+#define UPC_MAX_BLOCK_SIZE ((unsigned long)1 << 30)

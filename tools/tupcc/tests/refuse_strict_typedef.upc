@@ -1,0 +1,8 @@
+/* expect: strict without shared in the same qualifier list (on a name that is no file-scope shared typedef) */
+#include <upc.h>
+int main(void)
+{
+    typedef shared int lsint;
+    static strict lsint flag; /* here */
+    return flag;
+}

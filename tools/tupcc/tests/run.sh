@@ -1,0 +1,77 @@
+#!/bin/sh
+# One tupcc test: run.sh TUPCC DIR NAME
+#   NAME.upc       translated and built (-Wall -Wextra -Werror) with dynamic
+#                  THREADS and run at 1, 2, 3, 5 and 8 THREADS, then built with
+#                  -n N (static THREADS) and run at N for the same N; the
+#                  program checks itself and exits non-zero on a failure.
+#   refuse_*.upc   must be refused: tupcc fails and prints the text after
+#                  `expect:` in its first line, at the line marked `here`.
+#   static_*.upc   the same with static THREADS only.
+#   A line `also: FILES` in a program names more sources (.upc, .c) of it,
+#   in this directory; they are compiled with -c on their own first.
+#   cerror_*.upc   the same for a diagnostic of the C compiler on the
+#                  generated C: #line puts it at the user's line.
+# Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
+# sanitizer build passes its -fsanitize).
+set -eu
+LC_ALL=C
+export LC_ALL
+tupcc=$1
+dir=$2
+name=$3
+command -v clang >/dev/null 2>&1 || { echo "no clang: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "no python3: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+src=$dir/$name.upc
+flags="-Wall -Wextra -Werror ${TUPCC_CFLAGS:-}"
+case $name in
+refuse_* | cerror_*)
+    expect=$(sed -n '1s/.*expect: *\(.*\) \*\/.*/\1/p' "$src")
+    line=$(grep -nF '/* here */' "$src" | sed -n '1s/:.*//p')
+    if python3 "$tupcc" $flags "$src" -o "$tmp/prog" 2>"$tmp/err"; then
+        echo "tupcc accepted $src"
+        exit 1
+    fi
+    cat "$tmp/err"
+    grep -qF "$expect" "$tmp/err" || { echo "expected: $expect"; exit 1; }
+    grep -q "$name.upc:$line:" "$tmp/err" || { echo "expected the error at line $line"; exit 1; }
+    echo "refused as expected"
+    exit 0
+    ;;
+esac
+also=$(sed -n 's/.*also: *\([^*]*\) *\*\/.*/\1/p' "$src" | head -n 1)
+# build OUT [-n N]: the program from its sources, each compiled on its own
+build() {
+    out=$1
+    shift
+    objs=
+    for f in $also; do
+        # shellcheck disable=SC2086
+        python3 "$tupcc" "$@" $flags -c "$dir/$f" -o "$tmp/${f%.*}.o"
+        objs="$objs $tmp/${f%.*}.o"
+    done
+    # shellcheck disable=SC2086
+    python3 "$tupcc" "$@" $flags "$src" $objs -o "$out"
+}
+case $name in
+static_*) dynamic= ;;
+*) dynamic=yes ;;
+esac
+if [ -n "$dynamic" ]; then
+    build "$tmp/dyn"
+fi
+# TUPC_TEST_QUICK (the sanitizer runs): fewer thread counts
+threads=${TUPCC_THREADS:-1 2 3 5 8}
+if [ -n "${TUPC_TEST_QUICK:-}" ] && [ -z "${TUPCC_THREADS:-}" ]; then
+    threads="1 3 8"
+fi
+for n in $threads; do
+    if [ -n "$dynamic" ]; then
+        echo "dynamic THREADS, -n $n"
+        "$tmp/dyn" -n "$n"
+    fi
+    build "$tmp/static$n" -n "$n"
+    echo "static THREADS $n"
+    "$tmp/static$n"
+done

@@ -1,0 +1,1180 @@
+"""tupcc front end and translator: UPC source -> C11 that calls tupc.
+
+1. clang -E with tupcc's UPC view of the library headers (include/);
+2. the pre-pass (prepass.py) maps UPC syntax to C that clang can type;
+3. clang parses it; an implicit conversion between pointers-to-shared of
+   different layouts, which clang rejects as a change of address space, gets
+   the explicit cast inserted and the file is parsed again;
+4. clang's JSON AST drives a rewrite of the pre-passed text: every node is
+   re-emitted from its own text with its children replaced, and only shared
+   accesses, pointers-to-shared and declarations that name shared types
+   change. No newline is added or removed in user code, so the line markers
+   turn into #line directives that stay right;
+5. regions of system headers collapse back into their #include lines, and
+   the static shared objects get a collective allocation before main."""
+
+import bisect
+import json
+import os
+import re
+import subprocess
+
+import prepass
+from upctypes import UPCError, Types, Ty, parse, decode_as, K_STAR
+
+DIAG = re.compile(r"^(?P<file>[^:\n]*):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{[^}]*\})*):? ?(?P<sev>error|fatal error|warning|note): (?P<msg>.*)$", re.M)
+RANGE = re.compile(r'\{(\d+):(\d+)-(\d+):(\d+)\}')
+QUOTED = re.compile(r"'([^']*)'(?: \(aka '([^']*)'\))?")
+ARITH = {'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int',
+         'long', 'unsigned long', 'long long', 'unsigned long long', 'float', 'double', '_Bool',
+         'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t',
+         'size_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t'}
+
+
+class Lines:
+    """offset in the -E text -> (file, line, user) from its line markers."""
+
+    def __init__(self, text, is_user):
+        self.starts, self.where = [], []
+        off, file, line, user = 0, '?', 1, True
+        for ln in text.split('\n'):
+            self.starts.append(off)
+            self.where.append((file, line, user))
+            m = prepass.MARKER.match(ln)
+            if m:
+                file, line = m.group(2), int(m.group(1))
+                user = is_user(file, m.group(3).split())
+            else:
+                line += 1
+            off += len(ln) + 1
+
+    def at(self, off):
+        return self.where[bisect.bisect_right(self.starts, off) - 1]
+
+    def physical(self, line):
+        return self.where[line - 1] if 0 < line <= len(self.where) else ('?', 0, True)
+
+
+def rng(n):
+    """[begin, end) offsets of node n in the parsed text, or None."""
+    r = n.get('range')
+    if not r or 'offset' not in r.get('begin', {}) or 'offset' not in r.get('end', {}):
+        return None
+    return r['begin']['offset'], r['end']['offset'] + r['end'].get('tokLen', 0)
+
+
+def kids(n):
+    """n's child nodes (the JSON writes absent ones as {})."""
+    return [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
+
+
+def strip(n):
+    """n without the parentheses and implicit conversions around it."""
+    while n.get('kind') in ('ParenExpr', 'ImplicitCastExpr') and kids(n):
+        n = kids(n)[0]
+    return n
+
+
+DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
+
+
+class Translator:
+    """One translation unit's AST and pre-passed text -> C (run())."""
+
+    def __init__(self, text, lines, ast, pragmas, threads):
+        self.text, self.lines, self.ast, self.pragmas = text, lines, ast, pragmas
+        self.static_threads = threads
+        self.types = Types()
+        self.errors = []
+        self.allocs = []     # (handle, nblocks, nbytes, element C type, init text)
+        self.hoisted = []    # handles of block-scope static shared objects
+        self.renamed = {}    # decl id -> handle name
+        self.defined = set()  # file-scope shared objects already allocated
+        self.main = None     # parameters of the user's main
+        self.tls = set()     # ids of the private objects made _Thread_local
+        self.shared_ids = set()  # ids of the static shared objects
+        self.local = []      # (array id, index id, variable) of enclosing upc_foralls over &a[i]
+        self.affinity_var = None
+        self.thread_inits = []  # assignments every thread makes before main
+        self.scope_file = True
+        self.warnings = []
+        self._tc = {}
+
+    # ---- helpers -------------------------------------------------------------
+    def where(self, n):
+        """(file, line) of node n in the user's source."""
+        r = rng(n)
+        off = r[0] if r else n.get('loc', {}).get('offset')
+        if off is None:
+            return '?', 0
+        f, ln, _ = self.lines.at(off)
+        return f, ln
+
+    def refuse(self, n, msg):
+        raise UPCError(msg, n)
+
+    def T(self, n):
+        qt = n['type']['qualType']
+        t = self._tc.get(qt)
+        if t is None:
+            try:
+                t = parse(qt)
+            except UPCError:
+                # a type this reader does not know, with nothing shared in
+                # it, is only ever copied as the user wrote it
+                if 'address_space' in qt + n['type'].get('desugaredQualType', ''):
+                    raise
+                t = Ty('base', name=qt)
+            self._tc[qt] = t
+        return t
+
+    def has_type(self, n):
+        """n has a type as C prints it (not '<builtin fn type>' and the like)."""
+        return 'type' in n and not n['type'].get('qualType', '<').startswith('<')
+
+    def is_sptr(self, n):
+        return self.has_type(n) and self.types.is_sptr(self.T(n))
+
+    def shared_lvalue(self, n):
+        if not self.has_type(n) or n.get('valueCategory') != 'lvalue':
+            return False
+        t = self.types.resolve(self.T(n))
+        return t.kind not in ('array', 'func') and decode_as(t.AS) is not None
+
+    def shared_array(self, n):
+        if not self.has_type(n):
+            return False
+        t = self.types.resolve(self.T(n))
+        return t.kind == 'array' and self.types.is_shared(t)
+
+    def src(self, n):
+        b, e = rng(n)
+        return self.text[b:e]
+
+    def ctype_of(self, t, inner=''):
+        """C type of a shared object type t, shared removed."""
+        return self.types.cdecl(t, inner)
+
+    def elem_info(self, t):
+        """(B, C element type, mode) of a shared type (object or array)."""
+        e = self.types.elem(t)
+        B, mode = self.types.layout(e)
+        et = e.copy()
+        et.AS = 0
+        return B, self.types.cdecl(et), mode
+
+    def ptr_info(self, t):
+        """(B, element size, scale) of a pointer-to-shared type."""
+        t = self.types.resolve(t)
+        to = self.types.resolve(t.to)
+        ds, e = self.types.dims(to)
+        B, mode = self.types.layout(e)
+        et = e.copy()
+        et.AS = 0
+        if self.types.resolve(et).kind == 'base' and self.types.resolve(et).name == 'void':
+            raise UPCError('arithmetic or ordering on a pointer to shared void')
+        es = f'sizeof({self.types.cdecl(et)})'
+        scale = ' * '.join(ds) if ds else ''
+        return B, es, scale
+
+    def ptr_layout(self, n):
+        """ptr_info of the pointer-to-shared expression n, whose layout is
+        indefinite when it points into a shared struct: UPC 1.3 6.4.4 types
+        &s.m as shared [] T *, where clang keeps the struct's layout."""
+        B, es, scale = self.ptr_info(self.T(n))
+        return ('0' if self.member_pointer(n) else B), es, scale
+
+    def member_pointer(self, n):
+        s = strip(n)
+        k = s.get('kind')
+        if k == 'MemberExpr':
+            return True  # an array member, decayed
+        if k == 'UnaryOperator' and s['opcode'] == '&':
+            e = strip(kids(s)[0])
+            while e.get('kind') == 'ArraySubscriptExpr':
+                e = strip(kids(e)[0] if self.is_sptr(kids(e)[0]) else kids(e)[1])
+            return e.get('kind') == 'MemberExpr'
+        if k == 'BinaryOperator' and s['opcode'] in ('+', '-'):
+            return any(self.is_sptr(c) and self.member_pointer(c) for c in kids(s))
+        return False
+
+    def mode_at(self, n, tmode):
+        if tmode:
+            return tmode
+        r = rng(n)
+        off = r[0] if r else 0
+        mode = 2
+        for start, end, m in self.pragmas:
+            if start <= off and (end is None or off < end):
+                mode = m
+        return mode
+
+    # ---- shared accesses -----------------------------------------------------
+    def access(self, n):
+        """a shared lvalue as a C lvalue."""
+        t = self.types.resolve(self.T(n))
+        k, tmode = decode_as(t.AS)
+        et = t.copy()
+        et.AS = 0
+        ct = self.types.cdecl(et)
+        p = self.sptr(n)
+        if self.mode_at(n, tmode) == 1:
+            r = self.types.resolve(et)
+            scalar = (r.kind == 'ptr' and not self.types.is_shared(r.to)) or \
+                (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum ')))
+            if not scalar:
+                self.refuse(n, f"a strict access to a shared object of type '{ct}' (tupcc makes strict accesses "
+                            "with C11 atomics: arithmetic types and pointers-to-local only)")
+            return f'(*(_Atomic({ct}) *)({p}).addr)'
+        return f'(*({self.types.cdecl(et, "*")})({p}).addr)'
+
+    def sptr(self, n):
+        """the pointer-to-shared (C text) that designates the shared lvalue or array n."""
+        k = n['kind']
+        if k == 'ParenExpr':
+            return self.sptr(kids(n)[0])
+        if k == 'DeclRefExpr':
+            d = n['referencedDecl']
+            return self.renamed.get(d['id'], d['name'])
+        if k == 'UnaryOperator' and n['opcode'] == '*':
+            return self.emit(kids(n)[0])
+        if k == 'ArraySubscriptExpr':
+            a, b = kids(n)
+            base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            sb, si = strip(base), strip(idx)
+            for arr, var, name in self.local:
+                if sb.get('kind') == 'DeclRefExpr' and si.get('kind') == 'DeclRefExpr' and \
+                        sb['referencedDecl']['id'] == arr and si['referencedDecl']['id'] == var:
+                    return name
+            sb = strip(base)
+            if sb['kind'] == 'MemberExpr' and self.shared_array(sb):
+                # an array inside a shared struct: its elements are contiguous
+                et = self.types.resolve(self.T(n)).copy()
+                et.AS = 0
+                return f'tupcc_byte_add({self.sptr(sb)}, (ptrdiff_t)({self.emit(idx)}) * (ptrdiff_t)sizeof({self.types.cdecl(et)}))'
+            B, es, scale = self.ptr_layout(base)
+            i = f'(ptrdiff_t)({self.emit(idx)})' + (f' * (ptrdiff_t)({scale})' if scale else '')
+            return f'tupc_ptr_add({self.emit(base)}, {i}, {B}, {es})'
+        if k == 'MemberExpr':
+            (base,) = kids(n)
+            if not n.get('name'):
+                self.refuse(n, 'a member of an unnamed struct or union inside a shared struct')
+            if n.get('isArrow'):
+                p = self.emit(base)
+                st = self.types.resolve(self.types.resolve(self.T(base)).to)
+            else:
+                p = self.sptr(base)
+                st = self.types.resolve(self.T(base))
+            st = st.copy()
+            st.AS = 0
+            return f'tupcc_byte_add({p}, (ptrdiff_t)offsetof({self.types.cdecl(st)}, {n["name"]}))'
+        self.refuse(n, f'a shared lvalue of a form tupcc does not translate ({k})')
+
+    # ---- pointers-to-shared --------------------------------------------------
+    def convert(self, n, child, to_t):
+        """child's value converted to the type to_t (as by a cast)."""
+        from_sptr = self.is_sptr(child)
+        to_sptr = self.types.is_sptr(to_t)
+        if to_sptr:
+            if not from_sptr:
+                if n.get('castKind') == 'NullToPointer' or self.null_constant(child):
+                    return 'TUPC_NULL'
+                if n.get('castKind') == 'IntegralToPointer' and n['kind'] == 'ImplicitCastExpr':
+                    return self.emit(child)  # UPC_IN_PLACE as a src argument: the C macros take it
+                self.refuse(n, 'a conversion of a pointer-to-local or an integer to a pointer-to-shared')
+            return self.sptr_conv(self.emit(child), self.T(child), to_t)
+        if from_sptr:
+            tr = self.types.resolve(to_t)
+            if tr.kind == 'ptr':
+                return f'(({self.types.cdecl(to_t)})({self.emit(child)}).addr)'
+            if tr.kind == 'base' and tr.name == '_Bool':
+                return f'(!tupc_isnull({self.emit(child)}))'
+            if tr.kind == 'base' and tr.name == 'void':
+                return f'((void)({self.emit(child)}))'
+            self.refuse(n, 'a conversion of a pointer-to-shared to an integer')
+        return None
+
+    def null_constant(self, n):
+        s = strip(n)
+        if s['kind'] == 'IntegerLiteral' and s.get('value') == '0':
+            return True
+        if s['kind'] == 'CStyleCastExpr':
+            return self.null_constant(kids(s)[0])
+        return False
+
+    def sptr_conv(self, p, from_t, to_t):
+        ft = self.types.resolve(self.types.resolve(from_t).to)
+        tt = self.types.resolve(self.types.resolve(to_t).to)
+        fe, te = self.types.elem(ft), self.types.elem(tt)
+        fvoid = fe.kind == 'base' and fe.name == 'void'
+        tvoid = te.kind == 'base' and te.name == 'void'
+        if tvoid:
+            return p
+        B2, es2, _ = self.ptr_info(to_t)
+        if fvoid:
+            # generic -> non-generic: phase 0 for indefinite or block size one
+            return f'tupc_ptr_cast({p})' if B2 in ('0', '1') else p
+        B1, es1, _ = self.ptr_info(from_t)
+        if B1 == B2 and es1 == es2:
+            return p
+        return f'tupcc_conv({p}, ({B1}) != ({B2}) || {es1} != {es2})'
+
+    def cond(self, n):
+        """n as a condition: a pointer-to-shared tests for null."""
+        s = self.emit(n)
+        if self.is_sptr(n):
+            return f'(!tupc_isnull({s}))'
+        return s
+
+    # ---- emission ------------------------------------------------------------
+    def emit(self, n):
+        try:
+            return self.emit_node(n)
+        except UPCError as ex:
+            if ex.node is None:
+                ex.node = n
+            raise
+
+    def emit_node(self, n):
+        k = n['kind']
+        if k in ('ImplicitCastExpr', 'CStyleCastExpr'):
+            ch = kids(n)[0]
+            ck = n.get('castKind')
+            if ck == 'ArrayToPointerDecay' and self.shared_array(ch):
+                return self.sptr(ch)
+            if ck == 'LValueToRValue' or ck == 'NoOp' and k == 'ImplicitCastExpr':
+                return self.emit(ch)
+            if self.has_type(n) and self.has_type(ch):
+                r = self.convert(n, ch, self.T(n))
+                if r is not None:
+                    return r
+            return self.splice(n)
+        if k in ('DeclRefExpr', 'ArraySubscriptExpr', 'MemberExpr') or k == 'UnaryOperator' and n['opcode'] == '*':
+            if self.shared_lvalue(n):
+                return self.access(n)
+            if k == 'DeclRefExpr' and n['referencedDecl']['id'] in self.renamed:
+                return self.renamed[n['referencedDecl']['id']]
+            if k == 'DeclRefExpr' and n['referencedDecl'].get('name') == 'main' and self.main is not None:
+                return 'tupcc_user_main'
+        if k == 'UnaryOperator':
+            return self.unary(n)
+        if k == 'BinaryOperator':
+            return self.binary(n)
+        if k == 'CompoundAssignOperator' and self.is_sptr(kids(n)[0]):
+            L, R = kids(n)
+            B, es, scale = self.ptr_info(self.T(L))
+            i = f'(ptrdiff_t)({self.emit(R)})' + (f' * (ptrdiff_t)({scale})' if scale else '')
+            if n['opcode'] == '-=':
+                i = f'-({i})'
+            return f'tupcc_padd(&{self.emit(L)}, {i}, {B}, {es}, 0)'
+        if k == 'ConditionalOperator':
+            c, a, b = kids(n)
+            if self.is_sptr(c):
+                return self.splice(n, pre={id(c): self.cond(c)})
+        if k == 'UnaryExprOrTypeTraitExpr':
+            return self.sizeof(n)
+        if k == 'InitListExpr':
+            # a null pointer-to-shared as {0}: a constant, also at file scope
+            return self.splice(n, pre={id(c): '{0}' for c in kids(n) if self.null_sptr(c)})
+        if k == 'CallExpr':
+            return self.call(n)
+        if k == 'IfStmt':
+            return self.ifstmt(n)
+        if k == 'ForStmt':
+            return self.forstmt(n)
+        if k in ('WhileStmt', 'DoStmt'):
+            ks = kids(n)
+            c = ks[0] if k == 'WhileStmt' else ks[-1]
+            return self.splice(n, pre={id(c): self.cond(c)} if self.is_sptr(c) else None)
+        if k == 'CompoundStmt':
+            self.types.push()
+            try:
+                return self.splice(n)
+            finally:
+                self.types.pop()
+        if k == 'FunctionDecl':
+            return self.function(n)
+        if k == 'ParenExpr' and self.shared_lvalue(n):
+            return f'({self.emit(kids(n)[0])})'
+        return self.splice(n)
+
+    def unary(self, n):
+        op = n['opcode']
+        (c,) = kids(n)
+        if op == '&' and (self.shared_lvalue(c) or self.shared_array(c)):
+            return self.sptr(c)
+        if op in ('++', '--') and self.is_sptr(c):
+            B, es, scale = self.ptr_info(self.T(c))
+            d = ('-' if op == '--' else '') + (f'(ptrdiff_t)({scale})' if scale else '1')
+            return f'tupcc_padd(&{self.emit(c)}, {d}, {B}, {es}, {1 if n.get("isPostfix") else 0})'
+        if op == '!' and self.is_sptr(c):
+            return f'tupc_isnull({self.emit(c)})'
+        return self.splice(n)
+
+    def binary(self, n):
+        op = n['opcode']
+        a, b = kids(n)
+        pa, pb = self.is_sptr(a), self.is_sptr(b)
+        if op in ('&&', '||') and (pa or pb):
+            return self.splice(n, pre={id(a): self.cond(a), id(b): self.cond(b)})
+        if not (pa or pb):
+            return self.splice(n)
+        if op in ('+', '-') and not (pa and pb):
+            p, i = (a, b) if pa else (b, a)
+            B, es, scale = self.ptr_layout(p)
+            idx = f'(ptrdiff_t)({self.emit(i)})' + (f' * (ptrdiff_t)({scale})' if scale else '')
+            if op == '-':
+                idx = f'-({idx})'
+            return f'tupc_ptr_add({self.emit(p)}, {idx}, {B}, {es})'
+        if op == '-':
+            B, es, scale = self.ptr_layout(a)
+            d = f'tupc_ptr_diff({self.emit(a)}, {self.emit(b)}, {B}, {es})'
+            return f'({d} / (ptrdiff_t)({scale}))' if scale else d
+        if op in ('==', '!='):
+            return f'({"!" if op == "!=" else ""}tupc_ptr_eq({self.emit(a)}, {self.emit(b)}))'
+        if op in ('<', '<=', '>', '>='):
+            B, es, _ = self.ptr_layout(a)
+            return f'(tupc_ptr_cmp({self.emit(a)}, {self.emit(b)}, {B}, {es}) {op} 0)'
+        if op in ('=', ','):
+            return self.splice(n)
+        self.refuse(n, f'the operator {op} on a pointer-to-shared')
+
+    def sizeof(self, n):
+        name = n.get('name')
+        if 'argType' in n:
+            t = parse(n['argType']['qualType'])
+        else:
+            t = self.T(kids(n)[0])
+        if not self.types.has_upc(t):
+            return self.splice(n)
+        r = self.types.resolve(t)
+        if r.kind == 'array' or decode_as(r.AS):
+            r = self.strip_top(t)
+        if name == 'sizeof':
+            return f'sizeof({self.types.cdecl(r)})'
+        if name in ('alignof', '_Alignof', '__alignof'):
+            return f'_Alignof({self.types.cdecl(r)})'
+        self.refuse(n, f'{name} of a shared type')
+
+    def strip_top(self, t):
+        """t with the shared qualifier of its (array) elements removed."""
+        t = self.types.resolve(t).copy()
+        if t.kind == 'array':
+            t.of = self.strip_top(t.of)
+        else:
+            t.AS = 0
+        return t
+
+    def upc_sizeof(self, n, which):
+        (arg,) = kids(n)[1:]
+        arg = strip(arg)
+        t = parse(arg['argType']['qualType']) if 'argType' in arg else self.T(kids(arg)[0])
+        if not self.types.is_shared(t):
+            self.refuse(n, f'upc_{which}sizeof of a type that is not shared')
+        B, ct, _ = self.elem_info(t)
+        ds, _ = self.types.dims(t)
+        total = ' * '.join(f'(size_t)({d})' for d in ds) if ds else '(size_t)1'
+        if which == 'block':
+            return f'((size_t)({B}))'
+        if which == 'elem':
+            return f'sizeof({ct})'
+        if B == '0':
+            return f'({total} * sizeof({ct}))'
+        return f'tupcc_localsize({total}, (size_t)({B}), sizeof({ct}))'
+
+    def call(self, n):
+        callee = strip(kids(n)[0])
+        name = callee.get('referencedDecl', {}).get('name', '') if callee['kind'] == 'DeclRefExpr' else ''
+        if name == '__tupc_forall':
+            args = kids(n)[1:]
+            if not args:
+                return '1'
+            a = args[0]
+            if self.is_sptr(a) and self.affinity_var is not None:
+                v = self.affinity_var
+                mine = self.local.pop()  # the affinity computes the pointer
+                try:
+                    p = self.emit(a)
+                finally:
+                    self.local.append(mine)
+                return f'({v} = {p}, !tupcc_ctl || tupcc_aff_ptr({v}))'
+            if self.is_sptr(a):
+                test = f'tupcc_aff_ptr({self.emit(a)})'
+            elif 'unsigned' in self.types.cdecl(self.types.resolve(self.T(strip(a)))):
+                test = f'tupcc_aff_uint({self.emit(a)})'
+            else:
+                test = f'tupcc_aff_int({self.emit(a)})'
+            # inside a controlling upc_forall every iteration runs (6.6.2)
+            return f'(!tupcc_ctl || {test})'
+        m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
+        if m:
+            return self.upc_sizeof(n, m.group(1))
+        return self.splice(n)
+
+    def forall_call(self, n):
+        """the __tupc_forall call of the if statement the pre-pass made
+        of upc_forall's affinity, or None."""
+        if n.get('kind') != 'IfStmt':
+            return None
+        c = kids(n)[0]
+        if c['kind'] != 'UnaryOperator' or c['opcode'] != '!' or not kids(c):
+            return None
+        call = strip(kids(c)[0])
+        if call['kind'] == 'CallExpr' and strip(kids(call)[0]).get('referencedDecl', {}).get('name') == '__tupc_forall':
+            return call
+        return None
+
+    def ifstmt(self, n):
+        c = kids(n)[0]
+        if self.is_sptr(c):
+            return self.splice(n, pre={id(c): self.cond(c)})
+        return self.splice(n)
+
+    def forstmt(self, n):
+        """a upc_forall with an affinity is controlling unless it runs
+        inside one, lexically or through calls: a thread-local count says."""
+        pre = {}
+        inner = n.get('inner', [])
+        # init, condition variable, condition, increment, body; {} where absent
+        c = inner[2] if len(inner) == 5 else {}
+        if c.get('kind') and self.is_sptr(c):
+            pre[id(c)] = self.cond(c)
+        ks = [c for c in inner if isinstance(c, dict) and c.get('kind')]
+        call = self.forall_call(ks[-1]) if ks else None
+        if call is None or not kids(call)[1:]:
+            return self.splice(n, pre=pre)
+        local = self.local_element(kids(call)[1], kids(ks[-1])[2])
+        var = None
+        if local:
+            var = f'tupcc_aff{len(self.local)}'
+            self.local.append(local + (var,))
+        saved, self.affinity_var = self.affinity_var, var
+        try:
+            text = self.splice(n, pre=pre)
+        finally:
+            self.affinity_var = saved
+            if local:
+                self.local.pop()
+        # one statement, all before the loop, so an expression body keeps its ;
+        text = ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
+                'tupcc_once = 0, tupcc_forall_depth--) ' + text)
+        if var:
+            text = f'for (tupc_sptr_t {var} = TUPC_NULL, *{var}_once = &{var}; {var}_once; {var}_once = 0) ' + text
+        return text
+
+    def local_element(self, aff, body):
+        """(array id, index id) when the affinity is &a[i] for a shared array
+        a and a variable i that the body does not change: then a[i] in the
+        body is the element the affinity test computed, and its accesses
+        reuse that pointer (plain loads and stores on this thread's own)."""
+        a = strip(aff)
+        if a['kind'] != 'UnaryOperator' or a['opcode'] != '&':
+            return None
+        e = strip(kids(a)[0])
+        if e['kind'] != 'ArraySubscriptExpr':
+            return None
+        base, idx = (strip(x) for x in kids(e))
+        if base['kind'] != 'DeclRefExpr' or idx['kind'] != 'DeclRefExpr' or not self.shared_array(base):
+            return None
+        v = idx['referencedDecl']['id']
+        # an automatic variable whose address is never taken: nothing but
+        # the body's own code could change it
+        if v not in self.auto_vars or v in self.addr_taken or self.types.has_upc(self.T(idx)):
+            return None
+
+        def changes(n):
+            k = n.get('kind')
+            if k == 'UnaryOperator' and n['opcode'] in ('++', '--', '&'):
+                t = strip(kids(n)[0])
+                if t.get('kind') == 'DeclRefExpr' and t['referencedDecl']['id'] == v:
+                    return True
+            if k in ('BinaryOperator', 'CompoundAssignOperator') and n['opcode'].endswith('=') and \
+                    n['opcode'] not in ('==', '!=', '<=', '>='):
+                t = strip(kids(n)[0])
+                if t.get('kind') == 'DeclRefExpr' and t['referencedDecl']['id'] == v:
+                    return True
+            return any(changes(c) for c in kids(n))
+        if changes(body):
+            return None
+        return base['referencedDecl']['id'], v
+
+    # ---- declarations --------------------------------------------------------
+    def splice(self, n, pre=None, span=None, children=None, grouping=True):
+        """n's text with each child replaced by its translation; declarations
+        that share a beginning (int a, *b;) are translated as one group."""
+        b, e = span or rng(n)
+        cs = [c for c in (children if children is not None else kids(n)) if rng(c)]
+        cs.sort(key=lambda c: rng(c)[0])
+        items, i = [], 0
+        while i < len(cs):
+            c = cs[i]
+            if grouping and c['kind'] in DECLS:
+                j = i + 1
+                while j < len(cs) and cs[j]['kind'] in DECLS and rng(cs[j])[0] == rng(c)[0]:
+                    j += 1
+                items.append(cs[i:j])
+                i = j
+            else:
+                items.append(c)
+                i += 1
+        out, pos = [], b
+        for it in items:
+            if isinstance(it, list):
+                ib, ie = rng(it[0])[0], max(rng(x)[1] for x in it)
+            else:
+                ib, ie = rng(it)
+            if ib < pos or ie > e:
+                # a child inside another's text: fine when it needs no change
+                if not isinstance(it, list) and it['kind'].endswith(('Expr', 'Operator')) and \
+                        self.emit(it) != self.text[ib:ie]:
+                    self.refuse(it, 'a construct whose parts overlap in a way tupcc cannot rewrite')
+                continue
+            out.append(self.text[pos:ib])
+            if isinstance(it, list):
+                out.append(self.group(it, ib, ie))
+            elif pre and id(it) in pre:
+                out.append(pre[id(it)])
+            else:
+                out.append(self.emit(it))
+            pos = ie
+        out.append(self.text[pos:e])
+        return ''.join(out)
+
+    def init_of(self, d):
+        for c in kids(d):
+            if not c['kind'].endswith('Attr') and c['kind'] not in DECLS:
+                return c
+        return None
+
+    def group(self, ds, gb, ge):
+        for d in ds:
+            if d['kind'] == 'TypedefDecl':
+                self.types.typedef(d['name'], d['type']['qualType'])
+        named = [d for d in ds if d['kind'] in ('VarDecl', 'FieldDecl', 'TypedefDecl')]
+        records = [d for d in ds if d['kind'] in ('RecordDecl', 'EnumDecl')]
+        orig = self.text[gb:ge]
+        for d in named:
+            if d['kind'] == 'VarDecl' and self.needs_tls(d) and not self.types.is_shared(self.T(d)):
+                self.tls.add(d['id'])
+        if any(self.types.has_upc(self.T(d)) or self.deferred(d) for d in named):
+            # written again from the types; a struct defined in the
+            # declaration comes first, as a declaration of its own
+            parts = [self.emit(r) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
+            decls = [s for s in (self.redeclare(d) for d in named) if s]
+            out = '; '.join(parts + [self.one_declaration(decls)])
+            if not decls:
+                out = '; '.join(parts)
+            return out + '\n' * max(orig.count('\n') - out.count('\n'), 0)
+        sub = []
+        for d in ds:
+            if d['kind'] in ('RecordDecl', 'EnumDecl'):
+                sub.append(d)
+            elif d['kind'] == 'VarDecl':
+                i = self.init_of(d)
+                if i is not None:
+                    sub.append(i)
+        text = self.splice(None, span=(gb, ge), children=sub, grouping=False)
+        v = [d for d in ds if d['kind'] == 'VarDecl']
+        if v and self.needs_tls(v[0]):
+            m = re.match(r'\s*(static|extern)\b', text)
+            at = m.end() if m else 0
+            text = text[:at] + (' ' if m else '') + '_Thread_local' + (' ' if not m else '') + text[at:]
+        return text
+
+    def one_declaration(self, decls):
+        """declarations that begin alike as one (int *p = a, *q;), which a
+        for statement's first clause needs; else one after another."""
+        def spec(d):
+            m = re.match(r'((?:[A-Za-z_]\w*\s+)*?(?:[A-Za-z_]\w*))(?=\s*[*(]|\s+[A-Za-z_]\w*\s*(?:[\[=]|$))', d)
+            return m.group(1) if m else None
+        heads = [spec(d) for d in decls]
+        if len(decls) > 1 and heads[0] and all(h == heads[0] for h in heads):
+            return heads[0] + ' ' + ', '.join(d[len(heads[0]):].strip() for d in decls)
+        return '; '.join(decls)
+
+    def needs_tls(self, d):
+        if d.get('tls'):
+            return False
+        sc = d.get('storageClass')
+        return self.scope_file or sc in ('static', 'extern')
+
+    def redeclare(self, d):
+        t = self.T(d)
+        name = d['name']
+        k = d['kind']
+        if k == 'TypedefDecl':
+            return 'typedef ' + self.types.cdecl(t, name)
+        if k == 'FieldDecl':
+            if self.types.is_shared(t):
+                self.refuse(d, 'a shared-qualified struct member')
+            return self.types.cdecl(t, name)
+        sc = d.get('storageClass', '')
+        if self.types.is_shared(t):
+            return self.shared_object(d, t, sc)
+        init = self.init_of(d)
+        tls = '_Thread_local' if self.needs_tls(d) else ''
+        s = ' '.join(x for x in (sc, tls, self.types.cdecl(t, name)) if x)
+        if init is not None and self.deferred(d):
+            # each thread's own object's address is no constant: every
+            # thread assigns it before main
+            r = self.types.resolve(t)
+            if not self.scope_file or r.kind != 'ptr' and r.kind != 'base':
+                self.refuse(d, 'an initializer with the address of a private object (one per thread) '
+                            'in a block-scope static or an aggregate')
+            self.thread_inits.append(f'{name} = {self.emit(init)};')
+        elif init is not None:
+            s += ' = ' + ('{0}' if self.null_sptr(init) else self.emit(init))
+        return s
+
+    def deferred(self, d):
+        """d is a thread's own object whose initializer names another
+        thread's own object or a shared one: no constant in C."""
+        if d['kind'] != 'VarDecl' or d['id'] not in self.tls:
+            return False
+        init = self.init_of(d)
+
+        def names(n):
+            if n.get('kind') == 'DeclRefExpr' and n.get('referencedDecl', {}).get('id') in self.tls | self.shared_ids:
+                return True
+            return any(names(c) for c in kids(n))
+        return init is not None and names(init)
+
+    def null_sptr(self, n):
+        """n converts a null pointer constant to a pointer-to-shared."""
+        return n.get('kind') in ('ImplicitCastExpr', 'CStyleCastExpr') and self.is_sptr(n) and \
+            not self.is_sptr(kids(n)[0]) and (n.get('castKind') == 'NullToPointer' or self.null_constant(kids(n)[0]))
+
+    def shared_object(self, d, t, sc):
+        name = d['name']
+        r = self.types.resolve(t)
+        e = self.types.elem(r)
+        k, _ = decode_as(e.AS)
+        if k >= K_STAR and k not in self.types.star:
+            if r.kind != 'array':
+                self.refuse(d, 'the [*] layout on an object that is not an array')
+            ds, _ = self.types.dims(r)
+            total = ' * '.join(f'(size_t)({x})' for x in ds)
+            self.types.star[k] = f'(({total} + (size_t)THREADS - 1) / (size_t)THREADS)'
+        if sc == 'extern':
+            return f'extern tupc_sptr_t {name}'
+        if not self.scope_file and sc != 'static':
+            self.refuse(d, 'a shared object with automatic storage duration (UPC 1.3 6.5.1.1)')
+        handle = name
+        if not self.scope_file:
+            handle = f'tupcc_s{len(self.hoisted)}_{name}'
+            self.hoisted.append(handle)
+            self.renamed[d['id']] = handle
+        init = self.init_of(d)
+        itext = None
+        B, ct, _ = self.elem_info(r)
+        # memcpy, not assignment: the object may be const
+        if init is not None and r.kind != 'array':
+            itext = (f'{{\n        {ct} tupcc_v = {self.emit(init)};\n'
+                     f'        memcpy({handle}.addr, &tupcc_v, sizeof tupcc_v);\n    }}')
+        elif init is not None:
+            # implementation-defined (UPC 1.3 6.5.2.1): thread 0 copies the
+            # values, as a private array of the same shape, element by element
+            ds, _ = self.types.dims(r)
+            if not self.static_threads and any('THREADS' in x for x in ds):
+                self.refuse(d, 'an initializer of a shared array with THREADS in a dimension under dynamic THREADS')
+            n = ' * '.join(f'(size_t)({x})' for x in ds)
+            values = self.types.cdecl(self.strip_top(r), 'tupcc_v')
+            itext = (f'{{\n        {values} = {self.emit(init)};\n'
+                     f'        for (size_t tupcc_k = 0; tupcc_k < {n}; tupcc_k++)\n'
+                     f'            memcpy(tupc_ptr_add({handle}, (ptrdiff_t)tupcc_k, {B}, sizeof({ct})).addr, '
+                     f'&(({ct} const *)tupcc_v)[tupcc_k], sizeof({ct}));\n    }}')
+        if r.kind == 'array':
+            ds, _ = self.types.dims(r)
+            total = ' * '.join(f'(size_t)({x})' for x in ds)
+            nt = sum('THREADS' in x for x in ds)
+            if not self.static_threads and (nt != 1 if B != '0' else nt != 0):
+                f, ln = self.where(d)
+                what = (f'THREADS in {nt} of its dimensions with an indefinite block size (UPC 1.3 6.5.2.1 '
+                        'wants none' if B == '0' else
+                        f'THREADS in {nt} of its dimensions with a definite block size (UPC 1.3 6.5.2.1 '
+                        'wants exactly one')
+                self.warnings.append(f'{f}:{ln}: warning: shared array {name}: {what} under dynamic THREADS); '
+                                     'tupcc lays it out at run time')
+        else:
+            total = '(size_t)1'
+        if B == '0':
+            nb, nbytes = '1', f'{total} * sizeof({ct})'
+        else:
+            nb, nbytes = f'({total} + (size_t)({B}) - 1) / (size_t)({B})', f'(size_t)({B}) * sizeof({ct})'
+        if self.scope_file and name in self.defined:
+            if itext is None:
+                return ('static ' if sc == 'static' else '') + f'tupc_sptr_t {name}'
+            self.refuse(d, 'a shared object defined twice')
+        if self.scope_file:
+            self.defined.add(name)
+        self.allocs.append((handle, nb, nbytes, ct, itext))
+        self.shared_ids.add(d['id'])
+        if not self.scope_file:
+            return ''
+        return ('static ' if sc == 'static' else '') + f'tupc_sptr_t {name}'
+
+    def function(self, n):
+        body = [c for c in kids(n) if c['kind'] == 'CompoundStmt']
+        params = [c for c in kids(n) if c['kind'] == 'ParmVarDecl']
+        t = self.T(n)
+        is_main = n['name'] == 'main' and body
+        self.scope_file = False
+        try:
+            if is_main:
+                if len(params) not in (0, 2):
+                    self.refuse(n, f'main with {len(params)} parameters: tupcc takes main(void) or main(int, char **)')
+                self.main = params
+            if not self.types.has_upc(t) and not is_main:
+                return self.splice(n)
+            ft = self.types.resolve(t)
+            name = 'tupcc_user_main' if is_main else n['name']
+            ps = ', '.join(self.types.cdecl(self.T(p), p.get('name', '')) for p in params)
+            if ft.variadic:
+                ps += ', ...'
+            if not params and not ft.variadic:
+                ps = 'void'
+            head = ' '.join(x for x in (n.get('storageClass', ''), 'inline' if n.get('inline') else '',
+                                         self.types.cdecl(ft.ret, f'{name}({ps})')) if x)
+            b, e = rng(n)
+            if not body:
+                return head
+            hb = rng(body[0])[0]
+            nl = self.text[b:hb].count('\n')
+            return head + '\n' * nl + ' ' + self.emit(body[0])
+        finally:
+            self.scope_file = True
+
+    # ---- the translation unit ------------------------------------------------
+    def survey(self, n, in_function=False):
+        """the automatic variables, and the objects whose address is taken."""
+        k = n.get('kind')
+        if k == 'VarDecl' and in_function and not n.get('storageClass'):
+            self.auto_vars.add(n['id'])
+        if k == 'UnaryOperator' and n.get('opcode') == '&':
+            t = strip(kids(n)[0])
+            if t.get('kind') == 'DeclRefExpr':
+                self.addr_taken.add(t['referencedDecl']['id'])
+        for c in kids(n):
+            self.survey(c, in_function or k == 'FunctionDecl')
+
+    def run(self):
+        self.auto_vars, self.addr_taken = set(), set()
+        for d in kids(self.ast):
+            r = rng(d)
+            if r and self.lines.at(r[0])[2]:
+                self.survey(d)
+        out, pos = [], 0
+        top = [d for d in kids(self.ast) if rng(d)]
+        top.sort(key=lambda d: rng(d)[0])
+        i = 0
+        while i < len(top):
+            d = top[i]
+            b, e = rng(d)
+            j = i + 1
+            if d['kind'] in DECLS:
+                while j < len(top) and top[j]['kind'] in DECLS and rng(top[j])[0] == b:
+                    j += 1
+            grp = top[i:j]
+            e = max(rng(x)[1] for x in grp)
+            i = j
+            user = self.lines.at(b)[2]
+            if not user:
+                for x in grp:
+                    if x['kind'] == 'TypedefDecl':
+                        self.types.typedef(x['name'], x['type']['qualType'])
+                continue
+            if b < pos:
+                continue
+            out.append(self.text[pos:b])
+            try:
+                if d['kind'] in DECLS:
+                    out.append(self.group(grp, b, e))
+                else:
+                    out.append(self.emit(d))
+            except UPCError as ex:
+                node = ex.node or d
+                f, ln = self.where(node)
+                self.errors.append((f, ln, str(ex)))
+                out.append(self.text[b:e])
+            pos = e
+        out.append(self.text[pos:])
+        return ''.join(out)
+
+
+def diag_where(lines, line):
+    f, ln, _ = lines.physical(line)
+    return f, ln
+
+
+def frontend(path, opts, cfg):
+    """(pre-passed text, Lines, pragmas, AST) of one UPC file, or raises
+    UPCError with the messages to print."""
+    fe_inc = cfg['fe_include']
+    threads = opts.get('threads')
+    cpp = [cfg['clang'], '-E', '-x', 'c', '-std=gnu11', '-isystem', fe_inc]
+    for d in cfg['real_include']:
+        cpp += ['-isystem', d]
+    cpp += ['-include', os.path.join(fe_inc, 'tupcc_prelude.h')]
+    if threads:
+        # a macro, so that #if can test it, as the constant it is
+        cpp += [f'-D__TUPCC_THREADS={threads}', '-D__UPC_STATIC_THREADS__=1', f'-DTHREADS={threads}']
+    else:
+        cpp += ['-D__UPC_DYNAMIC_THREADS__=1']
+    cpp += opts.get('cpp_args', []) + [path]
+    r = subprocess.run(cpp, capture_output=True, text=True)
+    if r.returncode:
+        raise UPCError(r.stderr.rstrip())
+    fe_real = os.path.realpath(fe_inc)
+
+    def is_user(file, flags):
+        if file.startswith((fe_inc, fe_real)):
+            return True
+        return '3' not in flags
+
+    def is_translated(file, flags):
+        # tupcc's own headers are pre-passed but never written out
+        return '3' not in flags and not file.startswith((fe_inc, fe_real))
+
+    toks = prepass.tokenize(r.stdout, is_user)
+    pp = prepass.PrePass(toks)
+    pp.run()
+    if pp.errors:
+        raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in pp.errors))
+    text, pragmas = pp.output()
+    lines = Lines(text, is_translated)
+    parse_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
+                 '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info',
+                 '-Xclang', '-ast-dump=json', '-']
+    for rnd in range(8):
+        fe_text = _blank_markers(text)
+        r = subprocess.run(parse_cmd, input=fe_text, capture_output=True, text=True)
+        errs = [m for m in DIAG.finditer(r.stderr) if m['sev'] in ('error', 'fatal error')]
+        if not errs:
+            return text, lines, pragmas, json.loads(r.stdout)
+        fixes, msgs = [], []
+        for m in errs:
+            fix = _conversion_fix(m)
+            if fix:
+                fixes.append(fix)
+                if fix[2] and not MEMBER_ADDRESS.match(_snippet(text, fix[0])):
+                    f, ln = diag_where(lines, int(m['line']))
+                    opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {fix[2]}')
+            else:
+                f, ln = diag_where(lines, int(m['line']))
+                msgs.append(f'{f}:{ln}: error: {_untranslate(m["msg"])}')
+        if msgs:
+            raise UPCError('\n'.join(msgs))
+        text = _apply_fixes(text, fixes)
+        lines = Lines(text, is_translated)
+    raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
+
+
+# &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
+# conversion to that type is no change of layout worth a warning
+MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\])?\s*$', re.S)
+
+
+def _snippet(text, where):
+    l1, c1, l2, c2, _ = where
+    lines = text.split('\n')
+    if l1 == l2:
+        return lines[l1 - 1][c1 - 1:c2 - 1]
+    return lines[l1 - 1][c1 - 1:] + '\n'.join(lines[l1:l2 - 1]) + lines[l2 - 1][:c2 - 1]
+
+
+def _blank_markers(text):
+    return re.sub(r'(?m)^#\s*\d+\s+"[^\n]*$', lambda m: ' ' * len(m.group()), text)
+
+
+def _conversion_fix(m):
+    msg = m['msg']
+    if 'changes address space of pointer' not in msg:
+        return None
+    q = QUOTED.findall(msg)
+    if len(q) < 2:
+        return None
+    if msg.startswith('initializing'):
+        (dest, dka), (src, ska) = q[0], q[1]
+    elif msg.startswith(('assigning', 'passing', 'returning')):
+        (src, ska), (dest, dka) = q[0], q[1]
+    else:
+        return None
+    # the cast is written with clang's name of the type; the checks read through typedefs
+    dfull, sfull = dka or dest, ska or src
+    ad = [int(x) for x in re.findall(r'address_space\((\d+)\)', dfull)]
+    asrc = [int(x) for x in re.findall(r'address_space\((\d+)\)', sfull)]
+    rs = RANGE.findall(m['ranges'])
+    if not rs:
+        return None
+    # both must be pointers-to-shared: local <-> shared is the user's error
+    if not ad or not asrc or min(ad + asrc) < 4096:
+        return None
+    note = None
+    gd = 'void' in dfull.split('*')[0]
+    gs = 'void' in sfull.split('*')[0]
+    if not gd and not gs and ad and asrc and decode_as(ad[0])[0] != decode_as(asrc[0])[0]:
+        note = (f"implicit conversion between pointers-to-shared of different block sizes "
+                f"({_untranslate(repr(src))} to {_untranslate(repr(dest))}): the phase is reset")
+    l1, c1, l2, c2 = (int(x) for x in rs[-1])
+    return (l1, c1, l2, c2, dest), None, note
+
+
+def _apply_fixes(text, fixes):
+    starts = [0]
+    for ln in text.split('\n'):
+        starts.append(starts[-1] + len(ln) + 1)
+    edits = []
+    for (l1, c1, l2, c2, dest), _, _ in fixes:
+        edits.append((starts[l1 - 1] + c1 - 1, starts[l2 - 1] + c2 - 1, dest))
+    edits.sort(reverse=True)
+    for b, e, dest in edits:
+        text = text[:b] + f'(({dest})(' + text[b:e] + '))' + text[e:]
+    return text
+
+
+CLANG_WORDS = [
+    ('automatic variable qualified with an address space',
+     'a shared object with automatic storage duration (UPC 1.3 6.5.1.1)'),
+    ('field may not be qualified with an address space', 'a shared-qualified struct member'),
+    ('parameter may not be qualified with an address space', 'a shared-qualified parameter'),
+    ('function type may not be qualified with an address space', 'a shared-qualified function type'),
+]
+
+
+def _untranslate(msg):
+    """clang's message about pre-passed text, in UPC words."""
+    def sh(m):
+        k, mode = decode_as(int(m.group(1)))
+        q = ('', 'strict ', 'relaxed ')[mode]
+        lay = '' if k == 2 else ' [*]' if k == 0 or k >= K_STAR else ' []' if k == 1 else f' [{k - 1}]'
+        return f'{q}shared{lay}'
+    msg = re.sub(r'__attribute__\(\(address_space\((\d+)\)\)\)', sh, msg)
+    for clang_words, upc_words in CLANG_WORDS:
+        msg = msg.replace(clang_words, upc_words)
+    return msg.replace(prepass.THREADS_TEXT, 'THREADS').replace('((long)__tupc_THREADS)', 'THREADS')
+
+
+FE_ONLY = ('tupcc_prelude.h', 'upc_strict.h', 'upc_relaxed.h')
+
+
+def system_dirs(cfg):
+    """the C compiler's include search directories, for header names."""
+    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, text=True)
+    dirs, on = [], False
+    for ln in r.stderr.splitlines():
+        if ln.startswith('#include <...> search starts here'):
+            on = True
+        elif ln.startswith('End of search list'):
+            on = False
+        elif on:
+            dirs.append(os.path.realpath(ln.strip()))
+    return dirs
+
+
+def header_name(path, dirs):
+    rp = os.path.realpath(path)
+    best = None
+    for d in dirs:
+        if rp.startswith(d.rstrip('/') + '/') and (best is None or len(d) > len(best)):
+            best = d
+    if best is None:
+        return f'"{path}"'
+    return '<' + rp[len(best.rstrip('/')) + 1:] + '>'
+
+
+def collapse(text, dirs, fe_dirs):
+    """user regions with #line directives; each system header entered from
+    user code becomes its #include line again."""
+    out = []
+    cur_user = True
+    for ln in text.split('\n'):
+        m = prepass.MARKER.match(ln)
+        if not m:
+            if cur_user:
+                out.append(ln)
+            continue
+        num, file, flags = int(m.group(1)), m.group(2), m.group(3).split()
+        user = '3' not in flags and not file.startswith('<') and not file.startswith(fe_dirs)
+        if '1' in flags and cur_user and not user and not file.startswith('<'):
+            if os.path.basename(file) not in FE_ONLY:
+                out.append(f'#include {header_name(file, dirs)}')
+            else:
+                out.append('')
+        elif user:
+            out.append(f'#line {num} "{file}"')
+        else:
+            out.append('') if cur_user else None
+        cur_user = user
+    return '\n'.join(out)
+
+
+LEFTOVER = re.compile(r'address_space\(|__tupc_')
+
+
+def leftovers(body):
+    """The last guard: a shared type or a pre-pass marker that reached the
+    C unchanged (in a construct the translator has no rule for) would
+    compile to something else; refuse it at its line."""
+    file, line, errs = '?', 0, []
+    for ln in body.split('\n'):
+        m = re.match(r'#line (\d+) "(.*)"$', ln)
+        if m:
+            line, file = int(m.group(1)) - 1, m.group(2)
+            continue
+        line += 1
+        if LEFTOVER.search(ln):
+            what = 'a shared type' if 'address_space(' in ln else 'a UPC construct'
+            errs.append(f'{file}:{line}: error: {what} in an expression or declaration tupcc does not translate')
+    if errs:
+        raise UPCError('\n'.join(errs))
+
+
+def generate(path, opts, cfg):
+    """C11 for one UPC file; raises UPCError with the messages to print."""
+    text, lines, pragmas, ast = frontend(path, opts, cfg)
+    threads = opts.get('threads')
+    tr = Translator(text, lines, ast, pragmas, threads)
+    body = tr.run()
+    if tr.errors:
+        raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in tr.errors))
+    body = body.replace(prepass.THREADS_TEXT, 'THREADS')
+    dirs = [os.path.realpath(cfg['fe_include'])] + [os.path.realpath(d) for d in cfg['real_include']] + system_dirs(cfg)
+    fe = cfg['fe_include']
+    body = collapse(body, dirs, (fe, os.path.realpath(fe)))
+    leftovers(body)
+    head = [f'/* Generated by tupcc from {os.path.basename(path)}: UPC translated to C11 and tupc. */',
+            '#include <upc.h>', '#include <tupcc_rt.h>']
+    if threads:
+        head += ['#undef THREADS', f'#define THREADS {threads}', '#undef __UPC_DYNAMIC_THREADS__',
+                 '#define __UPC_STATIC_THREADS__ 1']
+    head += [f'static tupc_sptr_t {h};' for h in tr.hoisted]
+    # what follows is tupcc's, not the user's: diagnostics say so
+    tail = ['#line 1 "<tupcc: generated>"']
+    if tr.allocs or tr.thread_inits:
+        tail.append('static void tupcc_alloc_unit(void)\n{' + ('\n    tupc_sptr_t tupcc_p;' if tr.allocs else ''))
+        for h, nb, nbytes, ct, _ in tr.allocs:
+            tail.append(f'    tupcc_p = tupcc_alloc({nb}, {nbytes});\n    if (MYTHREAD == 0)\n        {h} = tupcc_p;')
+        tail.append('}')
+        tail.append('static void tupcc_init_unit(void)\n{\n    if (MYTHREAD != 0)\n        return;')
+        for h, nb, nbytes, ct, it in tr.allocs:
+            if it is not None:
+                tail.append(f'    {it}')
+        tail.append('}')
+        tail.append('static void tupcc_thread_unit(void)\n{')
+        tail += [f'    {a}' for a in tr.thread_inits]
+        tail.append('}')
+        tail.append('static struct tupcc_init tupcc_init_node = {tupcc_thread_unit, tupcc_alloc_unit, tupcc_init_unit, 0};')
+        tail.append('__attribute__((constructor)) static void tupcc_register_unit(void)\n{\n'
+                    '    tupcc_register(&tupcc_init_node);\n}')
+    if tr.main is not None:
+        n = len(tr.main)
+        call = 'tupcc_user_main(argc, argv)' if n == 2 else 'tupcc_user_main()'
+        tail.append('int tupc_main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n'
+                    f'    tupcc_start({threads or 0});\n    return {call};\n}}')
+        if threads:
+            tail.append('/* Without -n or UPC_THREADS, the THREADS it was translated for (POSIX\n'
+                        ' * setenv, declared here for -std=c11). */\n'
+                        'int setenv(const char *name, const char *value, int overwrite);\n'
+                        '__attribute__((constructor)) static void tupcc_default_threads(void)\n{\n'
+                        f'    setenv("UPC_THREADS", "{threads}", 0);\n}}')
+    return '\n'.join(head) + '\n' + body + '\n' + '\n'.join(tail) + '\n', opts.get('warnings', []) + tr.warnings
