@@ -314,6 +314,46 @@ static inline int same_bits(const void *a, const void *b, size_t es, enum kind k
     return memcmp(a, b, es) == 0;
 }
 
+/* The sweep of test_reduce_all and test_prefix_exclusive: each case is
+ * (type index ty, op valid for kinds[ty], nelems in {1, 2, THREADS + 1,
+ * 1000, and 100003 unless quick}, blk_size in {0, 1, 3, nelems}, a start
+ * offset aligned, at an odd phase or on another thread); at the largest
+ * sizes one blk_size and one offset per case, in turn. `count` numbers the
+ * cases, for the callers to vary flags and seeds. */
+struct sweep_case {
+    int ty, op;
+    size_t n, B, off;
+    int count;
+};
+
+static inline void sweep_types(int ntypes, const enum kind *kinds, int quick,
+                               void (*run)(const struct sweep_case *))
+{
+    const int T = THREADS;
+    const size_t ns[] = {1, 2, (size_t)T + 1, 1000, 100003};
+    int count = 0;
+    for (int ty = 0; ty < ntypes; ty++)
+        for (int op = UPC_ADD; op <= UPC_NONCOMM_FUNC; op++) {
+            if (!valid_op(kinds[ty], op))
+                continue;
+            for (int in = 0; in < (quick ? 4 : 5); in++) {
+                const size_t n = ns[in], Bs[] = {0, 1, 3, n};
+                for (int ib = 0; ib < 4; ib++) {
+                    const size_t B = Bs[ib];
+                    if (n > 1000 && ib != count % 4)
+                        continue;
+                    const size_t offs[] = {0, B > 1 ? B - 1 : 1, B * (size_t)(T / 2) + (B > 2)};
+                    for (int io = 0; io < 3; io++) {
+                        if (n > 1000 && io != count % 3)
+                            continue;
+                        struct sweep_case c = {ty, op, n, B, offs[io], count++};
+                        run(&c);
+                    }
+                }
+            }
+        }
+}
+
 static inline const char *hex(const void *p, size_t n, char *buf)
 {
     const unsigned char *b = p;

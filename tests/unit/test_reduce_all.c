@@ -154,36 +154,16 @@ static const enum kind kinds[] = {
     TYPES(KIND_OF)};
 #define NTYPES ((int)(sizeof cases / sizeof cases[0]))
 
+static void run_case(const struct sweep_case *c)
+{
+    struct cse k = {c->op, c->n, c->B, c->off, c->count % TT_NSYNC, 12345 + (uint64_t)c->count};
+    cases[c->ty](&k);
+}
+
 static int matrix(void *arg)
 {
     (void)arg;
-    const int T = THREADS;
-    const size_t ns[] = {1, 2, (size_t)T + 1, 1000, 100003};
-    const int nn = quick() ? 4 : 5;
-    int count = 0;
-    for (int ty = 0; ty < NTYPES; ty++)
-        for (int op = UPC_ADD; op <= UPC_NONCOMM_FUNC; op++) {
-            if (!valid_op(kinds[ty], op))
-                continue;
-            for (int in = 0; in < nn; in++) {
-                const size_t n = ns[in], Bs[] = {0, 1, 3, n};
-                for (int ib = 0; ib < 4; ib++) {
-                    const size_t B = Bs[ib];
-                    if (n > 1000 && ib != count % 4)
-                        continue; /* sparse at the largest size */
-                    /* Start offsets: aligned, odd phase, another thread. */
-                    const size_t offs[] = {0, B > 1 ? B - 1 : 1, B * (size_t)(T / 2) + (B > 2)};
-                    for (int io = 0; io < 3; io++) {
-                        if (n > 1000 && io != count % 3)
-                            continue;
-                        struct cse k = {
-                            op, n, B, offs[io], count % TT_NSYNC, 12345 + (uint64_t)count};
-                        cases[ty](&k);
-                        count++;
-                    }
-                }
-            }
-        }
+    sweep_types(NTYPES, kinds, quick(), run_case);
     return 0;
 }
 
