@@ -247,6 +247,8 @@ class Translator:
                         sb['referencedDecl']['id'] == arr and si['referencedDecl']['id'] == var:
                     return name
             sb = strip(base)
+            if self.mythread_element(sb, si):
+                return f'tupcc_at_mythread({self.emit(base)})'
             if sb['kind'] == 'MemberExpr' and self.shared_array(sb):
                 # an array inside a shared struct: its elements are contiguous
                 et = self.types.resolve(self.T(n)).copy()
@@ -269,6 +271,17 @@ class Translator:
             st.AS = 0
             return f'tupcc_byte_add({p}, (ptrdiff_t)offsetof({self.types.cdecl(st)}, {n["name"]}))'
         self.refuse(n, f'a shared lvalue of a form tupcc does not translate ({k})')
+
+    def mythread_element(self, base, idx):
+        """a[MYTHREAD] for a shared array a of block size 1 and one
+        dimension: element MYTHREAD is the first of a in this thread's own
+        partition, so its address needs no division (tupcc_at_mythread)."""
+        if base.get('kind') != 'DeclRefExpr' or not self.shared_array(base):
+            return False
+        if idx.get('kind') != 'DeclRefExpr' or idx['referencedDecl'].get('name') != 'MYTHREAD':
+            return False
+        ds, _ = self.types.dims(self.T(base))
+        return len(ds) == 1 and self.elem_info(self.T(base))[0] == '1'
 
     # ---- pointers-to-shared --------------------------------------------------
     def convert(self, n, child, to_t):

@@ -20,6 +20,16 @@ static inline tupc_sptr_t tupcc_byte_add(tupc_sptr_t p, ptrdiff_t n)
     return p;
 }
 
+/* &a[MYTHREAD] for a shared array a of block size 1 (a itself: thread 0,
+ * phase 0): element MYTHREAD is a's first in this thread's partition, so
+ * the address is a multiply and an add, not tupc_ptr_add's division. */
+static inline tupc_sptr_t tupcc_at_mythread(tupc_sptr_t a)
+{
+    a.addr += (size_t)MYTHREAD * tupc_impl_partition_size;
+    a.thread = (uint32_t)MYTHREAD;
+    return a;
+}
+
 /* *p += i, returning the old value (post) or the new one. */
 static inline tupc_sptr_t tupcc_padd(tupc_sptr_t *p, ptrdiff_t i, size_t B, size_t esize, int post)
 {
