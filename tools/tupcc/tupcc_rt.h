@@ -66,6 +66,52 @@ static inline int tupcc_aff_uint(unsigned long long i)
     return (long long)(i % (unsigned long long)THREADS) == MYTHREAD;
 }
 
+/* A controlling upc_forall (int i = ...; i < E; i++; &a[i]), a a shared
+ * array of block size B (from thread 0, phase 0), visits only this thread's
+ * elements: the first at or after i, then from each to the next, with p
+ * (&a[i]) carried along: a thread's elements of a are contiguous in its
+ * partition, so the next is always es bytes on. */
+static inline long long tupcc_fa_first(long long i, long long B)
+{
+    long long T = THREADS, blk = i / B - (i % B < 0);
+    long long t = blk % T;
+    t += t < 0 ? T : 0;
+    if (t == MYTHREAD)
+        return i;
+    return (blk + (MYTHREAD - t + T) % T) * B;
+}
+static inline long long tupcc_fa_step(long long i, long long B, tupc_sptr_t *p, size_t es)
+{
+    p->addr += es;
+    if (++i % B) {
+        p->phase++;
+        return i;
+    }
+    p->phase = 0;
+    return i + (long long)(THREADS - 1) * B;
+}
+
+/* &b[i] from p == &a[i], for shared arrays a and b of one layout: the same
+ * thread and phase, at the same distance from b's start as p from a's. */
+static inline tupc_sptr_t tupcc_like(tupc_sptr_t p, tupc_sptr_t b, tupc_sptr_t a)
+{
+    p.addr += b.addr - a.addr;
+    return p;
+}
+
+/* p + k for a small k (p of block size B, element size es): within p's
+ * block a plain step, else tupc_ptr_add. */
+static inline tupc_sptr_t tupcc_near(tupc_sptr_t p, ptrdiff_t k, size_t B, size_t es)
+{
+    ptrdiff_t ph = (ptrdiff_t)p.phase + k;
+    if (ph >= 0 && ph < (ptrdiff_t)B) {
+        p.addr += k * (ptrdiff_t)es;
+        p.phase = (uint32_t)ph;
+        return p;
+    }
+    return tupc_ptr_add(p, k, B, es);
+}
+
 /* upc_localsizeof: the bytes of the largest local part of n elements of
  * esize bytes in blocks of B. */
 static inline size_t tupcc_localsize(size_t n, size_t B, size_t esize)
