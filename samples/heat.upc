@@ -1,11 +1,11 @@
 /* heat.c in UPC: the 1-D heat equation by explicit finite differences. A rod
- * of B cells per thread, one block each; at each step a cell moves towards
+ * of CELLS cells per thread, one block each; at each step a cell moves towards
  * the mean of its two neighbours. The cells either side of a thread's block,
  * its halo, are a neighbour's: plain shared reads. Its own cells it reaches
  * through a pointer-to-local, as UPC allows for its own block. Two rows of
  * u, one read and the other written, swap every step: one barrier a step.
  * Checked against a serial run. Run: heat -n 4
- * (-DB=cells per thread, -DSTEPS=steps; -DHEAT_TIME prints the steps' time:
+ * (-DCELLS=cells per thread, -DSTEPS=steps; -DHEAT_TIME prints the steps' time:
  * tests/bench/compare_tupcc.sh times it against heat.c) */
 #include <upc.h>
 #include <upc_tick.h>
@@ -13,18 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#ifndef B
-#define B 50 /* cells per thread */
+#ifndef CELLS
+#define CELLS 50 /* cells per thread */
 #endif
 #ifndef STEPS
 #define STEPS 300
 #endif
-#define N ((long)B * THREADS)
+#define N ((long)CELLS * THREADS)
 #define ALPHA 0.25
 
-/* u[k][i], cell i at generation k mod 2: row k is THREADS blocks of B, so
- * cells B * t to B * t + B - 1 of either row are thread t's. */
-shared [B] double u[2][B * THREADS];
+/* u[k][i], cell i at generation k mod 2: row k is THREADS blocks of CELLS, so
+ * cells CELLS * t to CELLS * t + CELLS - 1 of either row are thread t's. */
+shared [CELLS] double u[2][CELLS * THREADS];
 
 static double initial(long i, long n)
 {
@@ -38,7 +38,7 @@ static double update(double left, double mid, double right)
 
 int main(void)
 {
-    const long lo = (long)B * MYTHREAD, hi = lo + B; /* my cells: lo to hi-1 */
+    const long lo = (long)CELLS * MYTHREAD, hi = lo + CELLS; /* my cells: lo to hi-1 */
 
     upc_forall (long i = 0; i < N; i++; &u[0][i])
         u[0][i] = initial(i, N);
@@ -52,8 +52,8 @@ int main(void)
         double right = hi < N ? u[cur][hi] : 0;
         const double *c = (double *)&u[cur][lo];
         double *nx = (double *)&u[nxt][lo];
-        for (long i = 0; i < B; i++)
-            nx[i] = update(i > 0 ? c[i - 1] : left, c[i], i + 1 < B ? c[i + 1] : right);
+        for (long i = 0; i < CELLS; i++)
+            nx[i] = update(i > 0 ? c[i - 1] : left, c[i], i + 1 < CELLS ? c[i + 1] : right);
         /* after it every thread has read cur and written nxt */
         upc_barrier;
     }
