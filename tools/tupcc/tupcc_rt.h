@@ -83,12 +83,10 @@ static inline long long tupcc_fa_first(long long i, long long B)
 static inline long long tupcc_fa_step(long long i, long long B, tupc_sptr_t *p, size_t es)
 {
     p->addr += es;
-    if (++i % B) {
-        p->phase++;
-        return i;
-    }
+    if (++p->phase < B) /* p's phase is i mod B: a compare, not a division */
+        return i + 1;
     p->phase = 0;
-    return i + (long long)(THREADS - 1) * B;
+    return i + 1 + (long long)(THREADS - 1) * B;
 }
 
 /* &b[i] from p == &a[i], for shared arrays a and b of one layout: the same
