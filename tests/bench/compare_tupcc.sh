@@ -8,7 +8,10 @@
 # the medians, UPC / C (1.00: as fast); and the same for heat_forall.upc,
 # the stencil as upc_forall loops of shared accesses, which leave the
 # locality to the translator.
-#   tests/bench/compare_tupcc.sh [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t "1 2"]
+# With --spec, instead: each example of samples/spec as UPC (tupcc -O2)
+# against its C translation (the build's samples/spec/NAME), the whole run
+# of each at 3 THREADS, in turns, median wall time.
+#   tests/bench/compare_tupcc.sh [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t "1 2"] [--spec]
 # BUILD holds the built tupcc and libraries (default build); CELLS are per
 # thread (heat.c gets CELLS * THREADS in all); RUNS of each (default 7).
 set -euo pipefail
@@ -18,6 +21,7 @@ RUNS=7
 CELLS=1000000
 STEPS=200
 TLIST="1 2"
+spec=
 while [ $# -gt 0 ]; do
     case $1 in
     -b) BUILD=$2; shift 2 ;;
@@ -25,7 +29,8 @@ while [ $# -gt 0 ]; do
     -c) CELLS=$2; shift 2 ;;
     -s) STEPS=$2; shift 2 ;;
     -t) TLIST=$2; shift 2 ;;
-    *) echo "usage: $0 [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t \"1 2\"]" >&2
+    --spec) spec=yes; shift ;;
+    *) echo "usage: $0 [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t \"1 2\"] [--spec]" >&2
        exit 2 ;;
     esac
 done
@@ -46,8 +51,42 @@ stats() {
     sort -g | awk '{ v[NR] = $1 } END { printf "%.4f %.4f\n", v[int((NR + 1) / 2)], v[1] }'
 }
 
+# the wall time of one run in seconds (its output is checked by the suite)
+wall() {
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >/dev/null
+    t1=$(date +%s%N)
+    awk -v d="$((t1 - t0))" 'BEGIN { printf "%.6f\n", d / 1e9 }'
+}
+
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo ?)," \
     "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs, CC=${CC:-cc}"
+if [ -n "$spec" ]; then
+    echo "# the spec examples at 3 THREADS, whole runs, $RUNS of each, interleaved"
+    probe before
+    printf '%-20s %10s %10s %8s\n' example "C med s" "UPC med s" "UPC / C"
+    for f in samples/spec/*.upc; do
+        name=$(basename "$f" .upc)
+        n=
+        grep -q '/\* dynamic: no \*/' "$f" && n="-n 3"
+        # shellcheck disable=SC2086
+        python3 "$tupcc" -O2 $n "$f" -lm -o "$tmp/$name" 2>/dev/null
+        : >"$tmp/$name.c"
+        : >"$tmp/$name.u"
+        for _ in $(seq "$RUNS"); do
+            wall "$BUILD/samples/spec/$name" -n 3 >>"$tmp/$name.c"
+            wall "$tmp/$name" -n 3 >>"$tmp/$name.u"
+        done
+        read -r cm _ < <(stats <"$tmp/$name.c")
+        read -r um _ < <(stats <"$tmp/$name.u")
+        printf '%-20s %10s %10s %8s\n' "$name" "$cm" "$um" \
+            "$(awk -v u="$um" -v c="$cm" 'BEGIN { printf "%.3f", u / c }')"
+    done
+    probe after
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
 echo "# heat: $CELLS cells per thread, $STEPS steps, -O2, $RUNS runs of each, interleaved"
 python3 "$tupcc" -O2 -DHEAT_TIME -DCELLS="$CELLS" -DSTEPS="$STEPS" samples/heat.upc -lm -o "$tmp/heat_upc"
 python3 "$tupcc" -O2 -DCELLS="$CELLS" -DSTEPS="$STEPS" tests/bench/heat_forall.upc -lm -o "$tmp/heat_forall"
