@@ -4,14 +4,22 @@
  * from each neighbouring block, its halo, and fetches it with upc_memget.
  * Two shared arrays, one read and the other written, swapped every step,
  * need one barrier per step. Checked against a serial run.
- * Run: heat -n 4 */
+ * Run: heat -n 4
+ * (-DN=cells, -DSTEPS=steps; -DHEAT_TIME prints the steps' time:
+ * tests/bench/compare_tupcc.sh times it against heat.upc, its UPC form) */
 #include <upc.h>
+#include <upc_tick.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-#define N 200     /* cells, whatever THREADS */
+#ifndef N
+#define N 200 /* cells, whatever THREADS */
+#endif
+#ifndef STEPS
 #define STEPS 300 /* time steps */
+#endif
 #define ALPHA 0.25
 
 static double initial(long i)
@@ -42,6 +50,7 @@ int tupc_main(int argc, char **argv)
         tupc_ref(u[0], i, B, double) = initial(i);
     upc_barrier(); /* the halos read in step 0 are written */
 
+    upc_tick_t t0 = upc_ticks_now();
     for (int step = 0; step < STEPS; step++) {
         tupc_sptr_t cur = u[step % 2], next = u[(step + 1) % 2];
         /* The ends of the rod are held at 0. upc_memget copies from shared
@@ -62,12 +71,15 @@ int tupc_main(int argc, char **argv)
          * next, so the next step may read next and overwrite cur. */
         upc_barrier();
     }
+    upc_tick_t t1 = upc_ticks_now();
 
     /* Check: thread 0 runs the same steps serially. Equal but for
      * rounding: a compiler may fuse a multiply-add in one loop only. */
     int bad = 0;
     if (MYTHREAD == 0) {
-        double v[2][N];
+        double(*v)[N] = malloc(2 * sizeof *v);
+        if (!v)
+            return 1;
         for (long i = 0; i < N; i++)
             v[0][i] = initial(i);
         for (int step = 0; step < STEPS; step++) {
@@ -85,10 +97,15 @@ int tupc_main(int argc, char **argv)
                 bad = 1;
             }
         }
+        free(v);
         if (!bad)
-            printf("heat: %d steps on %d cells and %d threads; heat left in the rod %.6f\n", STEPS,
-                   N, THREADS, total);
+            printf("heat: %d steps on %ld cells and %d threads; heat left in the rod %.6f\n", STEPS,
+                   (long)N, THREADS, total);
+#ifdef HEAT_TIME
+        printf("heat: steps took %.6f s\n", (double)upc_ticks_to_ns(t1 - t0) * 1e-9);
+#endif
     }
+    (void)t0, (void)t1;
     upc_all_free(u[0]);
     upc_all_free(u[1]);
     return bad;

@@ -172,6 +172,12 @@ class PrePass:
                     k = str(K_STAR + self.star_ids)
                 elif not inner:
                     k = '1'
+                elif 'THREADS' in inner:
+                    # with -n N the macro has made it a number; here THREADS
+                    # is dynamic and a block size must be constant (6.5.1.1)
+                    self.error(layout[0], 'THREADS in a layout qualifier: a block size is a '
+                               'constant expression, so this needs static THREADS (tupcc -n N)')
+                    k = '2'
                 else:
                     # the block size is a constant expression: clang computes
                     # it; one out of range gets the address space that says so

@@ -95,6 +95,8 @@ class Translator:
         self.shared_ids = set()  # ids of the static shared objects
         self.local = []      # (array id, index id, variable) of enclosing upc_foralls over &a[i]
         self.affinity_var = None
+        self.strided = False    # the innermost upc_forall over &a[i] steps by tupcc_fa_step
+        self.local_arrays = {}  # array id of self.local -> (handle, array_shape)
         self.thread_inits = []  # assignments every thread makes before main
         self.scope_file = True
         self.warnings = []
@@ -246,7 +248,12 @@ class Translator:
                 if sb.get('kind') == 'DeclRefExpr' and si.get('kind') == 'DeclRefExpr' and \
                         sb['referencedDecl']['id'] == arr and si['referencedDecl']['id'] == var:
                     return name
+            like = self.like_element(sb, si)
+            if like:
+                return like
             sb = strip(base)
+            if self.mythread_element(sb, si):
+                return f'tupcc_at_mythread({self.emit(base)})'
             if sb['kind'] == 'MemberExpr' and self.shared_array(sb):
                 # an array inside a shared struct: its elements are contiguous
                 et = self.types.resolve(self.T(n)).copy()
@@ -269,6 +276,51 @@ class Translator:
             st.AS = 0
             return f'tupcc_byte_add({p}, (ptrdiff_t)offsetof({self.types.cdecl(st)}, {n["name"]}))'
         self.refuse(n, f'a shared lvalue of a form tupcc does not translate ({k})')
+
+    def like_element(self, base, idx):
+        """b[i] in the body of a upc_forall over &a[i], for a shared array b
+        of a's layout (one dimension, block size, element size): b[i] is on
+        a[i]'s thread at the same place relative to b, so its address is the
+        affinity pointer's moved by b - a, not a new tupc_ptr_add."""
+        if base.get('kind') != 'DeclRefExpr' or not self.shared_array(base):
+            return None
+        # b[i + k] and b[i - k], k a literal: a step from there, which stays
+        # in the block (no division) unless it crosses its edge
+        k = 0
+        if idx.get('kind') == 'BinaryOperator' and idx['opcode'] in ('+', '-'):
+            x, y = (strip(c) for c in kids(idx))
+            if y.get('kind') != 'IntegerLiteral' or not y.get('value', '').isdigit():
+                return None
+            idx, k = x, int(y['value']) * (1 if idx['opcode'] == '+' else -1)
+        if idx.get('kind') != 'DeclRefExpr':
+            return None
+        for arr, var, name in self.local:
+            a = self.local_arrays.get(arr)
+            if a is None or idx['referencedDecl']['id'] != var or self.array_shape(base) != a[1]:
+                continue
+            p = name if arr == base['referencedDecl']['id'] else f'tupcc_like({name}, {self.sptr(base)}, {a[0]})'
+            if k:
+                _, B, ct = a[1]
+                p = f'tupcc_near({p}, {k}, {B}, sizeof({ct}))'
+            return p
+        return None
+
+    def array_shape(self, n):
+        """(dimensions, block size, C element type) of a shared array."""
+        ds, _ = self.types.dims(self.T(n))
+        B, ct, _ = self.elem_info(self.T(n))
+        return len(ds), B, ct
+
+    def mythread_element(self, base, idx):
+        """a[MYTHREAD] for a shared array a of block size 1 and one
+        dimension: element MYTHREAD is the first of a in this thread's own
+        partition, so its address needs no division (tupcc_at_mythread)."""
+        if base.get('kind') != 'DeclRefExpr' or not self.shared_array(base):
+            return False
+        if idx.get('kind') != 'DeclRefExpr' or idx['referencedDecl'].get('name') != 'MYTHREAD':
+            return False
+        ds, _ = self.types.dims(self.T(base))
+        return len(ds) == 1 and self.elem_info(self.T(base))[0] == '1'
 
     # ---- pointers-to-shared --------------------------------------------------
     def convert(self, n, child, to_t):
@@ -497,6 +549,10 @@ class Translator:
                     p = self.emit(a)
                 finally:
                     self.local.append(mine)
+                if self.strided:
+                    # a controlling loop visits only its own elements, and
+                    # its increment moves the pointer along (forstmt)
+                    return f'(tupcc_ctl || ({v} = {p}, 1))'
                 return f'({v} = {p}, !tupcc_ctl || tupcc_aff_ptr({v}))'
             if self.is_sptr(a):
                 test = f'tupcc_aff_ptr({self.emit(a)})'
@@ -545,22 +601,77 @@ class Translator:
             return self.splice(n, pre=pre)
         local = self.local_element(kids(call)[1], kids(ks[-1])[2])
         var = None
+        stride = None
         if local:
             var = f'tupcc_aff{len(self.local)}'
             self.local.append(local + (var,))
-        saved, self.affinity_var = self.affinity_var, var
+            abase = strip(kids(strip(kids(strip(kids(call)[1]))[0]))[0])
+            self.local_arrays[local[0]] = (self.sptr(abase), self.array_shape(abase))
+            stride = self.stride_of(n, inner, kids(call)[1], local)
+        saved = self.affinity_var, self.strided
+        self.affinity_var, self.strided = var, stride is not None
         try:
+            if stride:
+                i, B, es, cond, inc = stride
+                mine = self.local.pop()
+                try:
+                    p = self.emit(kids(call)[1])
+                finally:
+                    self.local.append(mine)
+                ci, ii = self.emit(cond), self.emit(inc)
+                # the first test moves i to this thread's first element; then
+                # the increment steps from element to element of its own
+                pre[id(cond)] = (f'((void)(tupcc_ctl && !{var}_go ? ({var}_go = 1, {i} = (__typeof__({i}))'
+                                 f'tupcc_fa_first({i}, {B}), {var} = {p}, 0) : 0), {ci})')
+                pre[id(inc)] = (f'(tupcc_ctl ? (void)({i} = (__typeof__({i}))tupcc_fa_step({i}, {B}, '
+                                f'&{var}, {es})) : (void)({ii}))')
             text = self.splice(n, pre=pre)
         finally:
-            self.affinity_var = saved
+            self.affinity_var, self.strided = saved
             if local:
                 self.local.pop()
         # one statement, all before the loop, so an expression body keeps its ;
         text = ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
                 'tupcc_once = 0, tupcc_forall_depth--) ' + text)
+        if stride:
+            text = f'for (int {var}_go = 0, {var}_go_once = 1; {var}_go_once; {var}_go_once = 0) ' + text
         if var:
             text = f'for (tupc_sptr_t {var} = TUPC_NULL, *{var}_once = &{var}; {var}_once; {var}_once = 0) ' + text
         return text
+
+    def stride_of(self, n, inner, aff, local):
+        """(i, B, element size, condition, increment) when a controlling
+        upc_forall over &a[i] can visit only this thread's elements: i
+        declared by the loop (so its value after the loop is nobody's
+        concern), an integer, tested by i < E or i <= E and stepped by one;
+        a of one dimension and a definite block size. Else None."""
+        if len(inner) != 5:
+            return None
+        init, _, cond, inc, _ = inner
+        v = local[1]
+        if init.get('kind') != 'DeclStmt' or not any(d.get('id') == v for d in kids(init)):
+            return None
+
+        def is_i(x):
+            x = strip(x)
+            return x.get('kind') == 'DeclRefExpr' and x['referencedDecl']['id'] == v
+        c = strip(cond) if cond.get('kind') else {}
+        if c.get('kind') != 'BinaryOperator' or c['opcode'] not in ('<', '<=') or not is_i(kids(c)[0]):
+            return None
+        k = inc.get('kind')
+        one = k == 'UnaryOperator' and inc['opcode'] in ('++',) and is_i(kids(inc)[0])
+        if k == 'CompoundAssignOperator' and inc['opcode'] == '+=' and is_i(kids(inc)[0]):
+            r = strip(kids(inc)[1])
+            one = r.get('kind') == 'IntegerLiteral' and r.get('value') == '1'
+        if not one:
+            return None
+        base = strip(kids(strip(kids(strip(aff))[0]))[0])
+        ds, _ = self.types.dims(self.T(base))
+        B, ct, _ = self.elem_info(self.T(base))
+        if len(ds) != 1 or B == '0' or not B.isdigit():
+            return None
+        i = strip(kids(c)[0])['referencedDecl']['name']
+        return i, B, f'sizeof({ct})', cond, inc
 
     def local_element(self, aff, body):
         """(array id, index id) when the affinity is &a[i] for a shared array

@@ -20,6 +20,16 @@ static inline tupc_sptr_t tupcc_byte_add(tupc_sptr_t p, ptrdiff_t n)
     return p;
 }
 
+/* &a[MYTHREAD] for a shared array a of block size 1 (a itself: thread 0,
+ * phase 0): element MYTHREAD is a's first in this thread's partition, so
+ * the address is a multiply and an add, not tupc_ptr_add's division. */
+static inline tupc_sptr_t tupcc_at_mythread(tupc_sptr_t a)
+{
+    a.addr += (size_t)MYTHREAD * tupc_impl_partition_size;
+    a.thread = (uint32_t)MYTHREAD;
+    return a;
+}
+
 /* *p += i, returning the old value (post) or the new one. */
 static inline tupc_sptr_t tupcc_padd(tupc_sptr_t *p, ptrdiff_t i, size_t B, size_t esize, int post)
 {
@@ -54,6 +64,50 @@ static inline int tupcc_aff_int(long long i)
 static inline int tupcc_aff_uint(unsigned long long i)
 {
     return (long long)(i % (unsigned long long)THREADS) == MYTHREAD;
+}
+
+/* A controlling upc_forall (int i = ...; i < E; i++; &a[i]), a a shared
+ * array of block size B (from thread 0, phase 0), visits only this thread's
+ * elements: the first at or after i, then from each to the next, with p
+ * (&a[i]) carried along: a thread's elements of a are contiguous in its
+ * partition, so the next is always es bytes on. */
+static inline long long tupcc_fa_first(long long i, long long B)
+{
+    long long T = THREADS, blk = i / B - (i % B < 0);
+    long long t = blk % T;
+    t += t < 0 ? T : 0;
+    if (t == MYTHREAD)
+        return i;
+    return (blk + (MYTHREAD - t + T) % T) * B;
+}
+static inline long long tupcc_fa_step(long long i, long long B, tupc_sptr_t *p, size_t es)
+{
+    p->addr += es;
+    if (++p->phase < B) /* p's phase is i mod B: a compare, not a division */
+        return i + 1;
+    p->phase = 0;
+    return i + 1 + (long long)(THREADS - 1) * B;
+}
+
+/* &b[i] from p == &a[i], for shared arrays a and b of one layout: the same
+ * thread and phase, at the same distance from b's start as p from a's. */
+static inline tupc_sptr_t tupcc_like(tupc_sptr_t p, tupc_sptr_t b, tupc_sptr_t a)
+{
+    p.addr += b.addr - a.addr;
+    return p;
+}
+
+/* p + k for a small k (p of block size B, element size es): within p's
+ * block a plain step, else tupc_ptr_add. */
+static inline tupc_sptr_t tupcc_near(tupc_sptr_t p, ptrdiff_t k, size_t B, size_t es)
+{
+    ptrdiff_t ph = (ptrdiff_t)p.phase + k;
+    if (ph >= 0 && ph < (ptrdiff_t)B) {
+        p.addr += k * (ptrdiff_t)es;
+        p.phase = (uint32_t)ph;
+        return p;
+    }
+    return tupc_ptr_add(p, k, B, es);
 }
 
 /* upc_localsizeof: the bytes of the largest local part of n elements of

@@ -9,6 +9,9 @@
 #   static_*.upc   the same with static THREADS only.
 #   A line `also: FILES` in a program names more sources (.upc, .c) of it,
 #   in this directory; they are compiled with -c on their own first.
+#   A line `threads: N...` gives the THREADS counts it runs at instead (a
+#   spec example that names thread 1, or is drawn for 3), and `dynamic: no`
+#   builds it with static THREADS only (a block size that names THREADS).
 #   cerror_*.upc   the same for a diagnostic of the C compiler on the
 #                  generated C: #line puts it at the user's line.
 # Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
@@ -58,6 +61,9 @@ case $name in
 static_*) dynamic= ;;
 *) dynamic=yes ;;
 esac
+if grep -q '/\* dynamic: no \*/' "$src"; then
+    dynamic=
+fi
 if [ -n "$dynamic" ]; then
     build "$tmp/dyn"
 fi
@@ -65,6 +71,10 @@ fi
 threads=${TUPCC_THREADS:-1 2 3 5 8}
 if [ -n "${TUPC_TEST_QUICK:-}" ] && [ -z "${TUPCC_THREADS:-}" ]; then
     threads="1 3 8"
+fi
+mine=$(sed -n 's/.*threads: *\([0-9 ]*\) *\*\/.*/\1/p' "$src" | head -n 1)
+if [ -n "$mine" ] && [ -z "${TUPCC_THREADS:-}" ]; then
+    threads=$mine
 fi
 for n in $threads; do
     if [ -n "$dynamic" ]; then
