@@ -49,13 +49,44 @@ static void show(const char *title, shared int *X, int blocks_per_thread, int (*
 }
 
 /* What each picture should show: the label of element 0 of the block. */
-static int w_a(int t, int k) { return label(t, k, 0); }
-static int w_broadcast(int t, int k) { (void)t, (void)k; return label(1 % THREADS, 0, 0); }
-static int w_scatter(int t, int k) { (void)k; return label(1 % THREADS, t, 0); }
-static int w_gather(int t, int k) { return t == 0 ? label(k, 0, 0) : -1; }
-static int w_gather_all(int t, int k) { (void)t; return label(k, 0, 0); }
-static int w_exchange(int t, int k) { return label(k, t, 0); }
-static int w_permute(int t, int k) { (void)k; return label((t + THREADS - 1) % THREADS, 0, 0); }
+static int w_a(int t, int k)
+{
+    return label(t, k, 0);
+}
+
+static int w_broadcast(int t, int k)
+{
+    (void)t, (void)k;
+    return label(1 % THREADS, 0, 0);
+}
+
+static int w_scatter(int t, int k)
+{
+    (void)k;
+    return label(1 % THREADS, t, 0);
+}
+
+static int w_gather(int t, int k)
+{
+    return t == 0 ? label(k, 0, 0) : -1;
+}
+
+static int w_gather_all(int t, int k)
+{
+    (void)t;
+    return label(k, 0, 0);
+}
+
+static int w_exchange(int t, int k)
+{
+    return label(k, t, 0);
+}
+
+static int w_permute(int t, int k)
+{
+    (void)k;
+    return label((t + THREADS - 1) % THREADS, 0, 0);
+}
 
 /* Zeroes this thread's row of B, so that each picture shows one call only. */
 static void clear(shared int *B)
@@ -97,8 +128,7 @@ int main(void)
     show("upc_all_exchange(B, A): block j of thread i to block i of thread j", B, T, w_exchange);
     clear(B);
     upc_all_permute(B, A, P, nb, sync);
-    show("upc_all_permute(B, A, P = i+1 mod T): block of thread i to thread P[i]", B, 1,
-         w_permute);
+    show("upc_all_permute(B, A, P = i+1 mod T): block of thread i to thread P[i]", B, 1, w_permute);
 
     upc_all_free(A);
     upc_all_free(B);
