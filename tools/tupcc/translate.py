@@ -117,6 +117,10 @@ class Translator:
 
     def T(self, n):
         qt = n['type']['qualType']
+        if 'typeof' in qt and 'desugaredQualType' in n['type']:
+            # __typeof__(e) is e's type, which clang gives desugared; the
+            # expression inside is a type's, never rewritten
+            qt = n['type']['desugaredQualType']
         t = self._tc.get(qt)
         if t is None:
             try:
@@ -751,6 +755,15 @@ class Translator:
         out.append(self.text[pos:e])
         return ''.join(out)
 
+    def typeof_of(self, d):
+        """d's type is a __typeof__, whose expression is a type's and so not
+        rewritten (it may name shared objects): d is written again from its
+        type, as clang resolved it, when that type is one this reader knows."""
+        if 'typeof' not in d['type']['qualType']:
+            return False
+        t = self.T(d)
+        return not (t.kind == 'base' and '(' in t.name)
+
     def init_of(self, d):
         for c in kids(d):
             if not c['kind'].endswith('Attr') and c['kind'] not in DECLS:
@@ -767,7 +780,7 @@ class Translator:
         for d in named:
             if d['kind'] == 'VarDecl' and self.needs_tls(d) and not self.types.is_shared(self.T(d)):
                 self.tls.add(d['id'])
-        if any(self.types.has_upc(self.T(d)) or self.deferred(d) for d in named):
+        if any(self.types.has_upc(self.T(d)) or self.deferred(d) or self.typeof_of(d) for d in named):
             # written again from the types; a struct defined in the
             # declaration comes first, as a declaration of its own
             parts = [self.emit(r) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
