@@ -95,31 +95,12 @@ static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_
     union tupc_red_val mine;
     int have = tupc_red_partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
     if (me != root) {
-        if (have) { /* the partial rides in the line that signals it */
-            memcpy(tupc_coll_eager_claim(&c), &mine, ty->size);
-            tupc_coll_eager_post(&c);
-        }
+        tupc_red_eager_send(ty, &c, have, &mine);
         if (each)
             take_result(ty, &c, dst, root);
     } else {
-        union tupc_red_val acc, x;
-        int any = 0;
-        for (int k = 0; k < T; k++) {
-            int j = tupc_red_thread(&L, k);
-            size_t lo;
-            if (tupc_red_piece(&L, k, &lo) == 0)
-                continue;
-            const void *v = &mine;
-            if (j != me) {
-                memcpy(&x, tupc_coll_eager_wait(&c, j), ty->size);
-                v = &x;
-            }
-            if (any)
-                ty->combine(op, f, &acc, v);
-            else
-                memcpy(&acc, v, ty->size);
-            any = 1;
-        }
+        union tupc_red_val acc;
+        int any = tupc_red_eager_combine(ty, &c, &L, op, f, &mine, &acc);
         hand_out(ty, &c, dst, &acc, any, each);
     }
 

@@ -486,4 +486,43 @@ static inline int tupc_red_partial(const struct tupc_red_type *ty, const struct 
     return 1;
 }
 
+/* The eager path of a reduction to one root (upc_all_reduceT,
+ * upc_all_reduce_allT): a thread other than the root posts its partial, if
+ * it has one, in the line that signals it (one transfer); the root combines
+ * every thread's partial in key order, which is index order, its own from
+ * `mine`. Returns 0 when no thread had an element (nelems == 0). */
+static inline void tupc_red_eager_send(const struct tupc_red_type *ty, const struct tupc_coll *c,
+                                       int have, const union tupc_red_val *mine)
+{
+    if (have) {
+        memcpy(tupc_coll_eager_claim(c), mine, ty->size);
+        tupc_coll_eager_post(c);
+    }
+}
+
+static inline int tupc_red_eager_combine(const struct tupc_red_type *ty, const struct tupc_coll *c,
+                                         const struct tupc_red_lay *L, upc_op_t op, tupc_red_fn f,
+                                         const union tupc_red_val *mine, union tupc_red_val *acc)
+{
+    union tupc_red_val x;
+    int any = 0, me = tupc_impl_mythread;
+    for (int k = 0; k < L->T; k++) {
+        int j = tupc_red_thread(L, k);
+        size_t lo;
+        if (tupc_red_piece(L, k, &lo) == 0)
+            continue;
+        const void *v = mine;
+        if (j != me) {
+            memcpy(&x, tupc_coll_eager_wait(c, j), ty->size);
+            v = &x;
+        }
+        if (any)
+            ty->combine(op, f, acc, v);
+        else
+            memcpy(acc, v, ty->size);
+        any = 1;
+    }
+    return any;
+}
+
 #endif
