@@ -244,11 +244,22 @@ static void put_flags(char *buf, size_t len, unsigned f)
         snprintf(buf + at, len - at, "%s%#x", at ? " | " : "", f & ~((1u << n) - 1));
 }
 
+const char *(*tupc_calls_team_namer)(int team, char *buf, size_t len);
+
+static const char *team_name(int team, char *buf, size_t len)
+{
+    if (tupc_calls_team_namer)
+        return tupc_calls_team_namer(team, buf, len);
+    snprintf(buf, len, "team %d", team);
+    return buf;
+}
+
 void tupc_calls_format(const struct tupc_call_copy *c, char *buf, size_t len)
 {
     size_t at = (size_t)snprintf(buf, len, "collective call %u", (unsigned)c->seq);
+    char tn[160];
     if (c->team && at < len)
-        at += (size_t)snprintf(buf + at, len - at, " on team %d", c->team);
+        at += (size_t)snprintf(buf + at, len - at, " on %s", team_name(c->team, tn, sizeof tn));
     char sep = ':';
     char name[32], val[64];
     for (int i = 0; i < TUPC_CALL_ARGS && at < len; i++) {
@@ -306,9 +317,9 @@ static const char *describe(char *buf, size_t len, const struct tupc_calls_threa
     uint32_t nj = calls_made(other, team);
     uint32_t hi = (int32_t)(na - nj) > 0 ? na : nj;
     uint32_t lo = hi > TUPC_CALLS_RING ? hi - TUPC_CALLS_RING + 1 : 1;
-    char on[32] = "", how[400], ca[400];
+    char on[180] = "", how[400], ca[400], tn[160];
     if (team)
-        snprintf(on, sizeof on, " on team %d", team);
+        snprintf(on, sizeof on, " on %s", team_name(team, tn, sizeof tn));
     for (uint32_t s = lo; s != hi + 1; s++) {
         struct tupc_call_copy xa, xj;
         int has_a = s <= na && rec_of(a, team, s, &xa);
@@ -366,9 +377,10 @@ static const char *describe(char *buf, size_t len, const struct tupc_calls_threa
 
 void tupc_calls_differ_team(const char *func, int team, uint32_t n, int j, int rank_j)
 {
-    char msg[1400], jn[64];
+    char msg[1400], jn[220], tn[160];
     if (team)
-        snprintf(jn, sizeof jn, "thread %d (rank %d of team %d)", j, rank_j, team);
+        snprintf(jn, sizeof jn, "thread %d (rank %d of %s)", j, rank_j,
+                 team_name(team, tn, sizeof tn));
     else
         snprintf(jn, sizeof jn, "thread %d", j);
     const char *sec =

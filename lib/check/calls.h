@@ -189,6 +189,11 @@ uint32_t tupc_calls_made(int t, int team);
  * nbytes 8, UPC_IN_MYSYNC | UPC_OUT_MYSYNC". */
 void tupc_calls_format(const struct tupc_call_copy *c, char *buf, size_t len);
 
+/* How messages name a team by its number: set by the teams' module (above
+ * this one) so that a message says the team's size and colour; "team N"
+ * until then. */
+extern const char *(*tupc_calls_team_namer)(int team, char *buf, size_t len);
+
 /* The running signature folded to the 32 bits a barrier carries. */
 static inline uint32_t tupc_calls_sig32(void)
 {

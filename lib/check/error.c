@@ -51,8 +51,12 @@ int tupc_record_error_(const char *line)
     return first;
 }
 
+_Thread_local const char *tupc_fail_as_[2] __attribute__((tls_model("initial-exec")));
+
 _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt, ...)
 {
+    if (tupc_fail_as_[0] && strcmp(func, tupc_fail_as_[0]) == 0)
+        func = tupc_fail_as_[1];
     char msg[768];
     va_list ap;
     va_start(ap, fmt);

@@ -11,6 +11,17 @@
 _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A team form called on UPC_TEAM_ALL runs its UPC 1.3 function, whose
+ * refusals must name the function the program called: between
+ * tupc_fail_as(runs, called) and tupc_fail_as(NULL, NULL), tupc_fail
+ * reports a failure of `runs` as one of `called`. */
+extern _Thread_local const char *tupc_fail_as_[2] __attribute__((tls_model("initial-exec")));
+static inline void tupc_fail_as(const char *runs, const char *called)
+{
+    tupc_fail_as_[0] = runs;
+    tupc_fail_as_[1] = called;
+}
+
 /* Fails unless a run is in progress and the caller is one of its threads
  * (inline: every library call starts with it). */
 _Noreturn void tupc_require_thread_fail(const char *func);

@@ -79,7 +79,8 @@ static void report(uint64_t start)
     if (!f)
         return;
     fprintf(f,
-            "tupc: tupc_run: no thread has made progress for %d s (TUPC_HANG_TIMEOUT): the "
+            "tupc: tupc_run: no thread has made progress for %d s (TUPC_HANG_TIMEOUT, which a "
+            "program that computes longer between barriers raises, and 0 turns off): the "
             "program hangs; expected every thread to reach the same barriers, collective calls "
             "and lock releases (UPC 1.3 6.6.1, 7.2.4, 7.4)\n",
             timeout_s);
@@ -158,6 +159,12 @@ static void report(uint64_t start)
             shown++;
         }
     }
+    /* A thread in user code may be computing, not stuck: nothing tells a
+     * long computation from a loop that waits on a flag nobody will set, so
+     * the report stands and says how to wait longer. */
+    if (in_user)
+        fprintf(f, "tupc:   a thread running user code may be computing rather than stuck: if so, "
+                   "set TUPC_HANG_TIMEOUT (seconds) above its longest time between barriers\n");
     fclose(f);
     if (tupc_record_error_(buf) && !tupc_run_.quiet)
         fputs(buf, stderr);

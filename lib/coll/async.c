@@ -226,7 +226,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     if (r->nchunks == 0) { /* nothing to copy, or copied at posting */
         atomic_store_explicit(&r->left, 0, memory_order_relaxed);
         part_done(r);
-        return tupc_async_handle(r);
+        return r->handle = tupc_handle_enter(r);
     }
     atomic_store_explicit(&r->left, r->nchunks, memory_order_relaxed);
     r->qnext = NULL;
@@ -241,7 +241,7 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     start_progress();
     tupc_word_add(&posted_word);
     tupc_word_add(&done_word);
-    return tupc_async_handle(r);
+    return r->handle = tupc_handle_enter(r);
 }
 
 /* The owner's help: runs r's unclaimed chunks. */
@@ -313,16 +313,19 @@ void tupc_async_check_free(struct tupc_team *t, int rank, const char *func)
 
 int tupc_async_check_end(int threads, char *buf, size_t len)
 {
-    /* After every thread has been joined: the owners' fields are final. */
+    /* After every thread has been joined: the owners' tables are final. */
     for (int t = 0; t < threads; t++) {
         int n;
-        const struct tupc_coll_request *r = outstanding(&tupc_team_all_, t, &n);
+        const struct tupc_coll_request *r = tupc_handle_oldest(t, &n);
         if (r) {
+            char team[160];
             snprintf(buf, len,
                      "thread %d returned with %d asynchronous operations outstanding (the oldest "
-                     "from %s, its asynchronous call %u); expected each to be completed with "
-                     "upc_wait, upc_test or their array forms (Extended Collectives 0.3 section 3)",
-                     t, n, r->func, (unsigned)r->index + 1);
+                     "from %s, its asynchronous call %u on %s); expected each to be completed "
+                     "with upc_wait, upc_test or their array forms (Extended Collectives 0.3 "
+                     "section 3)",
+                     t, n, r->func, (unsigned)r->index + 1,
+                     tupc_team_describe(r->team, team, sizeof team));
             return 1;
         }
     }
@@ -353,6 +356,7 @@ void tupc_async_team_free(struct tupc_team *t)
 void tupc_async_init(void)
 {
     progress_wanted = 0;
+    (void)tupc_handle_init(tupc_run_.threads); /* without tables, a post fails and says so */
     if (sched_getaffinity(0, sizeof progress_cpus, &progress_cpus) != 0)
         return; /* no progress thread: the waiters copy */
     cpu_set_t free_cpus = progress_cpus;
@@ -377,4 +381,5 @@ void tupc_async_fini(void)
     atomic_store_explicit(&progress_started, 0, memory_order_relaxed);
     qhead = qtail = NULL;
     tupc_async_team_free(&tupc_team_all_);
+    tupc_handle_fini();
 }

@@ -12,6 +12,7 @@
 #ifndef TUPC_COLL_ASYNC_H
 #define TUPC_COLL_ASYNC_H
 
+#include "coll/handle.h"
 #include "coll/syncmode.h"
 #include "coll/team.h"
 #include "sync/wait.h"
@@ -53,6 +54,7 @@ struct tupc_coll_request {
     uint32_t cap;
     void *job_arg;                   /* a job's argument: freed when the slot is reused */
     int active;                      /* owner only: posted and not completed */
+    upc_coll_handle_t handle;        /* owner only: its handle (coll/handle.h) */
     struct tupc_coll_request *qnext; /* under the queue's lock */
     int queued;                      /* under the queue's lock */
 };
@@ -112,24 +114,6 @@ void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size
  * caller's handle. */
 upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r);
 
-/* A handle is its request's address with the request's generation in the
- * low bits (requests are cache-line aligned), so that a handle kept after
- * its completion is refused instead of completing the slot's next request. */
-#define TUPC_HANDLE_TAG ((uintptr_t)TUPC_CACHELINE - 1)
-static inline upc_coll_handle_t tupc_async_handle(struct tupc_coll_request *r)
-{
-    return (upc_coll_handle_t)((char *)r + (r->index / TUPC_ASYNC_MAX) % TUPC_CACHELINE);
-}
-static inline struct tupc_coll_request *tupc_async_request(upc_coll_handle_t h)
-{
-    return (struct tupc_coll_request *)((uintptr_t)h & ~TUPC_HANDLE_TAG);
-}
-static inline int tupc_async_handle_fresh(upc_coll_handle_t h)
-{
-    const struct tupc_coll_request *r = tupc_async_request(h);
-    return ((uintptr_t)h & TUPC_HANDLE_TAG) == (r->index / TUPC_ASYNC_MAX) % TUPC_CACHELINE;
-}
-
 /* For the completion calls (complete.c): the word that counts completed
  * requests; the owner's help with its own chunks, and with any queued
  * chunk (0 when there was none); and the removal of a request from the
@@ -141,7 +125,7 @@ void tupc_async_unqueue_(struct tupc_coll_request *r);
 
 /* Fails, naming func, when member `rank` has requests outstanding on t
  * (tupc_team_free). tupc_async_check_end: 1 and a message in buf when a
- * thread returned with requests outstanding on UPC_TEAM_ALL. */
+ * thread returned with requests outstanding on any team. */
 void tupc_async_check_free(struct tupc_team *t, int rank, const char *func);
 int tupc_async_check_end(int threads, char *buf, size_t len);
 

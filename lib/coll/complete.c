@@ -29,20 +29,23 @@ static int ready(const struct tupc_coll_request *r)
     return 1;
 }
 
-/* The request of handle h, which must be an outstanding one of this thread. */
+/* The request of handle h, which must be an outstanding one of this thread:
+ * found in the thread's table of handles (coll/handle.h), never read
+ * through h itself. */
 static struct tupc_coll_request *request_of(const char *func, upc_coll_handle_t h, int i)
 {
     tupc_require_thread(func);
-    struct tupc_coll_request *r = tupc_async_request(h);
-    if (r->owner != tupc_impl_mythread || !r->active || !tupc_async_handle_fresh(h)) {
+    struct tupc_coll_request *r = tupc_handle_find(h);
+    if (!r) {
         char arg[32] = "handle";
         if (i >= 0)
             snprintf(arg, sizeof arg, "handles[%d]", i);
         tupc_fail(func, SEC,
-                  "%s is no outstanding asynchronous operation of this thread (it was completed "
-                  "already, or posted by another thread); expected a handle that a posting call "
-                  "of this thread returned, or UPC_HANDLE_COMPLETE",
-                  arg);
+                  "%s (%#jx) is no outstanding asynchronous operation of this thread: it was "
+                  "completed already, posted by another thread or in an earlier run, or no "
+                  "posting call returned it; expected a handle that a posting call of this "
+                  "thread returned and no call completed yet, or UPC_HANDLE_COMPLETE",
+                  arg, (uintmax_t)(uintptr_t)h);
     }
     return r;
 }
@@ -50,11 +53,12 @@ static struct tupc_coll_request *request_of(const char *func, upc_coll_handle_t 
 static void complete(struct tupc_coll_request *r)
 {
     tupc_async_unqueue_(r);
+    tupc_handle_drop(r->handle);
     r->active = 0;
 }
 
 struct stuck {
-    struct tupc_coll_request *const *r;
+    const upc_coll_handle_t *h;
     int n;
     const char *func;
 };
@@ -66,9 +70,9 @@ static void check_stuck(const void *arg, tupc_word *w, uint32_t target)
 {
     const struct stuck *s = arg;
     for (int i = 0; i < s->n; i++) {
-        if (!s->r[i])
+        if (s->h[i] == UPC_HANDLE_COMPLETE)
             continue;
-        const struct tupc_coll_request *r = tupc_async_request(s->r[i]);
+        const struct tupc_coll_request *r = tupc_handle_find(s->h[i]);
         if (r->out == TUPC_NOSYNC)
             continue;
         for (int j = 0; j < r->team->n; j++)
@@ -78,12 +82,11 @@ static void check_stuck(const void *arg, tupc_word *w, uint32_t target)
 }
 
 /* Runs what can be run, then sleeps until a request is posted or completes. */
-static void progress_or_sleep(struct tupc_coll_request *const *r, int n, const char *func,
-                              uint32_t seen)
+static void progress_or_sleep(const upc_coll_handle_t *h, int n, const char *func, uint32_t seen)
 {
     if (tupc_async_help_any_())
         return;
-    struct stuck s = {r, n, func};
+    struct stuck s = {h, n, func};
     tupc_wait_checked(tupc_async_done_word_(), seen + 1, func, check_stuck, &s);
 }
 
@@ -102,7 +105,7 @@ void tupc_wait_handle(upc_coll_handle_t handle)
         uint32_t seen = done_count();
         if (ready(r))
             break;
-        progress_or_sleep(&r, 1, "upc_wait", seen);
+        progress_or_sleep(&handle, 1, "upc_wait", seen);
     }
     complete(r);
 }
@@ -151,9 +154,19 @@ static void check_array(const char *func, int count, upc_coll_handle_t *handles)
     if (count > 0 && !handles)
         tupc_fail(func, SEC, "handles is NULL with count %d; expected an array of %d handles",
                   count, count);
-    for (int i = 0; i < count; i++)
-        if (handles[i] != UPC_HANDLE_COMPLETE)
-            (void)request_of(func, handles[i], i);
+    uint32_t mark = tupc_handle_new_mark();
+    for (int i = 0; i < count; i++) {
+        if (handles[i] == UPC_HANDLE_COMPLETE)
+            continue;
+        (void)request_of(func, handles[i], i);
+        int j = tupc_handle_note(handles[i], mark, i);
+        if (j >= 0)
+            tupc_fail(func, SEC,
+                      "handles[%d] is handles[%d] again; expected each outstanding handle once "
+                      "in the array (completing it sets one of them to UPC_HANDLE_COMPLETE and "
+                      "leaves the other naming a completed operation)",
+                      i, j);
+    }
 }
 
 /* Runs up to `most` unclaimed chunks of each pending handle: all of them
@@ -162,7 +175,7 @@ static void help_all(int count, upc_coll_handle_t *handles, uint32_t most)
 {
     for (int i = 0; i < count; i++)
         if (handles[i] != UPC_HANDLE_COMPLETE)
-            tupc_async_help_(tupc_async_request(handles[i]), most);
+            tupc_async_help_(tupc_handle_find(handles[i]), most);
 }
 
 /* Index of a pending handle that is ready, -1 if none; *pending counts the
@@ -174,7 +187,7 @@ static int find_ready(int count, upc_coll_handle_t *handles, int *pending)
         if (handles[i] == UPC_HANDLE_COMPLETE)
             continue;
         p++;
-        if (found < 0 && ready(tupc_async_request(handles[i])))
+        if (found < 0 && ready(tupc_handle_find(handles[i])))
             found = i;
     }
     *pending = p;
@@ -189,7 +202,7 @@ static int complete_ready(int count, upc_coll_handle_t *handles, int *left)
     for (int i = 0; i < count; i++) {
         if (handles[i] == UPC_HANDLE_COMPLETE)
             continue;
-        struct tupc_coll_request *r = tupc_async_request(handles[i]);
+        struct tupc_coll_request *r = tupc_handle_find(handles[i]);
         if (!ready(r)) {
             l++;
             continue;
@@ -211,7 +224,7 @@ int upc_testany(int count, upc_coll_handle_t *handles)
         nudge();
         return -1;
     }
-    complete(tupc_async_request(handles[i]));
+    complete(tupc_handle_find(handles[i]));
     handles[i] = UPC_HANDLE_COMPLETE;
     return i;
 }
@@ -224,7 +237,7 @@ int upc_waitany(int count, upc_coll_handle_t *handles)
         uint32_t seen = done_count();
         int pending, i = find_ready(count, handles, &pending);
         if (i >= 0) {
-            complete(tupc_async_request(handles[i]));
+            complete(tupc_handle_find(handles[i]));
             handles[i] = UPC_HANDLE_COMPLETE;
             return i;
         }
@@ -262,7 +275,7 @@ int upc_testall(int count, upc_coll_handle_t *handles)
     check_array("upc_testall", count, handles);
     help_all(count, handles, 1);
     for (int i = 0; i < count; i++)
-        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(tupc_async_request(handles[i]))) {
+        if (handles[i] != UPC_HANDLE_COMPLETE && !ready(tupc_handle_find(handles[i]))) {
             nudge();
             return -1; /* no handle is modified */
         }

@@ -6,6 +6,7 @@
 #include "check/error.h"
 #include "coll/syncmode.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,23 +22,24 @@ static inline int tupc_swaps_pair(int me, int j)
  * member saves its own len bytes at mine into a private buffer, says so
  * (release), waits until its target `to` has said so (acquire: that block
  * is saved, and `to` has entered the call), and writes the buffer to
- * target. Checks of mine and target come before: a refusal leaks nothing. */
+ * target. Checks of mine and target come before. */
 static inline void tupc_permute_move(const struct tupc_coll *c, const void *mine, void *target,
                                      size_t len, int to)
 {
-    void *buf = NULL;
-    if (len) {
-        buf = malloc(len);
-        if (!buf)
-            tupc_fail(c->func, NULL, "out of memory for a block of %zu bytes", len);
+    void *const buf = len ? malloc(len) : NULL;
+    if (len && !buf)
+        tupc_fail(c->func, NULL, "out of memory for a block of %zu bytes", len);
+    if (len)
         memcpy(buf, mine, len);
-    }
+    /* A wait that fails (another member refused the call) leaves the
+     * thread through pthread_exit, which frees the buffer. */
+    pthread_cleanup_push(free, buf);
     tupc_coll_publish(c);
     if (to != tupc_coll_state(c)->me)
         tupc_coll_wait_published(c, to);
     if (len)
         memcpy(target, buf, len);
-    free(buf);
+    pthread_cleanup_pop(1);
 }
 
 #endif

@@ -216,7 +216,8 @@ void tupc_red_check_array_full(const char *func, const char *arg, tupc_sptr_t p,
         return;
     size_t bytes; /* no division: this runs on every call */
     if (__builtin_mul_overflow(nelems, esize, &bytes) || bytes > PTRDIFF_MAX)
-        tupc_fail(func, NULL, "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
+        tupc_fail(func, "UPC 1.3 7.4.3",
+                  "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
                   (size_t)PTRDIFF_MAX / esize, esize);
     if (blk_size == 0) {
         (void)tupc_check_in_partition(func, arg, p, bytes);

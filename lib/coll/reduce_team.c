@@ -319,7 +319,9 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
         if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
+            tupc_fail_as("upc_all_reduce" #T, "tupc_team_reduce" #T);                              \
             upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags);                        \
+            tupc_fail_as(NULL, NULL);                                                              \
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,   \
@@ -330,7 +332,9 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
         if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
+            tupc_fail_as("upc_all_prefix_reduce" #T, "tupc_team_prefix_reduce" #T);                \
             upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags);                 \
+            tupc_fail_as(NULL, NULL);                                                              \
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,      \
@@ -344,7 +348,9 @@ TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
         if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
+            tupc_fail_as("upc_all_reduce_all" #T, "tupc_team_reduce_all" #T);                      \
             upc_all_reduce_all##T(dst, src, op, nelems, blk_size, func, flags);                    \
+            tupc_fail_as(NULL, NULL);                                                              \
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems,         \

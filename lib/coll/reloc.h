@@ -45,7 +45,7 @@ static inline size_t tupc_reloc_total(const char *func, size_t nbytes)
 {
     size_t T = (size_t)tupc_impl_threads;
     if (nbytes > SIZE_MAX / T)
-        tupc_fail(func, NULL,
+        tupc_fail(func, "UPC 1.3 7.4.2",
                   "nbytes * THREADS (%zu * %zu) overflows size_t; expected a size that fits",
                   nbytes, T);
     return nbytes * T;

@@ -133,7 +133,9 @@ upc_coll_handle_t tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t n
                                       upc_flag_t flags, upc_team_t team)
 {
     if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {
+        tupc_fail_as("upc_all_broadcast", "tupc_team_broadcast");
         upc_all_broadcast(dst, src, nbytes, flags);
+        tupc_fail_as(NULL, NULL);
         return UPC_HANDLE_COMPLETE;
     }
     TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_broadcast(dst, src, nbytes, flags, team),
@@ -151,7 +153,9 @@ upc_coll_handle_t tupc_team_scatter(tupc_sptr_t dst, tupc_sptr_t src, size_t nby
                                     upc_flag_t flags, upc_team_t team)
 {
     if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {
+        tupc_fail_as("upc_all_scatter", "tupc_team_scatter");
         upc_all_scatter(dst, src, nbytes, flags);
+        tupc_fail_as(NULL, NULL);
         return UPC_HANDLE_COMPLETE;
     }
     TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_scatter(dst, src, nbytes, flags, team), __func__,
@@ -169,7 +173,9 @@ upc_coll_handle_t tupc_team_gather(tupc_sptr_t dst, tupc_sptr_t src, size_t nbyt
                                    upc_flag_t flags, upc_team_t team)
 {
     if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {
+        tupc_fail_as("upc_all_gather", "tupc_team_gather");
         upc_all_gather(dst, src, nbytes, flags);
+        tupc_fail_as(NULL, NULL);
         return UPC_HANDLE_COMPLETE;
     }
     TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_gather(dst, src, nbytes, flags, team), __func__,
@@ -202,7 +208,9 @@ upc_coll_handle_t tupc_team_gather_all(tupc_sptr_t dst, tupc_sptr_t src, size_t 
                                        upc_flag_t flags, upc_team_t team)
 {
     if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {
+        tupc_fail_as("upc_all_gather_all", "tupc_team_gather_all");
         upc_all_gather_all(dst, src, nbytes, flags);
+        tupc_fail_as(NULL, NULL);
         return UPC_HANDLE_COMPLETE;
     }
     TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_gather_all(dst, src, nbytes, flags, team),
@@ -219,7 +227,9 @@ upc_coll_handle_t tupc_team_exchange(tupc_sptr_t dst, tupc_sptr_t src, size_t nb
                                      upc_flag_t flags, upc_team_t team)
 {
     if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {
+        tupc_fail_as("upc_all_exchange", "tupc_team_exchange");
         upc_all_exchange(dst, src, nbytes, flags);
+        tupc_fail_as(NULL, NULL);
         return UPC_HANDLE_COMPLETE;
     }
     TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_exchange(dst, src, nbytes, flags, team),
@@ -256,7 +266,9 @@ upc_coll_handle_t tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
 {
     const char *F = "tupc_team_permute";
     if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {
+        tupc_fail_as("upc_all_permute", "tupc_team_permute");
         upc_all_permute(dst, src, perm, nbytes, flags);
+        tupc_fail_as(NULL, NULL);
         return UPC_HANDLE_COMPLETE;
     }
     TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_permute(dst, src, perm, nbytes, flags, team),

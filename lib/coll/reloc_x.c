@@ -1,6 +1,7 @@
 /* The out-of-line parts of reloc_x.h: the mode's parse and the refusals. */
 #include "coll/reloc_x.h"
 
+#include "check/overlap.h"
 #include "sync/barrier.h"
 
 void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_t team,
@@ -53,15 +54,25 @@ void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_arr
     tupc_call_seen(key, gen);
 }
 
+void tupc_x_overlap_fail(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, size_t n)
+{
+    struct tupc_extent de = {"a destination block", d, n, 0, 1, 0};
+    struct tupc_extent se = {"its source block", s, n, 0, 1, 0};
+    tupc_check_overlap(x->func, "UPC 1.3 7.4.2; Extended Collectives 0.3 section 5.3", &de, &se);
+    tupc_fail(x->func, NULL, "overlapping blocks"); /* not reached */
+}
+
 void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t p, size_t n,
                        int want)
 {
-    char name[48];
+    char name[48], team[160];
     snprintf(name, sizeof name, "%s[%zu]", arg, k);
-    if (p.thread < (uint32_t)tupc_impl_threads && want >= 0 && (int)p.thread != want)
+    /* A null entry has thread 0 in it: it is null, not on a wrong thread. */
+    if (p.addr && p.thread < (uint32_t)tupc_impl_threads && want >= 0 && (int)p.thread != want)
         tupc_fail(x->func, "Extended Collectives 0.3 section 5.3",
-                  "%s has affinity to thread %u; expected thread %d (rank %d of team %d)", name,
-                  p.thread, want, tupc_x_rank_of(x, want), x->t->id);
+                  "%s has affinity to thread %u; expected thread %d (rank %d of %s)", name,
+                  p.thread, want, tupc_x_rank_of(x, want),
+                  tupc_team_describe(x->t, team, sizeof team));
     tupc_check_sptr(x->func, name, p, n);
     tupc_fail(x->func, NULL, "%s is not a pointer-to-shared into the heap", name); /* not reached */
 }

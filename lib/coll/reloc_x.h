@@ -132,8 +132,14 @@ static inline void tupc_x_check_block(struct tupc_x *x, const char *arg, size_t 
 
 /* Copies n bytes of block k: from s to d, after the owners of both have
  * entered (IN_MYSYNC). */
+_Noreturn void tupc_x_overlap_fail(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, size_t n);
 static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, size_t n)
 {
+    /* TUPC_CHECKS=full: a copy between overlapping areas is undefined, as
+     * for the 1.3 relocalizations (whose areas are checked whole). */
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0) && d.addr < s.addr + n &&
+        s.addr < d.addr + n)
+        tupc_x_overlap_fail(x, d, s, n);
     tupc_x_need(x, s.thread);
     tupc_x_need(x, d.thread);
     /* Streams once the blocks of this size, one per member read and one

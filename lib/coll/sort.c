@@ -193,7 +193,8 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
         tupc_fail(fn, "UPC 1.3 6.5.1.1", "blk_size is %zu; expected at most %zu", blk_size,
                   (size_t)UPC_MAX_BLOCK_SIZE);
     if (nelems > (SIZE_MAX / 2 - sizeof(struct sort_tmp)) / elem_size)
-        tupc_fail(fn, NULL, "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
+        tupc_fail(fn, "Collectives 1.0 4.3.4 para 1",
+                  "nelems is %zu; expected at most %zu elements of %zu bytes", nelems,
                   (SIZE_MAX / 2 - sizeof(struct sort_tmp)) / elem_size, elem_size);
     if (nelems) {
         if (blk_size && A.phase >= blk_size)

@@ -32,9 +32,29 @@ static uint16_t gens[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int last_slot; /* under lock */
 
+/* tupc_calls_team_namer: the team of number id, if it is alive. Under the
+ * table's lock, which every member takes to take a team out of the table
+ * before the last one deletes it. */
+static const char *name_team(int id, char *buf, size_t len)
+{
+    int s = id & 0xffff;
+    pthread_mutex_lock(&lock);
+    const struct tupc_team *t =
+        id >= 0 && s < SLOTS && atomic_load_explicit(&ids[s], memory_order_relaxed) == id
+            ? atomic_load_explicit(&table[s], memory_order_relaxed)
+            : NULL;
+    if (t && t->id == id)
+        tupc_team_describe(t, buf, len);
+    else
+        snprintf(buf, len, "team %d", id);
+    pthread_mutex_unlock(&lock);
+    return buf;
+}
+
 int tupc_team_init(int threads)
 {
     (void)threads;
+    tupc_calls_team_namer = name_team;
     tupc_team_all_.id = UPC_TEAM_ALL;
     atomic_store_explicit(&table[0], &tupc_team_all_, memory_order_relaxed);
     atomic_store_explicit(&ids[0], UPC_TEAM_ALL, memory_order_relaxed);
@@ -53,14 +73,16 @@ int tupc_team_check_end(char *buf, size_t len)
             const struct tupc_coll_self *b = &t->self[r];
             if (b->n == a->n && b->sig == a->sig)
                 continue;
+            char team[160];
             snprintf(buf, len,
                      "when the threads ended (an implicit barrier, UPC 1.3 3 \"program "
-                     "termination\"): member %d of team %d (thread %d) made %u calls on the team, "
+                     "termination\"): member %d of %s (thread %d) made %u calls on the team, "
                      "the last %s, where its rank 0 (thread %d) made %u, the last %s; expected "
                      "every member to make the same calls on the team with the same "
                      "single-valued arguments (UPC 1.3 7.4 para 3 and 4; " SEC ")",
-                     r, t->id, t->thread[r], (unsigned)b->n, b->func ? b->func : "none",
-                     t->thread[0], (unsigned)a->n, a->func ? a->func : "none");
+                     r, tupc_team_describe(t, team, sizeof team), t->thread[r], (unsigned)b->n,
+                     b->func ? b->func : "none", t->thread[0], (unsigned)a->n,
+                     a->func ? a->func : "none");
             return 1;
         }
     }
@@ -103,6 +125,16 @@ static _Noreturn void unknown_team(const char *func, upc_team_t team)
               team);
 }
 
+const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
+{
+    if (t == &tupc_team_all_)
+        snprintf(buf, len, "UPC_TEAM_ALL");
+    else
+        snprintf(buf, len, "the team of %d members split with colour %d (rank 0 is thread %d)",
+                 t->n, t->colour, t->thread[0]);
+    return buf;
+}
+
 struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
 {
     int s = team & 0xffff;
@@ -119,12 +151,12 @@ struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
         t = atomic_load_explicit(&ids[s], memory_order_relaxed) == team
                 ? atomic_load_explicit(&table[s], memory_order_relaxed)
                 : NULL;
-        char msg[200];
+        char msg[300], desc[160];
         if (t)
             snprintf(msg, sizeof msg,
-                     "this thread is not a member of team %d (%d members, rank 0 is thread %d); "
-                     "expected a call on a team by its members only",
-                     team, t->n, t->thread[0]);
+                     "this thread is not a member of team %d, %s; expected a call on a team by "
+                     "its members only",
+                     team, tupc_team_describe(t, desc, sizeof desc));
         pthread_mutex_unlock(&lock);
         if (!t)
             unknown_team(func, team);
@@ -153,7 +185,10 @@ static int by_key(const void *a, const void *b)
     return (x->prank > y->prank) - (x->prank < y->prank);
 }
 
-static struct tupc_team *team_new(const struct tupc_team *parent, const struct ranked *m, int n)
+/* The team of members m[0..n-1] of parent, or NULL: out of memory, or with
+ * *full set, every slot of the table taken. */
+static struct tupc_team *team_new(const struct tupc_team *parent, const struct ranked *m, int n,
+                                  int *full)
 {
     int T = tupc_impl_threads;
     struct tupc_team *t = aligned_alloc(TUPC_CACHELINE, sizeof *t);
@@ -195,9 +230,8 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
     if (!s) {
         pthread_mutex_unlock(&lock);
         team_delete(t);
-        tupc_fail("tupc_team_split", SEC,
-                  "%d teams are alive; expected at most %d (free teams with tupc_team_free)",
-                  SLOTS - 1, SLOTS - 1);
+        *full = 1;
+        return NULL;
     }
     last_slot = s;
     gens[s] = gens[s] == GEN_MAX ? 1 : (uint16_t)(gens[s] + 1);
@@ -249,9 +283,18 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
     qsort(m, (size_t)n, sizeof *m, by_key);
     int leader = m[0].prank;
     if (leader == tupc_coll_state(&c)->me) {
-        struct tupc_team *t = team_new(p, m, n);
-        if (!t)
+        int full = 0;
+        struct tupc_team *t = team_new(p, m, n, &full);
+        if (!t) {
+            free(m); /* a refusal must leak nothing: a test may loop over it */
+            if (full)
+                tupc_fail(SPLIT, SEC,
+                          "%d teams are alive; expected at most %d (free teams with "
+                          "tupc_team_free)",
+                          SLOTS - 1, SLOTS - 1);
             tupc_fail(SPLIT, NULL, "out of memory for a team of %d members", n);
+        }
+        t->colour = colour;
         /* Release: the team's fields, for the members' acquire below. */
         atomic_store_explicit(&mine->made, t, memory_order_release);
     }
@@ -316,9 +359,11 @@ int tupc_team_thread(upc_team_t team, int rank)
 {
     tupc_require_thread("tupc_team_thread");
     const struct tupc_team *t = tupc_team_get("tupc_team_thread", team);
-    if (rank < 0 || rank >= t->n)
-        tupc_fail("tupc_team_thread", SEC, "rank is %d; expected 0..%d, the ranks of team %d", rank,
-                  t->n - 1, team);
+    if (rank < 0 || rank >= t->n) {
+        char desc[160];
+        tupc_fail("tupc_team_thread", SEC, "rank is %d; expected 0..%d, the ranks of %s", rank,
+                  t->n - 1, tupc_team_describe(t, desc, sizeof desc));
+    }
     return tupc_team_thread_of(t, rank);
 }
 

@@ -62,6 +62,7 @@ struct tupc_team {
     int *rank;                       /* thread -> rank, -1 for a non-member; NULL for ALL */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
     upc_team_t id;
+    int colour; /* of the split that made it */
     /* The members' asynchronous requests (coll/async.h), made by the first
      * member to post one; NULL before. */
     _Atomic(struct tupc_async_ring *) async;
@@ -89,6 +90,11 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
         return &tupc_team_all_;
     return tupc_team_lookup_(func, team);
 }
+
+/* Team t as a message names it: "UPC_TEAM_ALL", or its size, the colour it
+ * was split with and its rank 0's thread (its handle's number means nothing
+ * to a reader). Returns buf. */
+const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len);
 
 /* The rank in t of thread th, -1 for a non-member. */
 static inline int tupc_team_rank_in(const struct tupc_team *t, int th)

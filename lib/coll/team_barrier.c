@@ -61,11 +61,14 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
         const char *f = atomic_load_explicit(&t->bar[r].slot[e % 2].func, memory_order_relaxed);
         /* Where they are first: a member in a call's barrier and another
          * in tupc_team_barrier also differ in their counts. */
-        if (f != func)
+        if (f != func) {
+            char team[160];
             tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3; " SEC,
-                      "member %d of team %d (thread %d) is in %s while this member is in %s; "
+                      "member %d of %s (thread %d) is in %s while this member is in %s; "
                       "expected every member to reach the same barriers and calls on the team",
-                      r, t->id, tupc_team_thread_of(t, r), f, func);
+                      r, tupc_team_describe(t, team, sizeof team), tupc_team_thread_of(t, r), f,
+                      func);
+        }
         if (n != a->n || s != a->sig)
             tupc_team_calls_differ(t, me, func, r);
     }

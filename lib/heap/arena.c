@@ -71,7 +71,8 @@ static void remove_at(struct tupc_range *v, size_t *n, size_t i)
 static int note_used(struct tupc_arena *a, size_t off, size_t len, size_t asked)
 {
     size_t i = lower_bound(a->used_r, a->nused, off);
-    return insert_at(&a->used_r, &a->nused, &a->capused, i, (struct tupc_range){off, len, asked});
+    return insert_at(&a->used_r, &a->nused, &a->capused, i,
+                     (struct tupc_range){off, len, asked, 0, 0});
 }
 
 int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t asked, size_t limit, size_t *off)
@@ -99,6 +100,15 @@ int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t asked, size_t limi
     return note_used(a, *off, len, asked);
 }
 
+void tupc_arena_set_blocks(struct tupc_arena *a, size_t off, size_t nblocks, size_t block)
+{
+    size_t i = lower_bound(a->used_r, a->nused, off);
+    if (i < a->nused && a->used_r[i].off == off) {
+        a->used_r[i].nblocks = nblocks;
+        a->used_r[i].block = block;
+    }
+}
+
 size_t tupc_arena_free(struct tupc_arena *a, size_t off)
 {
     size_t i = lower_bound(a->used_r, a->nused, off);
@@ -110,7 +120,7 @@ size_t tupc_arena_free(struct tupc_arena *a, size_t off)
     remove_at(a->used_r, &a->nused, i);
 
     size_t j = lower_bound(a->free_r, a->nfree, off);
-    struct tupc_range r = {off, len, 0};
+    struct tupc_range r = {off, len, 0, 0, 0};
     /* Coalesce with the neighbours. */
     if (j > 0 && a->free_r[j - 1].off + a->free_r[j - 1].len == off) {
         r.off = a->free_r[j - 1].off;

@@ -11,6 +11,11 @@
 struct tupc_range {
     size_t off, len;
     size_t asked; /* of a range handed out: the bytes asked for, at most len */
+    /* Of a symmetric range: the blocks dealt round-robin from thread 0 and
+     * their size (upc_all_alloc's nblocks and nbytes), so that a thread
+     * left out of the last round is known to have fewer bytes than asked
+     * (heap.c); block 0 when every partition has `asked` bytes. */
+    size_t nblocks, block;
 };
 
 struct tupc_arena {
@@ -28,6 +33,10 @@ size_t tupc_arena_round(size_t len);
 /* Allocates len bytes (already rounded up from `asked`) with the top at
  * most `limit`. Returns 0 and the offset in *off, or -1 when no room. */
 int tupc_arena_alloc(struct tupc_arena *a, size_t len, size_t asked, size_t limit, size_t *off);
+
+/* Records that the range handed out at off holds nblocks blocks of
+ * `block` bytes dealt round-robin (struct tupc_range). */
+void tupc_arena_set_blocks(struct tupc_arena *a, size_t off, size_t nblocks, size_t block);
 
 /* Frees the range that starts at off; returns its length, or 0 if no range
  * starts there. */

@@ -93,8 +93,10 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t part = (part_size + page - 1) / page * page;
     if (part < part_size || part > SIZE_MAX / (size_t)threads) {
-        snprintf(err, errlen, "heap of %d partitions of %zu bytes overflows size_t", threads,
-                 part_size);
+        snprintf(err, errlen,
+                 "a shared heap of %d partitions of %zu bytes (UPC_SHARED_HEAP_SIZE or "
+                 "tupc_options.heap_size, per thread) overflows size_t; expected a smaller size",
+                 threads, part_size);
         return -1;
     }
     map_len = part * (size_t)threads;
@@ -170,36 +172,47 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
     size_t t = p.thread;
     size_t off = (size_t)(p.addr - start);
     if (n > tupc_impl_partition_size - off)
-        tupc_fail(func, NULL,
+        tupc_fail(func, strncmp(func, "upc_mem", 7) == 0 ? "UPC 1.3 7.2.5" : "UPC 1.3 7.4",
                   "%s + %zu bytes runs past the end of thread %zu's partition (%zu bytes from its "
                   "end); expected the range to have affinity to one thread",
                   arg, n, t, tupc_impl_partition_size - off);
 }
 
-int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *is_sym)
+int tupc_heap_find(int t, size_t x, struct tupc_alloc_span *s)
 {
     struct tupc_range r;
     pthread_mutex_lock(&sym_lock);
     int found = tupc_arena_find(&sym, x, &r);
     pthread_mutex_unlock(&sym_lock);
     if (found) {
-        *lo = r.off;
-        *hi = r.off + r.asked;
-        *is_sym = 1;
-        return x < *hi;
+        s->lo = r.off;
+        s->full = s->hi = r.off + r.asked;
+        s->sym = 1;
+        s->nblocks = r.nblocks;
+        s->block = r.block;
+        s->short_from = nthreads;
+        if (r.block && r.nblocks % (size_t)nthreads) {
+            /* Threads past the last round's blocks have one block fewer. */
+            s->short_from = (int)(r.nblocks % (size_t)nthreads);
+            if (t < 0 || t >= s->short_from)
+                s->hi -= r.block;
+        }
+        return x < s->full;
     }
     /* upc_alloc blocks count their offsets down from the partition's end:
      * the block [end - off - len, end - off) holds x when off <= end - x - 1. */
-    struct partition *p = &parts[t];
+    struct partition *p = &parts[t < 0 ? 0 : t];
     pthread_mutex_lock(&p->lock);
     found = tupc_arena_find(&p->local, tupc_impl_partition_size - x - 1, &r);
     pthread_mutex_unlock(&p->lock);
     if (!found)
         return 0;
-    *lo = tupc_impl_partition_size - r.off - r.len;
-    *hi = *lo + r.asked;
-    *is_sym = 0;
-    return x < *hi;
+    s->lo = tupc_impl_partition_size - r.off - r.len;
+    s->full = s->hi = s->lo + r.asked;
+    s->sym = 0;
+    s->nblocks = s->block = 0;
+    s->short_from = nthreads;
+    return x < s->hi;
 }
 
 static tupc_sptr_t fail_alloc(const char *func, size_t want, size_t largest)
@@ -211,8 +224,9 @@ static tupc_sptr_t fail_alloc(const char *func, size_t want, size_t largest)
     return TUPC_NULL;
 }
 
-/* Symmetric allocation of `len` bytes in every partition. */
-static tupc_sptr_t sym_alloc(const char *func, size_t len)
+/* Symmetric allocation of `len` bytes in every partition, holding nblocks
+ * blocks of nbytes dealt round-robin from thread 0. */
+static tupc_sptr_t sym_alloc(const char *func, size_t len, size_t nblocks, size_t nbytes)
 {
     size_t rounded = tupc_arena_round(len);
     if (rounded == 0)
@@ -241,6 +255,8 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len)
             rc = -1;
         }
     }
+    if (rc == 0)
+        tupc_arena_set_blocks(&sym, off, nblocks, nbytes);
     size_t largest = rc ? tupc_arena_largest(&sym, limit) : 0;
     pthread_mutex_unlock(&sym_lock);
     /* Report what the caller asked for, not the size rounded to the alignment. */
@@ -272,7 +288,7 @@ tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes)
         alloc_error[0] = '\0';
         return TUPC_NULL;
     }
-    return sym_alloc("upc_global_alloc", len);
+    return sym_alloc("upc_global_alloc", len, nblocks, nbytes);
 }
 
 /* What thread 0 hands the others in upc_all_alloc: its arguments (to check
@@ -298,7 +314,7 @@ tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
     if (tupc_impl_mythread == 0) {
         slot->nblocks = nblocks;
         slot->nbytes = nbytes;
-        slot->result = len ? sym_alloc("upc_all_alloc", len) : TUPC_NULL;
+        slot->result = len ? sym_alloc("upc_all_alloc", len, nblocks, nbytes) : TUPC_NULL;
         snprintf(slot->error, sizeof slot->error, "%s", len ? alloc_error : "");
     }
     tupc_barrier_bcast("upc_all_alloc", slot);
@@ -404,6 +420,21 @@ void upc_free(tupc_sptr_t ptr)
     free_block("upc_free", ptr);
 }
 
+/* A pointer-to-shared's address as a message names it. */
+static const char *describe_ptr(const char *addr, char *buf, size_t len)
+{
+    if (!addr)
+        snprintf(buf, len, "a null pointer");
+    else if (addr < tupc_heap_base_ || addr >= tupc_heap_base_ + map_len)
+        snprintf(buf, len, "address %p, outside the shared heap", (const void *)addr);
+    else {
+        size_t at = (size_t)(addr - tupc_heap_base_);
+        snprintf(buf, len, "offset %zu of thread %zu's partition", at % tupc_impl_partition_size,
+                 at / tupc_impl_partition_size);
+    }
+    return buf;
+}
+
 void upc_all_free(tupc_sptr_t ptr)
 {
     TUPC_TRACE_VOID(upc_all_free(ptr), __func__, 0, -1, -1);
@@ -415,8 +446,18 @@ void upc_all_free(tupc_sptr_t ptr)
      * check. Relaxed: the barrier is the release and the acquire. */
     if (tupc_impl_mythread == 0)
         atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
-    /* No thread may still use the block when it goes. */
-    tupc_barrier_all("upc_all_free");
+    /* No thread may still use the block when it goes; and every thread
+     * must name the same block (single-valued), or blocks would leak or go
+     * while in use. */
+    char *first = tupc_barrier_bcast("upc_all_free", ptr.addr);
+    if (first != ptr.addr) {
+        char here[96], there[96];
+        tupc_fail("upc_all_free", "UPC 1.3 7.2.2.5",
+                  "ptr is %s here but %s on thread 0; expected the same pointer on every thread "
+                  "(a single-valued argument)",
+                  describe_ptr(ptr.addr, here, sizeof here),
+                  describe_ptr(first, there, sizeof there));
+    }
     if (tupc_impl_mythread == 0 && !tupc_isnull(ptr))
         free_block("upc_all_free", ptr);
 }

@@ -20,11 +20,24 @@ static inline char *tupc_partition(int t)
     return tupc_heap_base_ + (size_t)t * tupc_impl_partition_size;
 }
 
-/* The live allocation that holds offset x of thread t's partition: sets
- * [*lo, *hi) (the bytes asked for) and *sym (1 for a symmetric allocation,
- * which every partition has at those offsets, 0 for t's upc_alloc block).
- * Returns 0 when x lies in no live allocation. Takes the heap's locks. */
-int tupc_heap_find(int t, size_t x, size_t *lo, size_t *hi, int *sym);
+/* A live allocation as one thread's partition sees it. */
+struct tupc_alloc_span {
+    size_t lo, hi; /* the bytes of the partition asked: [lo, hi) */
+    size_t full;   /* the end of a partition with all its blocks (>= hi) */
+    int sym;       /* 1: symmetric (upc_all_alloc, upc_global_alloc); 0: upc_alloc */
+    /* Of a symmetric allocation: blocks dealt round-robin from thread 0, and
+     * the threads from short_from on have one block fewer (THREADS if none). */
+    size_t nblocks, block;
+    int short_from;
+};
+
+/* The live allocation whose reserved bytes hold offset x of thread t's
+ * partition (t = -1: of every partition, for a symmetric one): returns 1 and
+ * sets *s, with s->hi the end of t's own bytes (for t = -1 the smallest end
+ * of any partition), which may be at or below x when t was left out of the
+ * last round of blocks. Returns 0 when x lies in no live allocation. Takes
+ * the heap's locks. */
+int tupc_heap_find(int t, size_t x, struct tupc_alloc_span *s);
 
 /* Fails, naming func and arg, unless p designates a byte of the heap with
  * its thread field right, and [p, p + n) stays in that thread's partition

@@ -26,29 +26,43 @@ extern _Atomic uint32_t tupc_heap_gen_;
 #define TUPC_SEEN_HOT 2 /* looked at inline: a call's src and dst */
 
 struct tupc_seen {
-    size_t lo, hi; /* offsets within a partition */
-    uint32_t gen;  /* tupc_heap_gen_ when found; 0 for an empty entry */
-    int thread;    /* the partition, or -1 for a symmetric allocation */
+    size_t lo, hi;   /* offsets within a partition: a full partition's bytes */
+    size_t hi_short; /* of a symmetric allocation: the end on threads short_from on */
+    uint32_t gen;    /* tupc_heap_gen_ when found; 0 for an empty entry */
+    int thread;      /* the partition, or -1 for a symmetric allocation */
+    int short_from;  /* the first thread left out of the last round of blocks */
 };
 extern _Thread_local struct tupc_seen tupc_seen_[TUPC_SEEN]
     __attribute__((tls_model("initial-exec")));
 
 void tupc_check_range_slow(const char *func, const char *arg, int thread, size_t lo, size_t hi);
 
+/* Whether entry e, valid in generation gen, holds [lo, hi) of thread's
+ * partition (thread -1: of every partition). A symmetric allocation whose
+ * nblocks is no multiple of THREADS has fewer bytes on the threads left out
+ * of its last round; (unsigned)-1 is past every short_from. */
+static inline int tupc_seen_holds(const struct tupc_seen *e, uint32_t gen, int thread, size_t lo,
+                                  size_t hi)
+{
+    if (e->gen != gen || lo < e->lo)
+        return 0;
+    if (e->thread >= 0)
+        return e->thread == thread && hi <= e->hi;
+    return hi <= ((unsigned)thread < (unsigned)e->short_from ? e->hi : e->hi_short);
+}
+
 /* Fails, naming func and arg, unless offsets [lo, hi) of thread `thread`'s
- * partition lie in one live allocation; thread -1 asks for a symmetric
- * allocation (upc_all_alloc, upc_global_alloc), which has the range in every
- * partition. lo < hi. */
-/* Whether [lo, hi) of thread's partition lies in an allocation this thread
- * found lately (the inline half of the check below). */
+ * partition lie in one live allocation, in bytes that partition has of it;
+ * thread -1 asks for a symmetric allocation (upc_all_alloc,
+ * upc_global_alloc) that has the range in every partition. lo < hi.
+ * tupc_range_seen is its inline half: whether an allocation this thread
+ * found lately holds the range. */
 static inline int tupc_range_seen(int thread, size_t lo, size_t hi)
 {
     uint32_t gen = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
-    for (int i = 0; i < TUPC_SEEN_HOT; i++) {
-        const struct tupc_seen *e = &tupc_seen_[i];
-        if (e->gen == gen && lo >= e->lo && hi <= e->hi && (e->thread < 0 || e->thread == thread))
+    for (int i = 0; i < TUPC_SEEN_HOT; i++)
+        if (tupc_seen_holds(&tupc_seen_[i], gen, thread, lo, hi))
             return 1;
-    }
     return 0;
 }
 

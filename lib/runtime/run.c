@@ -56,6 +56,11 @@ static void *thread_main(void *p)
     tupc_calls_thread_start(tupc_impl_mythread);
     tupc_coll_thread_start();
     run_status[tupc_impl_mythread] = run_entry(run_arg);
+    if (tupc_notified_)
+        tupc_fail("upc_notify", "UPC 1.3 6.6.1 para 7",
+                  "this thread returned from its entry function between upc_notify and upc_wait; "
+                  "expected each thread to end the barrier it notified with upc_wait before it "
+                  "returns");
     tupc_calls_thread_end();
     /* Release: whoever sees the mark sees every counter this thread set. */
     atomic_store_explicit(&tupc_gone_[tupc_impl_mythread], 1, memory_order_release);

@@ -3,6 +3,7 @@
  * layer (docs/design.md, "Layers"): it calls nothing of the library. */
 #include "runtime/runtime.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -22,12 +23,14 @@ _Atomic int tupc_gone_count_;
 
 size_t tupc_parse_size(const char *s)
 {
-    if (!s || !*s)
+    /* A digit first: strtoull would skip white space and negate a "-1"
+     * into a huge size. */
+    if (!s || !isdigit((unsigned char)s[0]))
         return 0;
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
+    if (errno || end == s)
         return 0;
     unsigned shift = 0;
     switch (*end) {

@@ -26,30 +26,66 @@ struct qnode {
     int owner;               /* the thread whose free list it is on */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
+/* A lock's state, in a slot of the process's lock table. The program holds
+ * a number, not this address (see lock_of). */
 struct tupc_lock {
     _Atomic(struct qnode *) tail;
-    struct qnode *holder_node;  /* written and read by the holder only */
-    _Atomic int holder;         /* thread holding the lock, -1 if none: for checks */
-    struct tupc_lock *all_next; /* every lock of the run, to free at its end */
-    struct tupc_lock *all_prev;
+    struct qnode *holder_node; /* written and read by the holder only */
+    _Atomic int holder;        /* thread holding the lock, -1 if none: for checks */
+    /* Odd while the slot holds a live lock: bumped by every allocation and
+     * every free, so a freed lock's number stays recognisable until 2^31
+     * more locks have been made in its slot. */
+    _Atomic uint32_t gen;
+    uint32_t next_free; /* under table_lock: the next free slot + 1, 0 at the end */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tupc_lock *all_locks;
+/* The lock table: chunks of slots, made as needed and kept for the life of
+ * the process, so that the number of a lock freed in an earlier run (or
+ * this one) still names its slot, whose generation refuses it. A chunk's
+ * pointer is published once (release) and never changes. */
+#define CHUNK_LOCKS 256
+#define MAX_CHUNKS 65536
+static _Atomic(struct tupc_lock *) chunks[MAX_CHUNKS];
+static _Atomic uint32_t nslots; /* slots made; release with each new chunk */
+static uint32_t free_head;      /* free slot + 1, 0 if none */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static pthread_mutex_t nodes_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct qnode *all_nodes;
 
 static _Thread_local struct qnode *free_nodes __attribute__((tls_model("initial-exec")));
 
+static struct tupc_lock *slot(uint32_t i)
+{
+    return &atomic_load_explicit(&chunks[i / CHUNK_LOCKS], memory_order_acquire)[i % CHUNK_LOCKS];
+}
+
+/* A lock's number: generation << 32 | slot << 1 | 1 (odd, so no address of
+ * an object looks like one, and never NULL). */
+static upc_lock_t *number_of(uint32_t i, uint32_t gen)
+{
+    return (upc_lock_t *)(uintptr_t)((uint64_t)gen << 32 | (uint64_t)i << 1 | 1);
+}
+
+/* Frees every lock a run left allocated: their numbers go stale. */
+static void free_slot(uint32_t i)
+{
+    struct tupc_lock *l = slot(i);
+    atomic_fetch_add_explicit(&l->gen, 1, memory_order_release);
+    atomic_store_explicit(&l->tail, NULL, memory_order_relaxed);
+    atomic_store_explicit(&l->holder, -1, memory_order_relaxed);
+    l->next_free = free_head;
+    free_head = i + 1;
+}
+
 void tupc_lock_fini(void)
 {
-    pthread_mutex_lock(&all_lock);
-    while (all_locks) {
-        struct tupc_lock *l = all_locks;
-        all_locks = l->all_next;
-        free(l);
-    }
-    pthread_mutex_unlock(&all_lock);
+    pthread_mutex_lock(&table_lock);
+    uint32_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++)
+        if (atomic_load_explicit(&slot(i)->gen, memory_order_relaxed) & 1)
+            free_slot(i);
+    pthread_mutex_unlock(&table_lock);
     pthread_mutex_lock(&nodes_lock);
     while (all_nodes) {
         struct qnode *q = all_nodes;
@@ -88,18 +124,36 @@ static void put_node(struct qnode *q)
 
 static upc_lock_t *new_lock(const char *func)
 {
-    upc_lock_t *l = aligned_alloc(TUPC_CACHELINE, sizeof *l);
-    if (!l)
-        tupc_fail(func, "UPC 1.3 7.2.4", "out of memory for a lock");
-    memset(l, 0, sizeof *l);
-    atomic_init(&l->holder, -1);
-    pthread_mutex_lock(&all_lock);
-    l->all_next = all_locks;
-    if (all_locks)
-        all_locks->all_prev = l;
-    all_locks = l;
-    pthread_mutex_unlock(&all_lock);
-    return l;
+    pthread_mutex_lock(&table_lock);
+    if (!free_head) {
+        uint32_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
+        struct tupc_lock *c = n / CHUNK_LOCKS < MAX_CHUNKS
+                                  ? aligned_alloc(TUPC_CACHELINE, sizeof *c * CHUNK_LOCKS)
+                                  : NULL;
+        if (!c) {
+            pthread_mutex_unlock(&table_lock);
+            tupc_fail(func, "UPC 1.3 7.2.4", "out of memory for a lock (%u locks are live)", n);
+        }
+        memset(c, 0, sizeof *c * CHUNK_LOCKS);
+        /* Release: the zeroed chunk, to lock_of's acquire. */
+        atomic_store_explicit(&chunks[n / CHUNK_LOCKS], c, memory_order_release);
+        for (uint32_t k = CHUNK_LOCKS; k-- > 0;) {
+            c[k].next_free = free_head;
+            free_head = n + k + 1;
+        }
+        atomic_store_explicit(&nslots, n + CHUNK_LOCKS, memory_order_release);
+    }
+    uint32_t i = free_head - 1;
+    struct tupc_lock *l = slot(i);
+    free_head = l->next_free;
+    atomic_store_explicit(&l->tail, NULL, memory_order_relaxed);
+    atomic_store_explicit(&l->holder, -1, memory_order_relaxed);
+    /* Release: the lock's reset, to whoever validates its number. The
+     * number reaches other threads through the program's own
+     * synchronization (a barrier, a shared variable) in any case. */
+    uint32_t gen = atomic_fetch_add_explicit(&l->gen, 1, memory_order_release) + 1;
+    pthread_mutex_unlock(&table_lock);
+    return number_of(i, gen);
 }
 
 upc_lock_t *upc_global_lock_alloc(void)
@@ -117,27 +171,48 @@ upc_lock_t *upc_all_lock_alloc(void)
     return tupc_barrier_bcast("upc_all_lock_alloc", l);
 }
 
-static void check_lock(const char *func, upc_lock_t *l)
+/* The lock that number h names, or a failure naming func: h is decoded and
+ * checked against the table, never dereferenced. */
+static struct tupc_lock *lock_of(const char *func, const char *section, upc_lock_t *h)
 {
-    if (!l)
-        tupc_fail(func, "UPC 1.3 7.2.4", "lock is NULL; expected a lock from upc_*_lock_alloc");
+    uintptr_t v = (uintptr_t)h;
+    uint32_t i = (uint32_t)v >> 1, gen = (uint32_t)(v >> 32);
+    if (!h)
+        tupc_fail(func, section, "lock is NULL; expected a lock from upc_*_lock_alloc");
+    /* Acquire: the chunks below nslots are published. */
+    if (!(v & 1) || !(gen & 1) || i >= atomic_load_explicit(&nslots, memory_order_acquire))
+        tupc_fail(func, section,
+                  "lock (%p) is no lock that upc_global_lock_alloc or upc_all_lock_alloc "
+                  "returned; expected one of theirs, not freed",
+                  (void *)h);
+    struct tupc_lock *l = slot(i);
+    /* Relaxed: a match needs no ordering (see new_lock); a mismatch means
+     * the lock was freed, by this thread or one synchronized with it. */
+    uint32_t now = atomic_load_explicit(&l->gen, memory_order_relaxed);
+    if (now != gen)
+        tupc_fail(func, "UPC 1.3 7.2.4.2",
+                  "lock (%p) was freed by upc_lock_free or upc_all_lock_free (or by the end of "
+                  "an earlier run) before this call; expected a live lock (after its free, any use "
+                  "of a lock is undefined)",
+                  (void *)h);
+    return l;
 }
 
-static void free_lock(const char *func, upc_lock_t *l)
+static void free_lock(const char *func, upc_lock_t *h)
 {
-    int h = atomic_load_explicit(&l->holder, memory_order_relaxed);
-    if (h >= 0 && h != tupc_impl_mythread)
+    struct tupc_lock *l = lock_of(func, "UPC 1.3 7.2.4.2", h);
+    int t = atomic_load_explicit(&l->holder, memory_order_relaxed);
+    if (t >= 0 && t != tupc_impl_mythread)
         tupc_fail(func, "UPC 1.3 7.2.4",
-                  "lock is held by thread %d; expected a lock that no other thread holds", h);
-    pthread_mutex_lock(&all_lock);
-    if (l->all_prev)
-        l->all_prev->all_next = l->all_next;
-    else
-        all_locks = l->all_next;
-    if (l->all_next)
-        l->all_next->all_prev = l->all_prev;
-    pthread_mutex_unlock(&all_lock);
-    free(l);
+                  "lock is held by thread %d; expected a lock that no other thread holds", t);
+    pthread_mutex_lock(&table_lock);
+    /* Checked again under the table's lock: of two frees at once, one wins. */
+    if (atomic_load_explicit(&l->gen, memory_order_relaxed) != (uint32_t)((uintptr_t)h >> 32)) {
+        pthread_mutex_unlock(&table_lock);
+        (void)lock_of(func, "UPC 1.3 7.2.4.2", h);
+    }
+    free_slot((uint32_t)(uintptr_t)h >> 1);
+    pthread_mutex_unlock(&table_lock);
 }
 
 void upc_lock_free(upc_lock_t *l)
@@ -158,7 +233,7 @@ void upc_all_lock_free(upc_lock_t *l)
         free_lock("upc_all_lock_free", l);
 }
 
-static void became_holder(upc_lock_t *l, struct qnode *q)
+static void became_holder(struct tupc_lock *l, struct qnode *q)
 {
     l->holder_node = q;
     atomic_store_explicit(&l->holder, tupc_impl_mythread, memory_order_relaxed);
@@ -181,11 +256,11 @@ static void pred_gone(const void *arg, tupc_word *w, uint32_t target)
               t);
 }
 
-void upc_lock(upc_lock_t *l)
+void upc_lock(upc_lock_t *h)
 {
-    TUPC_TRACE_VOID(upc_lock(l), __func__, 0, -1, -1);
+    TUPC_TRACE_VOID(upc_lock(h), __func__, 0, -1, -1);
     tupc_require_thread("upc_lock");
-    check_lock("upc_lock", l);
+    struct tupc_lock *l = lock_of("upc_lock", "UPC 1.3 7.2.4.3", h);
     if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
         tupc_fail("upc_lock", "UPC 1.3 7.2.4.3",
                   "lock is already held by this thread; expected a lock it does not hold");
@@ -206,10 +281,10 @@ void upc_lock(upc_lock_t *l)
     became_holder(l, q);
 }
 
-int upc_lock_attempt(upc_lock_t *l)
+int upc_lock_attempt(upc_lock_t *h)
 {
     tupc_require_thread("upc_lock_attempt");
-    check_lock("upc_lock_attempt", l);
+    struct tupc_lock *l = lock_of("upc_lock_attempt", "UPC 1.3 7.2.4.4", h);
     if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
         return 0;
     struct qnode *q = get_node();
@@ -225,15 +300,16 @@ int upc_lock_attempt(upc_lock_t *l)
     return 1;
 }
 
-void upc_unlock(upc_lock_t *l)
+void upc_unlock(upc_lock_t *h)
 {
     tupc_require_thread("upc_unlock");
-    check_lock("upc_unlock", l);
-    int h = atomic_load_explicit(&l->holder, memory_order_relaxed);
-    if (h != tupc_impl_mythread)
+    struct tupc_lock *l = lock_of("upc_unlock", "UPC 1.3 7.2.4.5", h);
+    int holder = atomic_load_explicit(&l->holder, memory_order_relaxed);
+    if (holder != tupc_impl_mythread)
         tupc_fail("upc_unlock", "UPC 1.3 7.2.4.5",
-                  h < 0 ? "lock is not held; expected a lock held by this thread"
-                        : "lock is held by another thread; expected a lock held by this thread");
+                  holder < 0
+                      ? "lock is not held; expected a lock held by this thread"
+                      : "lock is held by another thread; expected a lock held by this thread");
     struct qnode *q = l->holder_node;
     atomic_store_explicit(&l->holder, -1, memory_order_relaxed);
     struct qnode *next = atomic_load_explicit(&q->next, memory_order_acquire);

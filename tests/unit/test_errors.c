@@ -263,7 +263,7 @@ static void test_exit_status(void **state)
                              "thread; start one with tupc_run or tupc_main\n");
     assert_int_equal(in_child(run_without_return_on_error, err, sizeof err), 1);
     assert_string_equal(err, "tupc: upc_unlock (thread 2 of 4): lock is NULL; expected a lock "
-                             "from upc_*_lock_alloc (UPC 1.3 7.2.4)\n");
+                             "from upc_*_lock_alloc (UPC 1.3 7.2.4.5)\n");
 }
 
 /* ---- Many runs in a row (LSan checks the leaks at exit) ----------------- */

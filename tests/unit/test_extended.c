@@ -968,12 +968,12 @@ static void test_refusals(void **state)
         tt_expect_error(T, past_end, NULL, "upc_all_broadcast_x", "past the end", NULL);
         tt_expect_error(T, not_a_perm, (void *)&zero, "upc_all_permute_x", "both 0", NULL);
         tt_expect_error(T, not_a_perm, (void *)&one, "upc_all_permute_x", "holds 0 twice", NULL);
-        tt_expect_error(T, members_disagree, NULL, "of team ", " passed nbytes ",
-                        "to upc_all_broadcast_x (collective call 1 on team ", NULL);
+        tt_expect_error(T, members_disagree, NULL, "members split with colour 0", " passed nbytes ",
+                        "to upc_all_broadcast_x (collective call 1 on the team", NULL);
         tt_expect_error(T, in_place_names_dst, NULL, "upc_all_permute",
                         "dst has affinity to thread 1", NULL);
-        tt_expect_error(T, team_end_mismatch, NULL, "when the threads ended", "member 1 of team",
-                        NULL);
+        tt_expect_error(T, team_end_mismatch, NULL, "when the threads ended",
+                        "member 1 of the team of", NULL);
     }
 }
 
