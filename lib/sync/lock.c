@@ -173,28 +173,41 @@ upc_lock_t *upc_all_lock_alloc(void)
 
 /* The lock that number h names, or a failure naming func: h is decoded and
  * checked against the table, never dereferenced. */
-static struct tupc_lock *lock_of(const char *func, const char *section, upc_lock_t *h)
+/* Why lock_of refused h: out of line, so that the check costs the lock
+ * calls a few instructions. */
+static _Noreturn __attribute__((noinline, cold)) void
+bad_lock(const char *func, const char *section, upc_lock_t *h, int freed)
 {
-    uintptr_t v = (uintptr_t)h;
-    uint32_t i = (uint32_t)v >> 1, gen = (uint32_t)(v >> 32);
     if (!h)
         tupc_fail(func, section, "lock is NULL; expected a lock from upc_*_lock_alloc");
-    /* Acquire: the chunks below nslots are published. */
-    if (!(v & 1) || !(gen & 1) || i >= atomic_load_explicit(&nslots, memory_order_acquire))
+    if (!freed)
         tupc_fail(func, section,
                   "lock (%p) is no lock that upc_global_lock_alloc or upc_all_lock_alloc "
                   "returned; expected one of theirs, not freed",
                   (void *)h);
-    struct tupc_lock *l = slot(i);
+    tupc_fail(func, "UPC 1.3 7.2.4.2",
+              "lock (%p) was freed by upc_lock_free or upc_all_lock_free (or by the end of an "
+              "earlier run) before this call; expected a live lock (after its free, any use of a "
+              "lock is undefined)",
+              (void *)h);
+}
+
+/* The lock that number h names, or a failure naming func: h is decoded and
+ * checked against the table, never dereferenced. */
+static inline struct tupc_lock *lock_of(const char *func, const char *section, upc_lock_t *h)
+{
+    uintptr_t v = (uintptr_t)h;
+    uint32_t i = (uint32_t)v >> 1, gen = (uint32_t)(v >> 32), c = i / CHUNK_LOCKS;
+    /* Acquire: the chunk's zeroed slots (a chunk not made yet is NULL). */
+    struct tupc_lock *chunk =
+        c < MAX_CHUNKS ? atomic_load_explicit(&chunks[c], memory_order_acquire) : NULL;
+    if (__builtin_expect(!(v & 1) || !(gen & 1) || !chunk, 0))
+        bad_lock(func, section, h, 0);
+    struct tupc_lock *l = &chunk[i % CHUNK_LOCKS];
     /* Relaxed: a match needs no ordering (see new_lock); a mismatch means
      * the lock was freed, by this thread or one synchronized with it. */
-    uint32_t now = atomic_load_explicit(&l->gen, memory_order_relaxed);
-    if (now != gen)
-        tupc_fail(func, "UPC 1.3 7.2.4.2",
-                  "lock (%p) was freed by upc_lock_free or upc_all_lock_free (or by the end of "
-                  "an earlier run) before this call; expected a live lock (after its free, any use "
-                  "of a lock is undefined)",
-                  (void *)h);
+    if (__builtin_expect(atomic_load_explicit(&l->gen, memory_order_relaxed) != gen, 0))
+        bad_lock(func, section, h, 1);
     return l;
 }
 
