@@ -141,6 +141,6 @@ def _translate(path, opts, cfg):
     except UPCError as e:
         sys.stderr.write(str(e) + '\n')
         return None
-    for w in warnings:
+    for w in dict.fromkeys(warnings):  # once each, in order
         sys.stderr.write(w + '\n')
     return code

@@ -193,16 +193,21 @@ class Translator:
     def member_pointer(self, n):
         s = strip(n)
         k = s.get('kind')
-        if k == 'MemberExpr':
-            return True  # an array member, decayed
+        if k in ('MemberExpr', 'ArraySubscriptExpr'):
+            return self.in_member(s)  # an array (in) a member, decayed
         if k == 'UnaryOperator' and s['opcode'] == '&':
-            e = strip(kids(s)[0])
-            while e.get('kind') == 'ArraySubscriptExpr':
-                e = strip(kids(e)[0] if self.is_sptr(kids(e)[0]) else kids(e)[1])
-            return e.get('kind') == 'MemberExpr'
+            return self.in_member(kids(s)[0])
         if k == 'BinaryOperator' and s['opcode'] in ('+', '-'):
             return any(self.is_sptr(c) and self.member_pointer(c) for c in kids(s))
         return False
+
+    def in_member(self, n):
+        """the lvalue n is a member of a shared struct, or an element of
+        one of its (multi-dimensional) array members."""
+        e = strip(n)
+        while e.get('kind') == 'ArraySubscriptExpr':
+            e = strip(kids(e)[0] if self.is_sptr(kids(e)[0]) else kids(e)[1])
+        return e.get('kind') == 'MemberExpr'
 
     def mode_at(self, n, tmode):
         if tmode:
@@ -258,7 +263,7 @@ class Translator:
             sb = strip(base)
             if self.mythread_element(sb, si):
                 return f'tupcc_at_mythread({self.emit(base)})'
-            if sb['kind'] == 'MemberExpr' and self.shared_array(sb):
+            if self.shared_array(sb) and self.in_member(sb):
                 # an array inside a shared struct: its elements are contiguous
                 et = self.types.resolve(self.T(n)).copy()
                 et.AS = 0
@@ -528,6 +533,8 @@ class Translator:
         if not self.types.is_shared(t):
             self.refuse(n, f'upc_{which}sizeof of a type that is not shared')
         B, ct, _ = self.elem_info(t)
+        if 'argType' not in arg and self.in_member(kids(arg)[0]):
+            B = '0'  # as &s.m is shared [] (UPC 1.3 6.4.4)
         ds, _ = self.types.dims(t)
         total = ' * '.join(f'(size_t)({d})' for d in ds) if ds else '(size_t)1'
         if which == 'block':
@@ -1095,7 +1102,7 @@ def frontend(path, opts, cfg):
 
 # &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
 # conversion to that type is no change of layout worth a warning
-MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\])?\s*$', re.S)
+MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\]\s*)*$', re.S)
 
 
 def _snippet(text, where):
