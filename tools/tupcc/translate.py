@@ -101,6 +101,7 @@ class Translator:
         self.scope_file = True
         self.warnings = []
         self._tc = {}
+        self.star_decl = {}  # id of a [*] array -> its block size
 
     # ---- helpers -------------------------------------------------------------
     def where(self, n):
@@ -161,10 +162,12 @@ class Translator:
         """C type of a shared object type t, shared removed."""
         return self.types.cdecl(t, inner)
 
-    def elem_info(self, t):
-        """(B, C element type, mode) of a shared type (object or array)."""
+    def elem_info(self, t, n=None):
+        """(B, C element type, mode) of a shared type (object or array), of
+        the expression n where given."""
         e = self.types.elem(t)
         B, mode = self.types.layout(e)
+        B = self.star_block(n) or B
         et = e.copy()
         et.AS = 0
         return B, self.types.cdecl(et), mode
@@ -188,7 +191,15 @@ class Translator:
         indefinite when it points into a shared struct: UPC 1.3 6.4.4 types
         &s.m as shared [] T *, where clang keeps the struct's layout."""
         B, es, scale = self.ptr_info(self.T(n))
-        return ('0' if self.member_pointer(n) else B), es, scale
+        return ('0' if self.member_pointer(n) else self.star_block(n) or B), es, scale
+
+    def star_block(self, n):
+        """the block size of the [*] array n names: its own (UPC 1.3
+        6.5.1.1), though a typedef gives arrays of other sizes one type."""
+        s = strip(n) if n else {}
+        if s.get('kind') != 'DeclRefExpr':
+            return None
+        return self.star_decl.get(s['referencedDecl']['id'])
 
     def member_pointer(self, n):
         s = strip(n)
@@ -317,7 +328,7 @@ class Translator:
     def array_shape(self, n):
         """(dimensions, block size, C element type) of a shared array."""
         ds, _ = self.types.dims(self.T(n))
-        B, ct, _ = self.elem_info(self.T(n))
+        B, ct, _ = self.elem_info(self.T(n), n)
         return len(ds), B, ct
 
     def mythread_element(self, base, idx):
@@ -329,7 +340,7 @@ class Translator:
         if idx.get('kind') != 'DeclRefExpr' or idx['referencedDecl'].get('name') != 'MYTHREAD':
             return False
         ds, _ = self.types.dims(self.T(base))
-        return len(ds) == 1 and self.elem_info(self.T(base))[0] == '1'
+        return len(ds) == 1 and self.elem_info(self.T(base), base)[0] == '1'
 
     # ---- pointers-to-shared --------------------------------------------------
     def convert(self, n, child, to_t):
@@ -532,7 +543,7 @@ class Translator:
         t = parse(arg['argType']['qualType']) if 'argType' in arg else self.T(kids(arg)[0])
         if not self.types.is_shared(t):
             self.refuse(n, f'upc_{which}sizeof of a type that is not shared')
-        B, ct, _ = self.elem_info(t)
+        B, ct, _ = self.elem_info(t, None if 'argType' in arg else kids(arg)[0])
         if 'argType' not in arg and self.in_member(kids(arg)[0]):
             B = '0'  # as &s.m is shared [] (UPC 1.3 6.4.4)
         ds, _ = self.types.dims(t)
@@ -678,7 +689,7 @@ class Translator:
             return None
         base = strip(kids(strip(kids(strip(aff))[0]))[0])
         ds, _ = self.types.dims(self.T(base))
-        B, ct, _ = self.elem_info(self.T(base))
+        B, ct, _ = self.elem_info(self.T(base), base)
         if len(ds) != 1 or B == '0' or not B.isdigit():
             return None
         i = strip(kids(c)[0])['referencedDecl']['name']
@@ -880,12 +891,13 @@ class Translator:
         r = self.types.resolve(t)
         e = self.types.elem(r)
         k, _ = decode_as(e.AS)
-        if k >= K_STAR and k not in self.types.star:
+        if k >= K_STAR:
             if r.kind != 'array':
                 self.refuse(d, 'the [*] layout on an object that is not an array')
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
-            self.types.star[k] = f'(({total} + (size_t)THREADS - 1) / (size_t)THREADS)'
+            self.star_decl[d['id']] = f'(({total} + (size_t)THREADS - 1) / (size_t)THREADS)'
+            self.types.star.setdefault(k, self.star_decl[d['id']])
         if sc == 'extern':
             return f'extern tupc_sptr_t {name}'
         if not self.scope_file and sc != 'static':
@@ -898,6 +910,7 @@ class Translator:
         init = self.init_of(d)
         itext = None
         B, ct, _ = self.elem_info(r)
+        B = self.star_decl.get(d['id'], B)
         # memcpy, not assignment: the object may be const
         if init is not None and r.kind != 'array':
             itext = (f'{{\n        {ct} tupcc_v = {self.emit(init)};\n'
