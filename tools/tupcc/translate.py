@@ -75,6 +75,11 @@ def strip(n):
     return n
 
 
+# the C library's functions with hidden state, which is each UPC thread's
+# own (tupcc_rt.h), and exit, which ends one thread
+PER_THREAD = {'rand': 'tupcc_rand', 'srand': 'tupcc_srand', 'strtok': 'tupcc_strtok',
+              'exit': 'tupcc_exit'}
+
 DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
 
 
@@ -91,6 +96,7 @@ class Translator:
         self.renamed = {}    # decl id -> handle name
         self.defined = set()  # file-scope shared objects already allocated
         self.main = None     # parameters of the user's main
+        self.main_void = False  # void main(): its status is 0
         self.tls = set()     # ids of the private objects made _Thread_local
         self.shared_ids = set()  # ids of the static shared objects
         self.local = []      # (array id, index id, variable) of enclosing upc_foralls over &a[i]
@@ -428,6 +434,9 @@ class Translator:
                 return self.renamed[n['referencedDecl']['id']]
             if k == 'DeclRefExpr' and n['referencedDecl'].get('name') == 'main' and self.main is not None:
                 return 'tupcc_user_main'
+            if k == 'DeclRefExpr' and n['referencedDecl'].get('name') in PER_THREAD and \
+                    n['referencedDecl']['name'] not in self.user_names:
+                return PER_THREAD[n['referencedDecl']['name']]
         if k == 'UnaryOperator':
             return self.unary(n)
         if k == 'BinaryOperator':
@@ -968,6 +977,8 @@ class Translator:
                 if len(params) not in (0, 2):
                     self.refuse(n, f'main with {len(params)} parameters: tupcc takes main(void) or main(int, char **)')
                 self.main = params
+                r = self.types.resolve(self.types.resolve(t).ret)
+                self.main_void = r.kind == 'base' and r.name == 'void'
             if not self.types.has_upc(t) and not is_main:
                 return self.splice(n)
             ft = self.types.resolve(t)
@@ -984,7 +995,11 @@ class Translator:
                 return head
             hb = rng(body[0])[0]
             nl = self.text[b:hb].count('\n')
-            return head + '\n' * nl + ' ' + self.emit(body[0])
+            text = self.emit(body[0])
+            if is_main and not self.main_void:
+                # reaching main's } returns 0 (C11 5.1.2.2.3)
+                text = text[:-1] + ' return 0; }'
+            return head + '\n' * nl + ' ' + text
         finally:
             self.scope_file = True
 
@@ -994,6 +1009,9 @@ class Translator:
         k = n.get('kind')
         if k == 'VarDecl' and in_function and not n.get('storageClass'):
             self.auto_vars.add(n['id'])
+        if k in ('FunctionDecl', 'VarDecl') and not in_function and \
+                (k == 'VarDecl' or any(c['kind'] == 'CompoundStmt' for c in kids(n))):
+            self.user_names.add(n.get('name'))
         if k == 'UnaryOperator' and n.get('opcode') == '&':
             t = strip(kids(n)[0])
             if t.get('kind') == 'DeclRefExpr':
@@ -1002,7 +1020,7 @@ class Translator:
             self.survey(c, in_function or k == 'FunctionDecl')
 
     def run(self):
-        self.auto_vars, self.addr_taken = set(), set()
+        self.auto_vars, self.addr_taken, self.user_names = set(), set(), set()
         for d in kids(self.ast):
             r = rng(d)
             if r and self.lines.at(r[0])[2]:
@@ -1312,9 +1330,14 @@ def generate(path, opts, cfg):
                     '    tupcc_register(&tupcc_init_node);\n}')
     if tr.main is not None:
         n = len(tr.main)
-        call = 'tupcc_user_main(argc, argv)' if n == 2 else 'tupcc_user_main()'
+        # argv as main declares it (char **, char *[], const char **)
+        call = 'tupcc_user_main(argc, (void *)argv)' if n == 2 else 'tupcc_user_main()'
+        call = f'{call};\n    tupcc_exit_status = 0' if tr.main_void else f'tupcc_exit_status = {call}'
+        # exit() in a thread returns here, then from tupc_main
         tail.append('int tupc_main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n'
-                    f'    tupcc_start({threads or 0});\n    return {call};\n}}')
+                    '    if (!setjmp(tupcc_exit_to)) {\n        tupcc_exit_armed = 1;\n'
+                    f'        tupcc_start({threads or 0});\n        {call};\n    }}\n'
+                    '    tupcc_exit_armed = 0;\n    return tupcc_exit_status;\n}')
         if threads:
             tail.append('/* Without -n or UPC_THREADS, the THREADS it was translated for (POSIX\n'
                         ' * setenv, declared here for -std=c11). */\n'
