@@ -18,10 +18,14 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 
 import prepass
-from upctypes import UPCError, Types, Ty, parse, decode_as, K_STAR
+from upctypes import UPCError, InternalError, Types, Ty, parse, decode_as, K_STAR
 
+# source text is read and written byte for byte (clang's offsets are bytes;
+# a Latin-1 string literal or a UTF-8 identifier is kept as it is)
+ENC = 'latin-1'
 DIAG = re.compile(r"^(?P<file>[^:\n]*):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{[^}]*\})*):? ?(?P<sev>error|fatal error|warning|note): (?P<msg>.*)$", re.M)
 RANGE = re.compile(r'\{(\d+):(\d+)-(\d+):(\d+)\}')
 QUOTED = re.compile(r"'([^']*)'(?: \(aka '([^']*)'\))?")
@@ -79,6 +83,13 @@ def strip(n):
 # own (tupcc_rt.h), and exit, which ends one thread
 PER_THREAD = {'rand': 'tupcc_rand', 'srand': 'tupcc_srand', 'strtok': 'tupcc_strtok',
               'exit': 'tupcc_exit'}
+
+def in_group(grp, d):
+    """d belongs to the declaration grp begins: it begins where grp does
+    (int a, *b;), or lies inside it (the struct of typedef struct {...} S;)."""
+    b, e = rng(d)
+    return b == rng(grp[0])[0] or e <= max(rng(x)[1] for x in grp)
+
 
 DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
 
@@ -247,14 +258,36 @@ class Translator:
         ct = self.types.cdecl(et)
         p = self.sptr(n)
         if self.mode_at(n, tmode) == 1:
-            r = self.types.resolve(et)
-            scalar = (r.kind == 'ptr' and not self.types.is_shared(r.to)) or \
-                (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum ')))
-            if not scalar:
-                self.refuse(n, f"a strict access to a shared object of type '{ct}' (tupcc makes strict accesses "
-                            "with C11 atomics: arithmetic types and pointers-to-local only)")
+            if self.strict_fenced(n):
+                # an lvalue (++, +=, a member's address): a fence before
+                return f'(*({self.types.cdecl(et, "*")})tupcc_strict_addr({p}))'
             return f'(*(_Atomic({ct}) *)({p}).addr)'
         return f'(*({self.types.cdecl(et, "*")})({p}).addr)'
+
+    def strict_fenced(self, n):
+        """the strict shared lvalue n is of a type no C11 atomic fits (a
+        struct, a pointer-to-shared, long double): its reads and writes are
+        made between two fences, so no access moves across them."""
+        if not self.shared_lvalue(n):
+            return False
+        t = self.types.resolve(self.T(n))
+        if self.mode_at(n, decode_as(t.AS)[1]) != 1:
+            return False
+        r = self.types.resolve(t)
+        return not ((r.kind == 'ptr' and not self.types.is_shared(r.to)) or
+                    (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum '))))
+
+    def strict_copy(self, n, value=None):
+        """a fenced read of the strict lvalue n, or its assignment of value."""
+        et = self.types.resolve(self.T(n)).copy()
+        et.AS = 0
+        et.quals = [q for q in et.quals if q != 'const']
+        v = self.types.cdecl(et, 'tupcc_v')
+        p = self.sptr(n)
+        if value is None:
+            return f'({{ {v}; upc_fence(); memcpy(&tupcc_v, ({p}).addr, sizeof tupcc_v); upc_fence(); tupcc_v; }})'
+        return (f'({{ {v} = {value}; upc_fence(); memcpy(({p}).addr, &tupcc_v, sizeof tupcc_v); '
+                'upc_fence(); tupcc_v; })')
 
     def sptr(self, n):
         """the pointer-to-shared (C text) that designates the shared lvalue or array n."""
@@ -412,6 +445,11 @@ class Translator:
             if ex.node is None:
                 ex.node = n
             raise
+        except Exception as ex:
+            # tupcc's own failure: the innermost node says where
+            if getattr(ex, 'tupcc_node', None) is None:
+                ex.tupcc_node = n
+            raise
 
     def emit_node(self, n):
         k = n['kind']
@@ -420,6 +458,8 @@ class Translator:
             ck = n.get('castKind')
             if ck == 'ArrayToPointerDecay' and self.shared_array(ch):
                 return self.sptr(ch)
+            if ck == 'LValueToRValue' and self.strict_fenced(ch):
+                return self.strict_copy(ch)
             if ck == 'LValueToRValue' or ck == 'NoOp' and k == 'ImplicitCastExpr':
                 return self.emit(ch)
             if self.has_type(n) and self.has_type(ch):
@@ -495,6 +535,8 @@ class Translator:
     def binary(self, n):
         op = n['opcode']
         a, b = kids(n)
+        if op == '=' and self.strict_fenced(a):
+            return self.strict_copy(a, self.emit(b))
         pa, pb = self.is_sptr(a), self.is_sptr(b)
         if op in ('&&', '||') and (pa or pb):
             return self.splice(n, pre={id(a): self.cond(a), id(b): self.cond(b)})
@@ -596,6 +638,16 @@ class Translator:
         m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
         if m:
             return self.upc_sizeof(n, m.group(1))
+        if name == 'upc_local_alloc' and name not in self.user_names:
+            f, ln = self.where(n)
+            self.warnings.append(f'{f}:{ln}: warning: upc_local_alloc is deprecated (UPC 1.3 7.2.2): '
+                                 'it is upc_alloc(nblocks * nbytes)')
+        if name in ('upc_barrier', 'upc_notify', 'upc_wait') and kids(n)[1:]:
+            a = kids(n)[1]
+            t = self.types.resolve(self.T(strip(a)))
+            if t.kind != 'base' or t.name.startswith(('struct ', 'union ')) or t.name == 'void':
+                self.refuse(n, f"{name} with an expression of type '{self.types.cdecl(t)}' (UPC 1.3 6.6.1: "
+                            "its value must be assignable to an int)")
         return self.splice(n)
 
     def forall_call(self, n):
@@ -752,7 +804,7 @@ class Translator:
             c = cs[i]
             if grouping and c['kind'] in DECLS:
                 j = i + 1
-                while j < len(cs) and cs[j]['kind'] in DECLS and rng(cs[j])[0] == rng(c)[0]:
+                while j < len(cs) and cs[j]['kind'] in DECLS and in_group(cs[i:j], cs[j]):
                     j += 1
                 items.append(cs[i:j])
                 i = j
@@ -802,6 +854,9 @@ class Translator:
             if d['kind'] == 'TypedefDecl':
                 self.types.typedef(d['name'], d['type']['qualType'])
         named = [d for d in ds if d['kind'] in ('VarDecl', 'FieldDecl', 'TypedefDecl')]
+        for d in named:
+            if self.star_pointer(self.T(d)):
+                self.refuse(d, 'a [*] layout in a pointer type (UPC 1.3 6.5.1.1 constraint)')
         records = [d for d in ds if d['kind'] in ('RecordDecl', 'EnumDecl')]
         orig = self.text[gb:ge]
         for d in named:
@@ -810,7 +865,7 @@ class Translator:
         if any(self.types.has_upc(self.T(d)) or self.deferred(d) or self.typeof_of(d) for d in named):
             # written again from the types; a struct defined in the
             # declaration comes first, as a declaration of its own
-            parts = [self.emit(r) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
+            parts = [self.record(r, named) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
             decls = [s for s in (self.redeclare(d) for d in named) if s]
             out = '; '.join(parts + [self.one_declaration(decls)])
             if not decls:
@@ -831,6 +886,40 @@ class Translator:
             at = m.end() if m else 0
             text = text[:at] + (' ' if m else '') + '_Thread_local' + (' ' if not m else '') + text[at:]
         return text
+
+    def record(self, r, named):
+        """a struct, union or enum defined in a declaration written again:
+        an unnamed one gets a tag, which the declarations' types name."""
+        text = self.emit(r)
+        if r.get('name'):
+            return text
+        kw = r.get('tagUsed', 'enum')
+        printed = set()
+        for d in named:
+            t = self.types.resolve(self.T(d))
+            while t.kind in ('ptr', 'array'):
+                t = self.types.resolve(t.to or t.of)
+            if t.kind == 'base' and t.name.startswith(kw + ' ('):
+                printed.add(t.name)
+        if len(printed) != 1:
+            return text
+        tag = f'tupcc_anon{len(self.types.tags)}'
+        self.types.tags[printed.pop()] = f'{kw} {tag}'
+        return re.sub(r'^\s*(struct|union|enum)\b', r'\1 ' + tag, text)
+
+    def star_pointer(self, t, depth=0):
+        """a pointer in t points to a [*]-qualified type."""
+        t = self.types.resolve(t)
+        if depth > 20 or t.kind == 'base':
+            return False
+        if t.kind == 'ptr':
+            e = self.types.elem(t.to)
+            if (decode_as(e.AS) or (0, 0))[0] >= K_STAR:
+                return True
+            return self.star_pointer(t.to, depth + 1)
+        if t.kind == 'array':
+            return self.star_pointer(t.of, depth + 1)
+        return self.star_pointer(t.ret, depth + 1) or any(self.star_pointer(parse(p), depth + 1) for p in t.params)
 
     def one_declaration(self, decls):
         """declarations that begin alike as one (int *p = a, *q;), which a
@@ -1034,7 +1123,7 @@ class Translator:
             b, e = rng(d)
             j = i + 1
             if d['kind'] in DECLS:
-                while j < len(top) and top[j]['kind'] in DECLS and rng(top[j])[0] == b:
+                while j < len(top) and top[j]['kind'] in DECLS and in_group(top[i:j], top[j]):
                     j += 1
             grp = top[i:j]
             e = max(rng(x)[1] for x in grp)
@@ -1083,7 +1172,7 @@ def frontend(path, opts, cfg):
     else:
         cpp += ['-D__UPC_DYNAMIC_THREADS__=1']
     cpp += opts.get('cpp_args', []) + [path]
-    r = subprocess.run(cpp, capture_output=True, text=True)
+    r = subprocess.run(cpp, capture_output=True, encoding=ENC)
     if r.returncode:
         raise UPCError(r.stderr.rstrip())
     fe_real = os.path.realpath(fe_inc)
@@ -1103,16 +1192,16 @@ def frontend(path, opts, cfg):
     if pp.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in pp.errors))
     text, pragmas = pp.output()
+    opts.setdefault('warnings', []).extend(pp.warnings)
     lines = Lines(text, is_translated)
     parse_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info',
                  '-Xclang', '-ast-dump=json', '-']
     for rnd in range(8):
-        fe_text = _blank_markers(text)
-        r = subprocess.run(parse_cmd, input=fe_text, capture_output=True, text=True)
-        errs = [m for m in DIAG.finditer(r.stderr) if m['sev'] in ('error', 'fatal error')]
+        out, stderr = _parse(parse_cmd, _blank_markers(text))
+        errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')]
         if not errs:
-            return text, lines, pragmas, json.loads(r.stdout)
+            return text, lines, pragmas, json.loads(out)
         fixes, msgs = [], []
         for m in errs:
             fix = _conversion_fix(m)
@@ -1129,6 +1218,20 @@ def frontend(path, opts, cfg):
         text = _apply_fixes(text, fixes)
         lines = Lines(text, is_translated)
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
+
+
+def _parse(cmd, text):
+    """clang's JSON AST of text, and its diagnostics. The JSON is read line
+    by line without its indentation, which grows with the depth of the
+    tree: a 3,000-term sum would take gigabytes."""
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as ferr:
+        fin.write(text.encode(ENC))
+        fin.seek(0)
+        p = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.PIPE, stderr=ferr)
+        out = ''.join(ln.decode(ENC).lstrip() for ln in p.stdout)
+        p.wait()
+        ferr.seek(0)
+        return out, ferr.read().decode(ENC)
 
 
 # &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
@@ -1221,7 +1324,7 @@ FE_ONLY = ('tupcc_prelude.h', 'upc_strict.h', 'upc_relaxed.h')
 
 def system_dirs(cfg):
     """the C compiler's include search directories, for header names."""
-    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, text=True)
+    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, encoding=ENC)
     dirs, on = [], False
     for ln in r.stderr.splitlines():
         if ln.startswith('#include <...> search starts here'):
@@ -1296,7 +1399,16 @@ def generate(path, opts, cfg):
     text, lines, pragmas, ast = frontend(path, opts, cfg)
     threads = opts.get('threads')
     tr = Translator(text, lines, ast, pragmas, threads)
-    body = tr.run()
+    try:
+        body = tr.run()
+    except (UPCError, InternalError):
+        raise
+    except Exception as ex:
+        node = getattr(ex, 'tupcc_node', None)
+        f, ln = tr.where(node) if node else (path, 0)
+        if isinstance(ex, RecursionError):
+            raise UPCError(f'{f}:{ln}: error: an expression or statement nested too deeply for tupcc')
+        raise InternalError(f'{f}:{ln}', ex)
     if tr.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in tr.errors))
     body = body.replace(prepass.THREADS_TEXT, 'THREADS')
@@ -1329,6 +1441,7 @@ def generate(path, opts, cfg):
         tail.append('__attribute__((constructor)) static void tupcc_register_unit(void)\n{\n'
                     '    tupcc_register(&tupcc_init_node);\n}')
     if tr.main is not None:
+        opts['main'] = True
         n = len(tr.main)
         # argv as main declares it (char **, char *[], const char **)
         call = 'tupcc_user_main(argc, (void *)argv)' if n == 2 else 'tupcc_user_main()'

@@ -179,6 +179,21 @@ static inline void tupcc_start(int static_threads)
     upc_barrier();
 }
 
+/* UPC 1.2's upc_local_alloc, deprecated in 1.3 (tupcc warns): nblocks
+ * blocks of nbytes in the calling thread's partition. */
+static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
+{
+    return upc_alloc(nblocks * nbytes);
+}
+
+/* The address of a strict access of a type no C11 atomic fits: after a
+ * fence, so no earlier access moves past it (UPC 1.3 5.1.2.3). */
+static inline void *tupcc_strict_addr(tupc_sptr_t p)
+{
+    upc_fence();
+    return p.addr;
+}
+
 /* Each UPC thread is its own C program instance (UPC 1.3 5.1.2): the C
  * library's hidden state is the thread's own. rand() as glibc's (an additive
  * feedback generator, r[i] = r[i-3] + r[i-31]), so one thread sees what a C
