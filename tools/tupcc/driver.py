@@ -7,9 +7,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 import translate
-from upctypes import UPCError
+from upctypes import UPCError, InternalError
 
 USAGE = '''usage: tupcc [-n N] [-E] [--keep] [-c] [-o OUT] [cc options] FILE.upc [FILE.c|.o ...]
   -n N       static THREADS: THREADS is the constant N (__UPC_STATIC_THREADS__)
@@ -23,6 +24,32 @@ WITH_VALUE = ('-MF', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', 
 
 
 def main(argv, cfg):
+    """tupcc's exit status: 0, 1 (the user's error, or the C compiler's
+    status) or 2 (tupcc's own failure); never a Python traceback."""
+    try:
+        return _main(argv, cfg)
+    except InternalError as e:
+        sys.stderr.write(f'{e}\n')
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 (the last guard)
+        sys.stderr.write(f'tupcc: tupcc internal error: {type(e).__name__}: {e} (please report)\n')
+        return 2
+
+
+def _write(path, text):
+    """text to path; a user's error (1) where it cannot be written."""
+    try:
+        with open(path, 'w', encoding=translate.ENC) as f:
+            f.write(text)
+    except OSError as e:
+        sys.stderr.write(f'tupcc: cannot write {path}: {e.strerror}\n')
+        return False
+    return True
+
+
+def _main(argv, cfg):
     threads = None
     cpp_args, cc_args, link_args, inputs = [], [], [], []
     out = None
@@ -93,10 +120,8 @@ def main(argv, cfg):
         if code is None:
             return 1
         if out:
-            with open(out, 'w') as f:
-                f.write(code)
-        else:
-            sys.stdout.write(code)
+            return 0 if _write(out, code) else 1
+        sys.stdout.buffer.write(code.encode(translate.ENC))
         return 0
     if mode == 'compile' and out and len([f for f in inputs if f.endswith(('.upc', '.c'))]) > 1:
         sys.exit('tupcc: -c -o with more than one source file')
@@ -114,8 +139,8 @@ def main(argv, cfg):
                     if code is None:
                         return 1
                     src = base + '.tupcc.c' if keep else scratch + '.tupcc.c'
-                    with open(src, 'w') as fh:
-                        fh.write(code)
+                    if not _write(src, code):
+                        return 1
                 obj = out if mode == 'compile' and out else (base + '.o' if mode == 'compile' else scratch + '.o')
                 r = subprocess.run([cc] + cc_args + cfg['cflags'] + ['-c', src, '-o', obj])
                 if r.returncode:
@@ -125,6 +150,9 @@ def main(argv, cfg):
                 objs.append(f)
         if mode == 'compile':
             return 0
+        if not opts.get('main') and all(f.endswith('.upc') for f in inputs):
+            sys.stderr.write(f'tupcc: no main in {", ".join(inputs)}: a UPC program defines main in one of its .upc files\n')
+            return 1
         r = subprocess.run([cc] + [a for a in cc_args if not a.startswith(('-I', '-D', '-U'))] + objs +
                            ['-o', out or 'a.out'] + link_args + cfg['libs'])
         return r.returncode
@@ -133,14 +161,35 @@ def main(argv, cfg):
 
 
 def _translate(path, opts, cfg):
-    if not os.path.exists(path):
+    if not os.path.isfile(path):
         sys.stderr.write(f'tupcc: {path}: no such file\n')
         return None
-    try:
-        code, warnings = translate.generate(path, dict(opts), cfg)
-    except UPCError as e:
-        sys.stderr.write(str(e) + '\n')
+    result = []
+
+    def work():
+        try:
+            mine = dict(opts)
+            result.append(translate.generate(path, mine, cfg))
+            opts['main'] = opts.get('main') or mine.get('main')
+        except BaseException as e:  # noqa: BLE001 (handed to the caller)
+            result.append(e)
+    # deep expressions (a 300-branch else if) recurse deeply: a thread
+    # with room for it, rather than Python's default limit
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(60000)
+    threading.stack_size(1 << 29)
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    sys.setrecursionlimit(old)
+    if isinstance(result[0], UPCError):
+        sys.stderr.write(str(result[0]) + '\n')
         return None
-    for w in warnings:
+    if isinstance(result[0], BaseException):
+        if isinstance(result[0], (InternalError, KeyboardInterrupt)):
+            raise result[0]
+        raise InternalError(path, result[0])
+    code, warnings = result[0]
+    for w in dict.fromkeys(warnings):  # once each, in order
         sys.stderr.write(w + '\n')
     return code

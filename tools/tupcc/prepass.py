@@ -79,6 +79,7 @@ class PrePass:
         self.t = toks
         self.sig = [i for i, t in enumerate(toks) if t.kind not in ('ws', 'nl', 'comment', 'directive', 'marker')]
         self.errors = []   # (file, line, message)
+        self.warnings = []
         self.twins = {}    # shared typedef name -> its strict and relaxed twins
         self.depth, d = [], 0  # brace depth at each significant token
         for i in self.sig:
@@ -168,6 +169,10 @@ class PrePass:
             else:
                 inner = [self.S(j).text for j in range(layout[0] + 1, layout[1])]
                 if inner == ['*']:
+                    if 'typedef' in [self.S(j).orig for j in range(start, end)]:
+                        f, line = self.S(si).line
+                        self.warnings.append(f'{f}:{line}: warning: [*] in a typedef (a UPC 1.3 6.5.1.1 constraint '
+                                             'violation): tupcc distributes each array declared with it on its own')
                     self.star_ids += 1
                     k = str(K_STAR + self.star_ids)
                 elif not inner:
@@ -249,7 +254,9 @@ class PrePass:
                     continue
                 self.set(si, f'__tupc_{t[4:]}(sizeof ')
                 self.set(e, self.S(e).text + ')')
-                si = e
+                if nxt.kind == 'ident':
+                    si = e
+                # else on inside the parentheses: THREADS in a type name
             si += 1
         self.scan_pragmas()
 

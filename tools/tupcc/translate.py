@@ -18,10 +18,14 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 
 import prepass
-from upctypes import UPCError, Types, Ty, parse, decode_as, K_STAR
+from upctypes import UPCError, InternalError, Types, Ty, parse, decode_as, K_STAR
 
+# source text is read and written byte for byte (clang's offsets are bytes;
+# a Latin-1 string literal or a UTF-8 identifier is kept as it is)
+ENC = 'latin-1'
 DIAG = re.compile(r"^(?P<file>[^:\n]*):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{[^}]*\})*):? ?(?P<sev>error|fatal error|warning|note): (?P<msg>.*)$", re.M)
 RANGE = re.compile(r'\{(\d+):(\d+)-(\d+):(\d+)\}')
 QUOTED = re.compile(r"'([^']*)'(?: \(aka '([^']*)'\))?")
@@ -75,6 +79,18 @@ def strip(n):
     return n
 
 
+# the C library's functions with hidden state, which is each UPC thread's
+# own (tupcc_rt.h), and exit, which ends one thread
+PER_THREAD = {'rand': 'tupcc_rand', 'srand': 'tupcc_srand', 'strtok': 'tupcc_strtok',
+              'exit': 'tupcc_exit'}
+
+def in_group(grp, d):
+    """d belongs to the declaration grp begins: it begins where grp does
+    (int a, *b;), or lies inside it (the struct of typedef struct {...} S;)."""
+    b, e = rng(d)
+    return b == rng(grp[0])[0] or e <= max(rng(x)[1] for x in grp)
+
+
 DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
 
 
@@ -91,6 +107,7 @@ class Translator:
         self.renamed = {}    # decl id -> handle name
         self.defined = set()  # file-scope shared objects already allocated
         self.main = None     # parameters of the user's main
+        self.main_void = False  # void main(): its status is 0
         self.tls = set()     # ids of the private objects made _Thread_local
         self.shared_ids = set()  # ids of the static shared objects
         self.local = []      # (array id, index id, variable) of enclosing upc_foralls over &a[i]
@@ -101,6 +118,7 @@ class Translator:
         self.scope_file = True
         self.warnings = []
         self._tc = {}
+        self.star_decl = {}  # id of a [*] array -> its block size
 
     # ---- helpers -------------------------------------------------------------
     def where(self, n):
@@ -161,10 +179,12 @@ class Translator:
         """C type of a shared object type t, shared removed."""
         return self.types.cdecl(t, inner)
 
-    def elem_info(self, t):
-        """(B, C element type, mode) of a shared type (object or array)."""
+    def elem_info(self, t, n=None):
+        """(B, C element type, mode) of a shared type (object or array), of
+        the expression n where given."""
         e = self.types.elem(t)
         B, mode = self.types.layout(e)
+        B = self.star_block(n) or B
         et = e.copy()
         et.AS = 0
         return B, self.types.cdecl(et), mode
@@ -188,21 +208,34 @@ class Translator:
         indefinite when it points into a shared struct: UPC 1.3 6.4.4 types
         &s.m as shared [] T *, where clang keeps the struct's layout."""
         B, es, scale = self.ptr_info(self.T(n))
-        return ('0' if self.member_pointer(n) else B), es, scale
+        return ('0' if self.member_pointer(n) else self.star_block(n) or B), es, scale
+
+    def star_block(self, n):
+        """the block size of the [*] array n names: its own (UPC 1.3
+        6.5.1.1), though a typedef gives arrays of other sizes one type."""
+        s = strip(n) if n else {}
+        if s.get('kind') != 'DeclRefExpr':
+            return None
+        return self.star_decl.get(s['referencedDecl']['id'])
 
     def member_pointer(self, n):
         s = strip(n)
         k = s.get('kind')
-        if k == 'MemberExpr':
-            return True  # an array member, decayed
+        if k in ('MemberExpr', 'ArraySubscriptExpr'):
+            return self.in_member(s)  # an array (in) a member, decayed
         if k == 'UnaryOperator' and s['opcode'] == '&':
-            e = strip(kids(s)[0])
-            while e.get('kind') == 'ArraySubscriptExpr':
-                e = strip(kids(e)[0] if self.is_sptr(kids(e)[0]) else kids(e)[1])
-            return e.get('kind') == 'MemberExpr'
+            return self.in_member(kids(s)[0])
         if k == 'BinaryOperator' and s['opcode'] in ('+', '-'):
             return any(self.is_sptr(c) and self.member_pointer(c) for c in kids(s))
         return False
+
+    def in_member(self, n):
+        """the lvalue n is a member of a shared struct, or an element of
+        one of its (multi-dimensional) array members."""
+        e = strip(n)
+        while e.get('kind') == 'ArraySubscriptExpr':
+            e = strip(kids(e)[0] if self.is_sptr(kids(e)[0]) else kids(e)[1])
+        return e.get('kind') == 'MemberExpr'
 
     def mode_at(self, n, tmode):
         if tmode:
@@ -225,14 +258,36 @@ class Translator:
         ct = self.types.cdecl(et)
         p = self.sptr(n)
         if self.mode_at(n, tmode) == 1:
-            r = self.types.resolve(et)
-            scalar = (r.kind == 'ptr' and not self.types.is_shared(r.to)) or \
-                (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum ')))
-            if not scalar:
-                self.refuse(n, f"a strict access to a shared object of type '{ct}' (tupcc makes strict accesses "
-                            "with C11 atomics: arithmetic types and pointers-to-local only)")
+            if self.strict_fenced(n):
+                # an lvalue (++, +=, a member's address): a fence before
+                return f'(*({self.types.cdecl(et, "*")})tupcc_strict_addr({p}))'
             return f'(*(_Atomic({ct}) *)({p}).addr)'
         return f'(*({self.types.cdecl(et, "*")})({p}).addr)'
+
+    def strict_fenced(self, n):
+        """the strict shared lvalue n is of a type no C11 atomic fits (a
+        struct, a pointer-to-shared, long double): its reads and writes are
+        made between two fences, so no access moves across them."""
+        if not self.shared_lvalue(n):
+            return False
+        t = self.types.resolve(self.T(n))
+        if self.mode_at(n, decode_as(t.AS)[1]) != 1:
+            return False
+        r = self.types.resolve(t)
+        return not ((r.kind == 'ptr' and not self.types.is_shared(r.to)) or
+                    (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum '))))
+
+    def strict_copy(self, n, value=None):
+        """a fenced read of the strict lvalue n, or its assignment of value."""
+        et = self.types.resolve(self.T(n)).copy()
+        et.AS = 0
+        et.quals = [q for q in et.quals if q != 'const']
+        v = self.types.cdecl(et, 'tupcc_v')
+        p = self.sptr(n)
+        if value is None:
+            return f'({{ {v}; upc_fence(); memcpy(&tupcc_v, ({p}).addr, sizeof tupcc_v); upc_fence(); tupcc_v; }})'
+        return (f'({{ {v} = {value}; upc_fence(); memcpy(({p}).addr, &tupcc_v, sizeof tupcc_v); '
+                'upc_fence(); tupcc_v; })')
 
     def sptr(self, n):
         """the pointer-to-shared (C text) that designates the shared lvalue or array n."""
@@ -258,7 +313,7 @@ class Translator:
             sb = strip(base)
             if self.mythread_element(sb, si):
                 return f'tupcc_at_mythread({self.emit(base)})'
-            if sb['kind'] == 'MemberExpr' and self.shared_array(sb):
+            if self.shared_array(sb) and self.in_member(sb):
                 # an array inside a shared struct: its elements are contiguous
                 et = self.types.resolve(self.T(n)).copy()
                 et.AS = 0
@@ -312,7 +367,7 @@ class Translator:
     def array_shape(self, n):
         """(dimensions, block size, C element type) of a shared array."""
         ds, _ = self.types.dims(self.T(n))
-        B, ct, _ = self.elem_info(self.T(n))
+        B, ct, _ = self.elem_info(self.T(n), n)
         return len(ds), B, ct
 
     def mythread_element(self, base, idx):
@@ -324,7 +379,7 @@ class Translator:
         if idx.get('kind') != 'DeclRefExpr' or idx['referencedDecl'].get('name') != 'MYTHREAD':
             return False
         ds, _ = self.types.dims(self.T(base))
-        return len(ds) == 1 and self.elem_info(self.T(base))[0] == '1'
+        return len(ds) == 1 and self.elem_info(self.T(base), base)[0] == '1'
 
     # ---- pointers-to-shared --------------------------------------------------
     def convert(self, n, child, to_t):
@@ -390,6 +445,11 @@ class Translator:
             if ex.node is None:
                 ex.node = n
             raise
+        except Exception as ex:
+            # tupcc's own failure: the innermost node says where
+            if getattr(ex, 'tupcc_node', None) is None:
+                ex.tupcc_node = n
+            raise
 
     def emit_node(self, n):
         k = n['kind']
@@ -398,6 +458,8 @@ class Translator:
             ck = n.get('castKind')
             if ck == 'ArrayToPointerDecay' and self.shared_array(ch):
                 return self.sptr(ch)
+            if ck == 'LValueToRValue' and self.strict_fenced(ch):
+                return self.strict_copy(ch)
             if ck == 'LValueToRValue' or ck == 'NoOp' and k == 'ImplicitCastExpr':
                 return self.emit(ch)
             if self.has_type(n) and self.has_type(ch):
@@ -412,6 +474,9 @@ class Translator:
                 return self.renamed[n['referencedDecl']['id']]
             if k == 'DeclRefExpr' and n['referencedDecl'].get('name') == 'main' and self.main is not None:
                 return 'tupcc_user_main'
+            if k == 'DeclRefExpr' and n['referencedDecl'].get('name') in PER_THREAD and \
+                    n['referencedDecl']['name'] not in self.user_names:
+                return PER_THREAD[n['referencedDecl']['name']]
         if k == 'UnaryOperator':
             return self.unary(n)
         if k == 'BinaryOperator':
@@ -470,6 +535,8 @@ class Translator:
     def binary(self, n):
         op = n['opcode']
         a, b = kids(n)
+        if op == '=' and self.strict_fenced(a):
+            return self.strict_copy(a, self.emit(b))
         pa, pb = self.is_sptr(a), self.is_sptr(b)
         if op in ('&&', '||') and (pa or pb):
             return self.splice(n, pre={id(a): self.cond(a), id(b): self.cond(b)})
@@ -527,7 +594,9 @@ class Translator:
         t = parse(arg['argType']['qualType']) if 'argType' in arg else self.T(kids(arg)[0])
         if not self.types.is_shared(t):
             self.refuse(n, f'upc_{which}sizeof of a type that is not shared')
-        B, ct, _ = self.elem_info(t)
+        B, ct, _ = self.elem_info(t, None if 'argType' in arg else kids(arg)[0])
+        if 'argType' not in arg and self.in_member(kids(arg)[0]):
+            B = '0'  # as &s.m is shared [] (UPC 1.3 6.4.4)
         ds, _ = self.types.dims(t)
         total = ' * '.join(f'(size_t)({d})' for d in ds) if ds else '(size_t)1'
         if which == 'block':
@@ -569,6 +638,16 @@ class Translator:
         m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
         if m:
             return self.upc_sizeof(n, m.group(1))
+        if name == 'upc_local_alloc' and name not in self.user_names:
+            f, ln = self.where(n)
+            self.warnings.append(f'{f}:{ln}: warning: upc_local_alloc is deprecated (UPC 1.3 7.2.2): '
+                                 'it is upc_alloc(nblocks * nbytes)')
+        if name in ('upc_barrier', 'upc_notify', 'upc_wait') and kids(n)[1:]:
+            a = kids(n)[1]
+            t = self.types.resolve(self.T(strip(a)))
+            if t.kind != 'base' or t.name.startswith(('struct ', 'union ')) or t.name == 'void':
+                self.refuse(n, f"{name} with an expression of type '{self.types.cdecl(t)}' (UPC 1.3 6.6.1: "
+                            "its value must be assignable to an int)")
         return self.splice(n)
 
     def forall_call(self, n):
@@ -671,7 +750,7 @@ class Translator:
             return None
         base = strip(kids(strip(kids(strip(aff))[0]))[0])
         ds, _ = self.types.dims(self.T(base))
-        B, ct, _ = self.elem_info(self.T(base))
+        B, ct, _ = self.elem_info(self.T(base), base)
         if len(ds) != 1 or B == '0' or not B.isdigit():
             return None
         i = strip(kids(c)[0])['referencedDecl']['name']
@@ -725,7 +804,7 @@ class Translator:
             c = cs[i]
             if grouping and c['kind'] in DECLS:
                 j = i + 1
-                while j < len(cs) and cs[j]['kind'] in DECLS and rng(cs[j])[0] == rng(c)[0]:
+                while j < len(cs) and cs[j]['kind'] in DECLS and in_group(cs[i:j], cs[j]):
                     j += 1
                 items.append(cs[i:j])
                 i = j
@@ -775,6 +854,9 @@ class Translator:
             if d['kind'] == 'TypedefDecl':
                 self.types.typedef(d['name'], d['type']['qualType'])
         named = [d for d in ds if d['kind'] in ('VarDecl', 'FieldDecl', 'TypedefDecl')]
+        for d in named:
+            if self.star_pointer(self.T(d)):
+                self.refuse(d, 'a [*] layout in a pointer type (UPC 1.3 6.5.1.1 constraint)')
         records = [d for d in ds if d['kind'] in ('RecordDecl', 'EnumDecl')]
         orig = self.text[gb:ge]
         for d in named:
@@ -783,7 +865,7 @@ class Translator:
         if any(self.types.has_upc(self.T(d)) or self.deferred(d) or self.typeof_of(d) for d in named):
             # written again from the types; a struct defined in the
             # declaration comes first, as a declaration of its own
-            parts = [self.emit(r) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
+            parts = [self.record(r, named) for r in records if r.get('completeDefinition') or r['kind'] == 'EnumDecl']
             decls = [s for s in (self.redeclare(d) for d in named) if s]
             out = '; '.join(parts + [self.one_declaration(decls)])
             if not decls:
@@ -804,6 +886,40 @@ class Translator:
             at = m.end() if m else 0
             text = text[:at] + (' ' if m else '') + '_Thread_local' + (' ' if not m else '') + text[at:]
         return text
+
+    def record(self, r, named):
+        """a struct, union or enum defined in a declaration written again:
+        an unnamed one gets a tag, which the declarations' types name."""
+        text = self.emit(r)
+        if r.get('name'):
+            return text
+        kw = r.get('tagUsed', 'enum')
+        printed = set()
+        for d in named:
+            t = self.types.resolve(self.T(d))
+            while t.kind in ('ptr', 'array'):
+                t = self.types.resolve(t.to or t.of)
+            if t.kind == 'base' and t.name.startswith(kw + ' ('):
+                printed.add(t.name)
+        if len(printed) != 1:
+            return text
+        tag = f'tupcc_anon{len(self.types.tags)}'
+        self.types.tags[printed.pop()] = f'{kw} {tag}'
+        return re.sub(r'^\s*(struct|union|enum)\b', r'\1 ' + tag, text)
+
+    def star_pointer(self, t, depth=0):
+        """a pointer in t points to a [*]-qualified type."""
+        t = self.types.resolve(t)
+        if depth > 20 or t.kind == 'base':
+            return False
+        if t.kind == 'ptr':
+            e = self.types.elem(t.to)
+            if (decode_as(e.AS) or (0, 0))[0] >= K_STAR:
+                return True
+            return self.star_pointer(t.to, depth + 1)
+        if t.kind == 'array':
+            return self.star_pointer(t.of, depth + 1)
+        return self.star_pointer(t.ret, depth + 1) or any(self.star_pointer(parse(p), depth + 1) for p in t.params)
 
     def one_declaration(self, decls):
         """declarations that begin alike as one (int *p = a, *q;), which a
@@ -873,12 +989,13 @@ class Translator:
         r = self.types.resolve(t)
         e = self.types.elem(r)
         k, _ = decode_as(e.AS)
-        if k >= K_STAR and k not in self.types.star:
+        if k >= K_STAR:
             if r.kind != 'array':
                 self.refuse(d, 'the [*] layout on an object that is not an array')
             ds, _ = self.types.dims(r)
             total = ' * '.join(f'(size_t)({x})' for x in ds)
-            self.types.star[k] = f'(({total} + (size_t)THREADS - 1) / (size_t)THREADS)'
+            self.star_decl[d['id']] = f'(({total} + (size_t)THREADS - 1) / (size_t)THREADS)'
+            self.types.star.setdefault(k, self.star_decl[d['id']])
         if sc == 'extern':
             return f'extern tupc_sptr_t {name}'
         if not self.scope_file and sc != 'static':
@@ -891,6 +1008,7 @@ class Translator:
         init = self.init_of(d)
         itext = None
         B, ct, _ = self.elem_info(r)
+        B = self.star_decl.get(d['id'], B)
         # memcpy, not assignment: the object may be const
         if init is not None and r.kind != 'array':
             itext = (f'{{\n        {ct} tupcc_v = {self.emit(init)};\n'
@@ -948,6 +1066,8 @@ class Translator:
                 if len(params) not in (0, 2):
                     self.refuse(n, f'main with {len(params)} parameters: tupcc takes main(void) or main(int, char **)')
                 self.main = params
+                r = self.types.resolve(self.types.resolve(t).ret)
+                self.main_void = r.kind == 'base' and r.name == 'void'
             if not self.types.has_upc(t) and not is_main:
                 return self.splice(n)
             ft = self.types.resolve(t)
@@ -964,7 +1084,11 @@ class Translator:
                 return head
             hb = rng(body[0])[0]
             nl = self.text[b:hb].count('\n')
-            return head + '\n' * nl + ' ' + self.emit(body[0])
+            text = self.emit(body[0])
+            if is_main and not self.main_void:
+                # reaching main's } returns 0 (C11 5.1.2.2.3)
+                text = text[:-1] + ' return 0; }'
+            return head + '\n' * nl + ' ' + text
         finally:
             self.scope_file = True
 
@@ -974,6 +1098,9 @@ class Translator:
         k = n.get('kind')
         if k == 'VarDecl' and in_function and not n.get('storageClass'):
             self.auto_vars.add(n['id'])
+        if k in ('FunctionDecl', 'VarDecl') and not in_function and \
+                (k == 'VarDecl' or any(c['kind'] == 'CompoundStmt' for c in kids(n))):
+            self.user_names.add(n.get('name'))
         if k == 'UnaryOperator' and n.get('opcode') == '&':
             t = strip(kids(n)[0])
             if t.get('kind') == 'DeclRefExpr':
@@ -982,7 +1109,7 @@ class Translator:
             self.survey(c, in_function or k == 'FunctionDecl')
 
     def run(self):
-        self.auto_vars, self.addr_taken = set(), set()
+        self.auto_vars, self.addr_taken, self.user_names = set(), set(), set()
         for d in kids(self.ast):
             r = rng(d)
             if r and self.lines.at(r[0])[2]:
@@ -996,7 +1123,7 @@ class Translator:
             b, e = rng(d)
             j = i + 1
             if d['kind'] in DECLS:
-                while j < len(top) and top[j]['kind'] in DECLS and rng(top[j])[0] == b:
+                while j < len(top) and top[j]['kind'] in DECLS and in_group(top[i:j], top[j]):
                     j += 1
             grp = top[i:j]
             e = max(rng(x)[1] for x in grp)
@@ -1045,7 +1172,7 @@ def frontend(path, opts, cfg):
     else:
         cpp += ['-D__UPC_DYNAMIC_THREADS__=1']
     cpp += opts.get('cpp_args', []) + [path]
-    r = subprocess.run(cpp, capture_output=True, text=True)
+    r = subprocess.run(cpp, capture_output=True, encoding=ENC)
     if r.returncode:
         raise UPCError(r.stderr.rstrip())
     fe_real = os.path.realpath(fe_inc)
@@ -1065,16 +1192,16 @@ def frontend(path, opts, cfg):
     if pp.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in pp.errors))
     text, pragmas = pp.output()
+    opts.setdefault('warnings', []).extend(pp.warnings)
     lines = Lines(text, is_translated)
     parse_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info',
                  '-Xclang', '-ast-dump=json', '-']
     for rnd in range(8):
-        fe_text = _blank_markers(text)
-        r = subprocess.run(parse_cmd, input=fe_text, capture_output=True, text=True)
-        errs = [m for m in DIAG.finditer(r.stderr) if m['sev'] in ('error', 'fatal error')]
+        out, stderr = _parse(parse_cmd, _blank_markers(text))
+        errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')]
         if not errs:
-            return text, lines, pragmas, json.loads(r.stdout)
+            return text, lines, pragmas, json.loads(out)
         fixes, msgs = [], []
         for m in errs:
             fix = _conversion_fix(m)
@@ -1093,9 +1220,23 @@ def frontend(path, opts, cfg):
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
 
 
+def _parse(cmd, text):
+    """clang's JSON AST of text, and its diagnostics. The JSON is read line
+    by line without its indentation, which grows with the depth of the
+    tree: a 3,000-term sum would take gigabytes."""
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as ferr:
+        fin.write(text.encode(ENC))
+        fin.seek(0)
+        p = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.PIPE, stderr=ferr)
+        out = ''.join(ln.decode(ENC).lstrip() for ln in p.stdout)
+        p.wait()
+        ferr.seek(0)
+        return out, ferr.read().decode(ENC)
+
+
 # &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
 # conversion to that type is no change of layout worth a warning
-MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\])?\s*$', re.S)
+MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\]\s*)*$', re.S)
 
 
 def _snippet(text, where):
@@ -1183,7 +1324,7 @@ FE_ONLY = ('tupcc_prelude.h', 'upc_strict.h', 'upc_relaxed.h')
 
 def system_dirs(cfg):
     """the C compiler's include search directories, for header names."""
-    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, text=True)
+    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, encoding=ENC)
     dirs, on = [], False
     for ln in r.stderr.splitlines():
         if ln.startswith('#include <...> search starts here'):
@@ -1258,7 +1399,16 @@ def generate(path, opts, cfg):
     text, lines, pragmas, ast = frontend(path, opts, cfg)
     threads = opts.get('threads')
     tr = Translator(text, lines, ast, pragmas, threads)
-    body = tr.run()
+    try:
+        body = tr.run()
+    except (UPCError, InternalError):
+        raise
+    except Exception as ex:
+        node = getattr(ex, 'tupcc_node', None)
+        f, ln = tr.where(node) if node else (path, 0)
+        if isinstance(ex, RecursionError):
+            raise UPCError(f'{f}:{ln}: error: an expression or statement nested too deeply for tupcc')
+        raise InternalError(f'{f}:{ln}', ex)
     if tr.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in tr.errors))
     body = body.replace(prepass.THREADS_TEXT, 'THREADS')
@@ -1291,10 +1441,16 @@ def generate(path, opts, cfg):
         tail.append('__attribute__((constructor)) static void tupcc_register_unit(void)\n{\n'
                     '    tupcc_register(&tupcc_init_node);\n}')
     if tr.main is not None:
+        opts['main'] = True
         n = len(tr.main)
-        call = 'tupcc_user_main(argc, argv)' if n == 2 else 'tupcc_user_main()'
+        # argv as main declares it (char **, char *[], const char **)
+        call = 'tupcc_user_main(argc, (void *)argv)' if n == 2 else 'tupcc_user_main()'
+        call = f'{call};\n    tupcc_exit_status = 0' if tr.main_void else f'tupcc_exit_status = {call}'
+        # exit() in a thread returns here, then from tupc_main
         tail.append('int tupc_main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n'
-                    f'    tupcc_start({threads or 0});\n    return {call};\n}}')
+                    '    if (!setjmp(tupcc_exit_to)) {\n        tupcc_exit_armed = 1;\n'
+                    f'        tupcc_start({threads or 0});\n        {call};\n    }}\n'
+                    '    tupcc_exit_armed = 0;\n    return tupcc_exit_status;\n}')
         if threads:
             tail.append('/* Without -n or UPC_THREADS, the THREADS it was translated for (POSIX\n'
                         ' * setenv, declared here for -std=c11). */\n'

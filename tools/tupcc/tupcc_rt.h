@@ -6,7 +6,9 @@
 
 #include <upc.h>
 
+#include <setjmp.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,97 @@ static inline void tupcc_start(int static_threads)
     for (struct tupcc_init *i = tupcc_inits; i; i = i->next)
         i->init();
     upc_barrier();
+}
+
+/* UPC 1.2's upc_local_alloc, deprecated in 1.3 (tupcc warns): nblocks
+ * blocks of nbytes in the calling thread's partition. */
+static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
+{
+    return upc_alloc(nblocks * nbytes);
+}
+
+/* The address of a strict access of a type no C11 atomic fits: after a
+ * fence, so no earlier access moves past it (UPC 1.3 5.1.2.3). */
+static inline void *tupcc_strict_addr(tupc_sptr_t p)
+{
+    upc_fence();
+    return p.addr;
+}
+
+/* Each UPC thread is its own C program instance (UPC 1.3 5.1.2): the C
+ * library's hidden state is the thread's own. rand() as glibc's (an additive
+ * feedback generator, r[i] = r[i-3] + r[i-31]), so one thread sees what a C
+ * program sees after the same srand(). */
+struct tupcc_rand_state {
+    int seeded;
+    int f, r;
+    uint32_t s[31];
+};
+__attribute__((weak)) _Thread_local struct tupcc_rand_state tupcc_rand_st;
+
+static inline void tupcc_srand(unsigned seed)
+{
+    struct tupcc_rand_state *st = &tupcc_rand_st;
+    long long w = seed ? seed : 1;
+    st->s[0] = (uint32_t)w;
+    for (int i = 1; i < 31; i++) {
+        /* 16807 * w mod (2^31 - 1) without overflow (Schrage) */
+        w = 16807 * (w % 127773) - 2836 * (w / 127773);
+        if (w < 0)
+            w += 2147483647;
+        st->s[i] = (uint32_t)w;
+    }
+    st->f = 3;
+    st->r = 0;
+    st->seeded = 1;
+    for (int i = 0; i < 310; i++) { /* the first outputs are discarded */
+        st->s[st->f] += st->s[st->r];
+        st->f = (st->f + 1) % 31;
+        st->r = (st->r + 1) % 31;
+    }
+}
+
+static inline int tupcc_rand(void)
+{
+    struct tupcc_rand_state *st = &tupcc_rand_st;
+    if (!st->seeded)
+        tupcc_srand(1);
+    uint32_t v = st->s[st->f] += st->s[st->r];
+    st->f = (st->f + 1) % 31;
+    st->r = (st->r + 1) % 31;
+    return (int)(v >> 1);
+}
+
+__attribute__((weak)) _Thread_local char *tupcc_strtok_next;
+
+static inline char *tupcc_strtok(char *s, const char *delim)
+{
+    if (!s)
+        s = tupcc_strtok_next;
+    if (!s)
+        return NULL;
+    s += strspn(s, delim);
+    char *e = s + strcspn(s, delim);
+    tupcc_strtok_next = *e ? e + 1 : NULL;
+    if (*e)
+        *e = '\0';
+    return *s ? s : NULL;
+}
+
+/* exit() ends the calling thread only (UPC 1.3 5.1.2.2.3); its status is
+ * that thread's main's: back to tupc_main, which returns it. */
+__attribute__((weak)) _Thread_local jmp_buf tupcc_exit_to;
+__attribute__((weak)) _Thread_local int tupcc_exit_armed;
+__attribute__((weak)) _Thread_local int tupcc_exit_status;
+
+static inline _Noreturn void tupcc_exit(int status)
+{
+    if (!tupcc_exit_armed)
+        exit(status); /* before main: no thread to end */
+    fflush(NULL);
+    tupcc_exit_status = status;
+    tupcc_forall_depth = 0;
+    longjmp(tupcc_exit_to, 1);
 }
 
 #endif

@@ -17,7 +17,7 @@ MAX_BLOCK = 1000000
 K_TOO_BIG = MAX_BLOCK + 2  # a block size above MAX_BLOCK, or negative
 # THREADS in the front end: a prime far above any real dimension, so that
 # clang's computed array sizes say which dimension holds THREADS.
-THREADS_PRIME = 16777259
+THREADS_PRIME = 2147483647  # 2^31 - 1, the largest int prime
 
 
 class UPCError(Exception):
@@ -26,6 +26,13 @@ class UPCError(Exception):
     def __init__(self, msg, node=None):
         super().__init__(msg)
         self.node = node
+
+
+class InternalError(Exception):
+    """tupcc's own failure (a bug) at where, the user's file:line."""
+
+    def __init__(self, where, what):
+        super().__init__(f'{where}: tupcc internal error: {type(what).__name__}: {what} (please report)')
 
 
 def encode_as(k, mode):
@@ -181,7 +188,9 @@ def parse(s):
         def wrap(t, inner=inner, suffixes=suffixes):
             for kind, arg in reversed(suffixes):
                 if kind == '[':
-                    t = Ty('array', n=int(arg[0]) if arg else None, of=t)
+                    # a variable length array's dimension is kept as text
+                    n = int(arg[0]) if len(arg) == 1 and arg[0].isdigit() else ' '.join(arg) or None
+                    t = Ty('array', n=n, of=t)
                 else:
                     ps = split_params(arg)
                     var = bool(ps) and ps[-1] == '...'
@@ -203,6 +212,7 @@ class Types:
     def __init__(self):
         self.scopes = [{}]
         self.star = {}  # k of a [*] address space -> block size C expression
+        self.tags = {}  # clang's name of an unnamed struct -> the tag tupcc gave it
 
     def push(self):
         self.scopes.append({})
@@ -303,6 +313,8 @@ class Types:
         """C declaration of t around the declarator text inner; shared is
         removed (strip) and pointers-to-shared become tupc_sptr_t."""
         if t.kind == 'base':
+            if t.name in self.tags:
+                return _join(_q(t.quals) + [self.tags[t.name], inner])
             if t.name.startswith(('struct (', 'union (', 'enum (')):
                 raise UPCError('an unnamed struct, union or enum where tupcc must write the type')
             return _join(_q(t.quals) + [t.name, inner])
@@ -340,6 +352,8 @@ def dim(n):
     """an array dimension as C text: THREADS where the front end had the prime."""
     if n is None:
         return ''
+    if isinstance(n, str):
+        return n  # a variable length array's
     if n >= THREADS_PRIME // 2:
         q, r = divmod(n, THREADS_PRIME)
         if r or q >= THREADS_PRIME // 2:

@@ -4,7 +4,7 @@
 enum { __tupc_THREADS = __TUPCC_THREADS };
 #else
 /* a prime far above any dimension: clang's array sizes say where THREADS is */
-enum { __tupc_THREADS = 16777259 };
+enum { __tupc_THREADS = 2147483647 }; /* upctypes.THREADS_PRIME */
 #endif
 int __tupc_forall();
 unsigned long __tupc_blocksizeof(unsigned long);
@@ -19,4 +19,5 @@ void upc_barrier();
 void upc_notify();
 void upc_wait();
 void upc_fence(void);
-#define UPC_MAX_BLOCK_SIZE ((unsigned long)1 << 30)
+/* tupcc's largest block size (upctypes.MAX_BLOCK), usable in #if (6.3) */
+#define UPC_MAX_BLOCK_SIZE 1000000UL

@@ -9,7 +9,8 @@
 #include <upc_types.h>
 
 #define __TUPC__ 1
-#define UPC_MAX_BLOCK_SIZE ((unsigned long)1 << 30)
+/* tupcc's largest block size (upctypes.MAX_BLOCK), usable in #if (6.3) */
+#define UPC_MAX_BLOCK_SIZE 1000000UL
 #define TUPC_MAX_THREADS 1024
 
 typedef shared void *tupc_sptr_t;
@@ -33,6 +34,8 @@ void *upc_cast(shared void *p);
 shared void *upc_global_alloc(size_t nblocks, size_t nbytes);
 shared void *upc_all_alloc(size_t nblocks, size_t nbytes);
 shared void *upc_alloc(size_t nbytes);
+/* UPC 1.1 and 1.2, deprecated: upc_alloc(nblocks * nbytes) (tupcc_rt.h) */
+shared void *upc_local_alloc(size_t nblocks, size_t nbytes);
 void upc_free(shared void *ptr);
 void upc_all_free(shared void *ptr);
 const char *tupc_alloc_error(void);
