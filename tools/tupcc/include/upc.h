@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <upc_types.h>
+#include <tupc_version.h>
 
 #define __TUPC__ 1
 #define UPC_MAX_BLOCK_SIZE ((unsigned long)1 << 30)
