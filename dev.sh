@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for people and CI: installs what is missing, builds, runs.
-#   ./dev.sh demo        build and run the demo on 4 THREADS
-#   ./dev.sh test        build (gcc, -Werror) and run the whole test suite
+#   ./dev.sh demo        build what the demo needs and run it on 4 THREADS
+#   ./dev.sh test        build (gcc, -Werror) and run the test suite, quick matrices
+#   ./dev.sh test-full   the same with the full matrices (CI runs this)
 #   ./dev.sh test-clang  the same with clang
 #   ./dev.sh test-tsan   the suite under ThreadSanitizer
 #   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(meson ninja-build pkg-config gcc g++ clang python3 libnuma-dev libcmocka-dev libomp-dev libgtest-dev mandoc
-    gnuplot-nox)
+    gnuplot-nox cmake)
 
 need_packages() {
     local missing=()
@@ -34,32 +35,54 @@ need_packages() {
     fi
 }
 
-# setup DIR [meson options...]: configure once, reconfigure when options change.
-setup() {
+# configure DIR [meson options...]: once, and again when options change.
+configure() {
     local dir=$1
     shift
     if [ -f "$dir/build.ninja" ]; then
         meson configure "$dir" "$@" >/dev/null
     else
+        echo "dev.sh: configuring $dir/ (meson setup $*)"
         meson setup "$dir" "$@" >/dev/null
     fi
-    ninja -C "$dir" >/dev/null
+}
+
+# setup DIR [meson options...]: configure, then build everything.
+setup() {
+    configure "$@"
+    ninja -C "$1"
+}
+
+# What "Expected Fail" means in meson's summary, for those who read it first.
+explain_summary() {
+    echo "dev.sh: \"Expected Fail\" counts the tests of refusals (bad arguments must fail): they passed."
 }
 
 run_suite() {
-    local dir=$1
+    local dir=$1 rc=0
     shift
-    meson test -C "$dir" --print-errorlogs --num-processes 2 "$@"
+    meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || rc=$?
+    explain_summary
+    return $rc
 }
 
 cmd=${1:-test}
 need_packages
 case "$cmd" in
 demo)
-    setup build -Dwerror=true
+    # Only the demo and the library it links: ninja shows its progress.
+    configure build -Dwerror=true
+    ninja -C build samples/demo
     ./build/samples/demo -n 4
     ;;
 test)
+    # The matrices of THREADS, sizes and sync modes cut down: every test,
+    # in about a third of the time. CI runs the full ones (test-full).
+    setup build -Dwerror=true
+    TUPC_TEST_QUICK=1 run_suite build
+    echo "dev.sh: that was the quick suite (TUPC_TEST_QUICK=1); the full matrices: ./dev.sh test-full"
+    ;;
+test-full)
     setup build -Dwerror=true
     run_suite build
     ;;
@@ -90,7 +113,7 @@ bench)
     ./build-release/tests/bench/bench_barrier --csv build-release/bench_barrier.csv
     ;;
 *)
-    sed -n '2,10p' "$0"
+    sed -n '2,11p' "$0"
     exit 2
     ;;
 esac

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <upc_types.h>
+#include <tupc_version.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,7 +21,7 @@ extern "C" {
 
 /* Not __UPC__: that is a UPC compiler's, and code written
  * `#ifdef __UPC__ ... shared ...` must take its C branch here. */
-#define __TUPC__ 1
+#define __TUPC__ 1 /* TUPC_VERSION_* (tupc_version.h) say which tupc */
 #define __UPC_VERSION__ 201311L
 #define __UPC_DYNAMIC_THREADS__ 1
 

@@ -2,7 +2,8 @@
  * For each collective: the specification's defining sentence, every
  * thread's blocks before and after one call, drawn as boxes, and what the
  * call's sync mode lets a thread touch right after it returns.
- * Run: demo -n 4 [--only NAME] [--step]
+ * Run: demo -n 4 [--only NAME] [--step], the options in any order: its own
+ * main reads them all, then starts the run with tupc_run_opts.
  *
  * The sections are in tour/: reloc.c (UPC 1.3 7.4.2), compute.c (7.4.3 and
  * the sort of Collective Operations 1.0), ext.c (Extended Collectives 0.3);
@@ -44,8 +45,8 @@ static void usage(FILE *f)
           "defining sentence, every thread's blocks before and after a call, and what\n"
           "its sync mode lets a thread touch right after the call.\n"
           "\n"
-          "  -n N          THREADS, before the other options (default $UPC_THREADS, else\n"
-          "                one per CPU; ./dev.sh demo runs 4)\n"
+          "  -n N          THREADS (default $UPC_THREADS, else one per CPU;\n"
+          "                ./dev.sh demo runs 4)\n"
           "  --only NAME   show one collective only\n"
           "  --step        wait for Enter between collectives\n"
           "  -h, --help    print this text and exit\n"
@@ -58,20 +59,24 @@ static void usage(FILE *f)
     fputs("\n", f);
 }
 
-/* Reads the options into *only (a section, or -1 for all) and *step;
- * returns -1 to run the tour, else the exit status.
- * Every thread reads the same argv and comes to the same answer; thread 0
- * alone speaks. */
-static int parse(int argc, char **argv, int *only, int *step)
+/* Reads the options, in any order, into *threads (0: the library's
+ * default), *only (a section, or -1 for all) and *step; returns -1 to run
+ * the tour, else the exit status. */
+static int parse(int argc, char **argv, int *threads, int *only, int *step)
 {
     for (int i = 1; i < argc; i++) {
         const char *bad = NULL;
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            if (MYTHREAD == 0)
-                usage(stdout);
+            usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--step") == 0) {
             *step = 1;
+        } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            *threads = (int)n;
+            if (*end || end == argv[i] || n < 1 || n > TUPC_MAX_THREADS)
+                bad = "-n: expected a number of threads from 1 to 1024, not";
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             i++;
             *only = -1;
@@ -81,13 +86,13 @@ static int parse(int argc, char **argv, int *only, int *step)
             if (*only < 0)
                 bad = "no collective of that name in the tour:";
         } else {
-            bad = strcmp(argv[i], "--only") == 0 ? "--only needs a NAME:" : "unknown option";
+            bad = strcmp(argv[i], "--only") == 0 || strcmp(argv[i], "-n") == 0
+                      ? "a value must follow"
+                      : "unknown option";
         }
         if (bad) {
-            if (MYTHREAD == 0) {
-                fprintf(stderr, "demo: %s %s\n", bad, argv[i]);
-                usage(stderr);
-            }
+            fprintf(stderr, "demo: %s %s\n", bad, argv[i]);
+            usage(stderr);
             return 2;
         }
     }
@@ -106,12 +111,11 @@ static void wait_for_enter(void)
     upc_barrier();
 }
 
-int tupc_main(int argc, char **argv)
+static int only = -1, step; /* -1: every section */
+
+static int tour(void *arg)
 {
-    int only = -1, step = 0; /* -1: every section */
-    int status = parse(argc, argv, &only, &step);
-    if (status >= 0)
-        return status;
+    (void)arg;
     /* Colour only for a terminal that shows it, and not against the
      * user's NO_COLOR (https://no-color.org: set and not empty). */
     const char *no_colour = getenv("NO_COLOR"), *term = getenv("TERM");
@@ -136,4 +140,13 @@ int tupc_main(int argc, char **argv)
         sections[i].run();
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tupc_options o = {0};
+    int status = parse(argc, argv, &o.threads, &only, &step);
+    if (status >= 0)
+        return status;
+    return tupc_run_opts(&o, tour, NULL) & 0xff;
 }

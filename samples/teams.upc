@@ -13,9 +13,10 @@
 #define N 100000 /* elements per job, whatever THREADS */
 #define JOBS 2
 
-/* [*]: one block of ceil(N / THREADS) elements on each thread */
-shared [*] long data0[N];
-shared [*] long data1[N];
+/* Each job's N elements, cyclic over the threads: allocated at run time,
+ * since under dynamic THREADS a shared array's size must name THREADS
+ * (UPC 1.3 6.5.2.1), and N does not. */
+shared long *data0, *data1;
 shared [] long result[JOBS]; /* on thread 0 */
 
 static long f(long i)
@@ -31,7 +32,9 @@ static long g(long i)
 int main(void)
 {
     const int T = THREADS, me = MYTHREAD;
-    const size_t B = upc_blocksizeof(data0);
+    const size_t B = 1;
+    data0 = upc_all_alloc(N, sizeof(long));
+    data1 = upc_all_alloc(N, sizeof(long));
 
     /* The colour picks the team: even threads form team 0, odd ones team 1.
      * The key, MYTHREAD, orders the members: rank 0 is the lowest thread. */
@@ -80,5 +83,7 @@ int main(void)
         }
     }
     tupc_team_free(&team);
+    upc_all_free(data0);
+    upc_all_free(data1);
     return bad;
 }

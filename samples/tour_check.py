@@ -285,11 +285,14 @@ for T in (2, 3, 4):
 p = run(["-n", "3", "--only", "upc_all_exchange"])
 heads = re.findall(r"^== (\S+) ==$", p.stdout, re.M)
 check(p.returncode == 0 and heads == ["upc_all_exchange"], f"--only upc_all_exchange: sections {heads}")
+# The options in any order: -n after --only gives the same tour.
+q = run(["--only", "upc_all_exchange", "-n", "3"])
+check(q.returncode == 0 and q.stdout == p.stdout, "--only upc_all_exchange -n 3: not as -n 3 first")
 
 p = run(["-n", "2", "--help"])
 check(p.returncode == 0 and p.stdout.startswith("usage: ") and "upc_all_permute_x" in p.stdout,
       "--help: exit 0 and the usage, with the names, on stdout")
-for bad in (["--only", "upc_all_nothing"], ["--only"], ["--colour"]):
+for bad in (["--only", "upc_all_nothing"], ["--only"], ["--colour"], ["-n", "zero"], ["-n"]):
     p = run(["-n", "2"] + bad)
     check(p.returncode == 2 and p.stdout == "" and "usage: " in p.stderr,
           f"{' '.join(bad)}: exit {p.returncode}, expected 2 with the usage on stderr")

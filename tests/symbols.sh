@@ -3,9 +3,10 @@
 # is versioned TUPC_0.1 and named in a public header (include/*.h, where
 # tupc_impl.h holds what the macros call), and the functions of the headers
 # that programs link against are there.
-#   symbols.sh SOURCE_ROOT LIBTUPC_SO
+#   symbols.sh SOURCE_ROOT LIBTUPC_SO BUILD_ROOT
 set -eu
 inc=$(cd "$1/include" && pwd)
+binc=$3/include # tupc_version.h, generated
 so=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +17,7 @@ nm -D --defined-only "$so" | awk '{ print $3 }' | sort -u >"$tmp/exported"
 for h in "$inc"/*.h; do
     case $h in */tupc_impl.h) ;; *) echo "#include \"$h\"" ;; esac
 done >"$tmp/all.c"
-${CC:-cc} -E -I"$inc" "$tmp/all.c" >"$tmp/headers"
+${CC:-cc} -E -I"$inc" -I"$binc" "$tmp/all.c" >"$tmp/headers"
 cat "$inc"/*.h >>"$tmp/headers"
 fail=0
 n=0

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws a tupc trace (TUPC_TRACE's Chrome trace-event JSON) as an SVG
 timeline laid out as trace viewers lay it out: a row per UPC thread, a box
-per call, the waits inside each call hatched, a time axis in ms.
+per call, the waits inside each call hatched, a time axis in ms, and a
+legend: each function's colour, and the hatching.
 usage: trace2svg.py TRACE.json OUT.svg [--from MS] [--to MS] [--width PX]"""
 import argparse
 import html
@@ -34,7 +35,17 @@ def main():
     t1 = a.t1 * 1000 if a.t1 is not None else max(e["ts"] + e["dur"] for e in spans)
     left, row, top = 90, 34, 40
     scale = (a.width - left - 10) / max(t1 - t0, 1e-9)
-    height = top + row * len(tids) + 40
+    # The legend: one swatch per function drawn, in order of first call,
+    # then the hatching; wrapped to the width.
+    drawn = [e for e in spans if e["cat"] != "wait" and e["ts"] + e["dur"] >= t0 and e["ts"] <= t1]
+    legend, lx, ly = [], left, 0
+    for name in list(dict.fromkeys(e["name"] for e in sorted(drawn, key=lambda e: e["ts"]))) + [None]:
+        w = 24 + 7 * len(name or "waiting for other threads")
+        if lx + w > a.width - 10 and lx > left:
+            lx, ly = left, ly + 18
+        legend.append((lx, ly, name))
+        lx += w + 12
+    height = top + row * len(tids) + 48 + ly + 18
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'font-family="sans-serif" font-size="11">' % (a.width, height),
            '<defs><pattern id="wait" width="6" height="6" patternUnits="userSpaceOnUse" '
@@ -73,6 +84,16 @@ def main():
         out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999999"/>' % (x(ts), y - 6, x(ts), y))
         out.append('<text x="%.1f" y="%d" text-anchor="middle">%.2f ms</text>' % (x(ts), y + 12, ts / 1000))
     out.append('<text x="%d" y="%d" fill="#555555">hatched: waiting for other threads</text>' % (left, 30))
+    ly0 = y + 30
+    for lx, ly, name in legend:
+        # Swatches carry no <title>: only the timeline's boxes do.
+        fill = colour(name) if name else "#888888"
+        out.append('<rect x="%d" y="%d" width="16" height="11" fill="%s" stroke="#333333" '
+                   'stroke-width="0.3"/>' % (lx, ly0 + ly, fill))
+        if not name:
+            out.append('<rect x="%d" y="%d" width="16" height="11" fill="url(#wait)"/>' % (lx, ly0 + ly))
+        out.append('<text x="%d" y="%d">%s</text>' % (lx + 20, ly0 + ly + 10,
+                                                       html.escape(name or "waiting for other threads")))
     out.append("</svg>")
     with open(a.out, "w") as f:
         f.write("\n".join(out) + "\n")

@@ -3,10 +3,13 @@
  * program's argv: it sets the environment the library reads at the start of
  * a run (README, "Environment variables") and executes the program. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <tupc_version.h>
 
 static void usage(FILE *f)
 {
@@ -16,7 +19,7 @@ static void usage(FILE *f)
           "Runs PROGRAM, a tupc program (one that links tupc-main), on N THREADS.\n"
           "Options stop at PROGRAM; everything after it is PROGRAM's own.\n"
           "\n"
-          "  -n N, -nN          THREADS, 1 to 1024 (sets UPC_THREADS; default: the\n"
+          "  -n N, -nN, -np N   THREADS, 1 to 1024 (sets UPC_THREADS; default: the\n"
           "                     environment's UPC_THREADS, else one per CPU)\n"
           "  --heap SIZE        bytes per thread's heap partition, with K, M or G\n"
           "                     (sets UPC_SHARED_HEAP_SIZE; default 64M)\n"
@@ -30,6 +33,8 @@ static void usage(FILE *f)
           "  --verbose          print the placement at the start of the run (TUPC_VERBOSE;\n"
           "                     default off)\n"
           "  -h, --help         this text\n"
+          "  --version          tupc's version\n"
+          "A long option's value may follow it (--heap 64M) or an '=' (--heap=64M).\n"
           "\n"
           "The environment variables the library reads, which tupcrun passes on:\n"
           "  UPC_THREADS, UPC_SHARED_HEAP_SIZE, TUPC_PLACEMENT, TUPC_TRACE, TUPC_STATS,\n"
@@ -56,56 +61,70 @@ static int count_ok(const char *s)
     return !errno && end != s && *end == '\0' && v >= 1 && v <= 1024;
 }
 
+enum { OPT_HEAP = 256, OPT_PLACEMENT, OPT_TRACE, OPT_CHECKS, OPT_VERBOSE, OPT_VERSION };
+
 int main(int argc, char **argv)
 {
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    /* getopt_long_only, so that upcrun's and mpirun's -np is a long
+     * option while -n4 and -h stay short ones; the leading '+' stops at
+     * the program, whose options are its own. */
+    static const struct option longs[] = {
+        {"np", required_argument, NULL, 'n'},
+        {"heap", required_argument, NULL, OPT_HEAP},
+        {"placement", required_argument, NULL, OPT_PLACEMENT},
+        {"trace", required_argument, NULL, OPT_TRACE},
+        {"checks", required_argument, NULL, OPT_CHECKS},
+        {"verbose", no_argument, NULL, OPT_VERBOSE},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0; /* our messages name the option and what it expects */
+    int c;
+    while ((c = getopt_long_only(argc, argv, "+:n:h", longs, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
-        } else if (strcmp(a, "-n") == 0 || (strncmp(a, "-n", 2) == 0 && a[2])) {
-            const char *n = a[2] ? a + 2 : v;
-            if (!n)
-                return fail("%s needs a number of threads", a);
-            if (!count_ok(n))
-                return fail("-n \"%s\": expected a number of threads from 1 to 1024", n);
-            setenv("UPC_THREADS", n, 1);
-            i += a[2] ? 0 : 1;
-        } else if (strcmp(a, "--heap") == 0) {
-            if (!v)
-                return fail("%s needs a size such as 64M", a);
-            setenv("UPC_SHARED_HEAP_SIZE", v, 1); /* the run checks it */
-            i++;
-        } else if (strcmp(a, "--placement") == 0) {
-            if (!v || (strcmp(v, "compact") && strcmp(v, "scatter") && strcmp(v, "none")))
-                return fail("--placement \"%s\": expected compact, scatter or none", v ? v : "");
-            setenv("TUPC_PLACEMENT", v, 1);
-            i++;
-        } else if (strcmp(a, "--trace") == 0) {
-            if (!v || !*v)
-                return fail("%s needs a file name", a);
-            setenv("TUPC_TRACE", v, 1); /* the run opens it, or says why not */
-            i++;
-        } else if (strcmp(a, "--checks") == 0) {
-            if (!v || (strcmp(v, "off") && strcmp(v, "default") && strcmp(v, "full")))
-                return fail("--checks \"%s\": expected off, default or full", v ? v : "");
-            setenv("TUPC_CHECKS", v, 1);
-            i++;
-        } else if (strcmp(a, "--verbose") == 0) {
-            setenv("TUPC_VERBOSE", "1", 1);
-        } else if (a[0] == '-') {
-            return fail("unknown option %s", a);
-        } else {
+        case OPT_VERSION:
+            printf("tupcrun (tupc) %s\n", TUPC_VERSION_STRING);
+            return 0;
+        case 'n':
+            if (!count_ok(v))
+                return fail("-n \"%s\": expected a number of threads from 1 to 1024", v);
+            setenv("UPC_THREADS", v, 1);
             break;
+        case OPT_HEAP:
+            setenv("UPC_SHARED_HEAP_SIZE", v, 1); /* the run checks it */
+            break;
+        case OPT_PLACEMENT:
+            if (strcmp(v, "compact") && strcmp(v, "scatter") && strcmp(v, "none"))
+                return fail("--placement \"%s\": expected compact, scatter or none", v);
+            setenv("TUPC_PLACEMENT", v, 1);
+            break;
+        case OPT_TRACE:
+            if (!*v)
+                return fail("%s", "--trace needs a file name");
+            setenv("TUPC_TRACE", v, 1); /* the run opens it, or says why not */
+            break;
+        case OPT_CHECKS:
+            if (strcmp(v, "off") && strcmp(v, "default") && strcmp(v, "full"))
+                return fail("--checks \"%s\": expected off, default or full", v);
+            setenv("TUPC_CHECKS", v, 1);
+            break;
+        case OPT_VERBOSE:
+            setenv("TUPC_VERBOSE", "1", 1);
+            break;
+        case ':':
+            return fail("%s needs a value", argv[optind - 1]);
+        default:
+            return fail("unknown option %s", argv[optind - 1]);
         }
     }
-    if (i >= argc)
+    if (optind >= argc)
         return fail("%s", "no program to run");
-    execvp(argv[i], argv + i);
-    fprintf(stderr, "tupcrun: cannot run %s: %s\n", argv[i], strerror(errno));
+    execvp(argv[optind], argv + optind);
+    fprintf(stderr, "tupcrun: cannot run %s: %s\n", argv[optind], strerror(errno));
     return 127;
 }

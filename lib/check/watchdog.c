@@ -2,6 +2,7 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "check/trace.h"
 #include "runtime/runtime.h"
 
 #include <errno.h>
@@ -166,16 +167,22 @@ static void report(uint64_t start)
         fprintf(f, "tupc:   a thread running user code may be computing rather than stuck: if so, "
                    "set TUPC_HANG_TIMEOUT (seconds) above its longest time between barriers\n");
     fclose(f);
-    if (tupc_record_error_(buf) && !tupc_run_.quiet)
+    /* A thread running user code never looks at the stop flag, so the run
+     * could not end: the process does. Quiet or not, it says why. */
+    int must_exit = in_user || !tupc_run_.return_on_error;
+    if (tupc_record_error_(buf) && (!tupc_run_.quiet || must_exit))
         fputs(buf, stderr);
     free(buf);
-    /* A thread running user code never looks at the stop flag, so the run
-     * could not end: the process does. */
-    if (in_user || !tupc_run_.return_on_error) {
-        if (in_user && tupc_run_.return_on_error && !tupc_run_.quiet)
+    if (must_exit) {
+        if (in_user && tupc_run_.return_on_error)
             fputs("tupc:   a thread never returns to the library, so the run cannot end: the "
                   "process exits\n",
                   stderr);
+        /* Every thread is stuck, in a wait or in user code, so none adds
+         * to the trace while it is written. */
+        char terr[200];
+        if (tupc_trace_finish(terr, sizeof terr) != 0)
+            fprintf(stderr, "tupc: %s\n", terr);
         fflush(NULL);
         _exit(1);
     }

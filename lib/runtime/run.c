@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_HEAP_SIZE ((size_t)64 << 20)
 
@@ -42,11 +43,30 @@ void tupc_impl_set_main_mode(void)
 _Noreturn void upc_global_exit(int status)
 {
     tupc_require_thread("upc_global_exit");
+    tupc_stop_run(status);
+    /* In main, exit() ends the process at once, unless the trace or the
+     * stats are on: then, once every other thread has left (those in the
+     * library's waits see the stop at once), the run ends as any stopped
+     * run does, writing both, and main exits with the status. A thread
+     * that stays in user code cannot be waited for. */
     if (tupc_run_.main_mode) {
+        int out = tupc_run_.threads - 1;
+        if (tupc_config_.trace_path || tupc_config_.stats) {
+            for (int ms = 0; ms < 2000; ms++) {
+                if (atomic_load_explicit(&tupc_gone_count_, memory_order_acquire) +
+                        atomic_load_explicit(&tupc_left_count_, memory_order_acquire) >=
+                    out)
+                    tupc_thread_leave();
+                nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+            }
+            fprintf(stderr,
+                    "tupc: upc_global_exit (thread %d of %d): a thread still runs user code "
+                    "after 2 s; the process exits without writing the trace or the stats\n",
+                    MYTHREAD, THREADS);
+        }
         fflush(NULL);
         exit(status);
     }
-    tupc_stop_run(status);
     tupc_thread_leave();
 }
 
@@ -256,6 +276,7 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
     tupc_gone_ = gone;
     atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_left_count_, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_stop_status_, 0, memory_order_relaxed);
     tupc_wait_tune(threads, tupc_run_.cpus);
 

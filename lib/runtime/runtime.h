@@ -26,6 +26,9 @@ extern struct tupc_run_state tupc_run_;
  * and how many. Set after the thread's last store to any counter. */
 extern _Atomic int *tupc_gone_;
 extern _Atomic int tupc_gone_count_;
+/* Threads that left through tupc_thread_leave (a stopped run), so that
+ * upc_global_exit can tell when every other thread is out of the run. */
+extern _Atomic int tupc_left_count_;
 
 /* Whether the run is being stopped (an error or upc_global_exit elsewhere);
  * waits check it so that no thread hangs on a thread that is gone. Set

@@ -20,6 +20,7 @@ _Atomic int tupc_stopping_;
 _Atomic int tupc_stop_status_;
 _Atomic int *tupc_gone_;
 _Atomic int tupc_gone_count_;
+_Atomic int tupc_left_count_;
 
 size_t tupc_parse_size(const char *s)
 {
@@ -61,6 +62,7 @@ size_t tupc_parse_size(const char *s)
 
 _Noreturn void tupc_thread_leave(void)
 {
+    atomic_fetch_add_explicit(&tupc_left_count_, 1, memory_order_release);
     pthread_exit(NULL);
 }
 

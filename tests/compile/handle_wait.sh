@@ -4,9 +4,10 @@
 # upc_wait() and upc_wait(id) compile as before: the choice is by type, so
 # a handle is never read as a barrier id (docs/extended.md). Checked in
 # the assembly of each form: which function it calls.
-#   handle_wait.sh SOURCE_ROOT
+#   handle_wait.sh SOURCE_ROOT BUILD_ROOT
 set -eu
 inc=$1/include
+binc=$2/include # tupc_version.h, generated
 CC=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -34,7 +35,7 @@ void f(int id)
 }
 C
 for f in handle barrier; do
-    $CC -std=gnu11 -Wall -Wextra -Werror -O1 -S -o "$tmp/$f.s" -I"$inc" "$tmp/$f.c"
+    $CC -std=gnu11 -Wall -Wextra -Werror -O1 -S -o "$tmp/$f.s" -I"$inc" -I"$binc" "$tmp/$f.c"
 done
 grep -q tupc_wait_handle "$tmp/handle.s" || { echo "upc_wait(handle) does not call tupc_wait_handle"; exit 1; }
 if grep -q tupc_impl_wait "$tmp/handle.s"; then

@@ -3,13 +3,14 @@
 # that has a C and a C++ form, as C11 with -pedantic-errors and as C++17 and
 # C++20, with every C and C++ compiler found; and the same layout of the
 # public types in C and in C++ (the ABI a C++ caller links against).
-#   headers.sh SOURCE_ROOT
+#   headers.sh SOURCE_ROOT BUILD_ROOT
 set -eu
 inc=$1/include
+binc=$2/include # tupc_version.h, generated
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 warn="-Wall -Wextra -Werror -pedantic-errors"
-headers="upc.h upc_types.h upc_collective.h upc_collective_ext.h upc_tick.h"
+headers="upc.h upc_types.h upc_collective.h upc_collective_ext.h upc_tick.h tupc_version.h"
 ccs=""
 for c in gcc clang; do command -v $c >/dev/null && ccs="$ccs $c"; done
 cxxs=""
@@ -93,26 +94,26 @@ try() {
 for cc in $ccs; do
     for h in $headers; do
         printf '#include <%s>\nint x;\n' "$h" >"$tmp/alone.c"
-        try $cc -std=c11 $warn -fsyntax-only -I"$inc" "$tmp/alone.c"
+        try $cc -std=c11 $warn -fsyntax-only -I"$inc" -I"$binc" "$tmp/alone.c"
     done
-    try $cc -std=c11 $warn -fsyntax-only -I"$inc" -I"$tmp" "$tmp/use.c"
-    try $cc -std=c11 -o "$tmp/layout-$cc" -I"$inc" -I"$tmp" "$tmp/layout.c"
+    try $cc -std=c11 $warn -fsyntax-only -I"$inc" -I"$binc" -I"$tmp" "$tmp/use.c"
+    try $cc -std=c11 -o "$tmp/layout-$cc" -I"$inc" -I"$binc" -I"$tmp" "$tmp/layout.c"
     "$tmp/layout-$cc" >"$tmp/layout-$cc.txt"
 done
 for cxx in $cxxs; do
     for std in c++17 c++20; do
         for h in $headers; do
             printf '#include <%s>\nint x;\n' "$h" >"$tmp/alone.cpp"
-            try $cxx -std=$std $warn -fsyntax-only -I"$inc" "$tmp/alone.cpp"
+            try $cxx -std=$std $warn -fsyntax-only -I"$inc" -I"$binc" "$tmp/alone.cpp"
         done
-        try $cxx -std=$std $warn -fsyntax-only -I"$inc" -I"$tmp" "$tmp/use.cpp"
+        try $cxx -std=$std $warn -fsyntax-only -I"$inc" -I"$binc" -I"$tmp" "$tmp/use.cpp"
     done
-    try $cxx -std=c++17 -o "$tmp/layout-$cxx" -I"$inc" -I"$tmp" "$tmp/layout.cpp"
+    try $cxx -std=c++17 -o "$tmp/layout-$cxx" -I"$inc" -I"$binc" -I"$tmp" "$tmp/layout.cpp"
     "$tmp/layout-$cxx" >"$tmp/layout-$cxx.txt"
     # In C++ too, upc_wait(handle) completes the handle and upc_wait(0),
     # upc_wait(id) and upc_wait() are the barrier's (overloads).
     printf '#include <upc.h>\n#include <upc_collective_ext.h>\nvoid h(upc_coll_handle_t x) { upc_wait(x); }\nvoid b(int id) { upc_notify(0); upc_wait(0); upc_notify(id); upc_wait(id); upc_notify(); upc_wait(); }\n' >"$tmp/wait.cpp"
-    if ! $cxx -std=c++17 -O1 -S -o "$tmp/wait.s" -I"$inc" "$tmp/wait.cpp" 2>"$tmp/err"; then
+    if ! $cxx -std=c++17 -O1 -S -o "$tmp/wait.s" -I"$inc" -I"$binc" "$tmp/wait.cpp" 2>"$tmp/err"; then
         echo "FAILED: $cxx did not compile the forms of upc_wait"
         cat "$tmp/err"
         fail=1

@@ -13,11 +13,18 @@ import translate
 from upctypes import UPCError, InternalError
 
 USAGE = '''usage: tupcc [-n N] [-E] [--keep] [-c] [-o OUT] [cc options] FILE.upc [FILE.c|.o ...]
-  -n N       static THREADS: THREADS is the constant N (__UPC_STATIC_THREADS__)
+  -n N       static THREADS: THREADS is the constant N (__UPC_STATIC_THREADS__);
+             Berkeley's -T N and GNU UPC's -fupc-threads-N and -fupc-threads=N too
   -E         print the generated C (of one .upc file) instead of compiling
   --keep     keep the generated C as NAME.tupcc.c in the current directory
   -c, -o, -I, -D, -U, -O, -g, -W..., -f..., -l, -L: as for cc ($CC, default cc)
+  --version  tupc's version and the clang that parses the UPC
 '''
+
+# The spellings of static THREADS other UPC compilers take, besides -n N:
+# -T N (Berkeley upcc; -T FILE, a linker script, when not a number),
+# -fupc-threads-N (GNU UPC), -fupc-threads=N.
+THREADS_JOINED = re.compile(r'-n(\d*)|-T=?(\d+)|-fupc-threads[-=](.*)')
 
 
 WITH_VALUE = ('-MF', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-u', '-T', '-x')
@@ -70,8 +77,17 @@ def _main(argv, cfg):
         if a in ('-h', '--help'):
             sys.stdout.write(USAGE)
             return 0
-        if re.fullmatch(r'-n\d*', a) or a.startswith('-fupc-threads='):
-            v = a.split('=', 1)[1] if a.startswith('-fupc-threads=') else value()
+        if a == '--version':
+            return _version(cfg)
+        m = THREADS_JOINED.fullmatch(a)
+        if m or (a == '-T' and i + 1 < len(argv) and argv[i + 1].isdigit()):
+            if m and m.group(1) is not None:
+                v = value()
+            elif m:
+                v = m.group(2) or m.group(3)
+            else:
+                i += 1
+                v = argv[i]
             if not v.isdigit() or not 1 <= int(v) <= 1024:
                 sys.exit(f'tupcc: -n {v}: expected a number of threads from 1 to 1024')
             threads = int(v)
@@ -158,6 +174,17 @@ def _main(argv, cfg):
         return r.returncode
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _version(cfg):
+    print(f"tupcc (tupc) {cfg['version']}")
+    try:
+        r = subprocess.run([cfg['clang'], '--version'], capture_output=True, text=True)
+        first = r.stdout.splitlines()[0] if r.stdout else 'no output'
+    except OSError as e:
+        first = f'cannot run it: {e.strerror}'
+    print(f"clang: {cfg['clang']} ({first})")
+    return 0
 
 
 def _translate(path, opts, cfg):

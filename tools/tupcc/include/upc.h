@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <upc_types.h>
+#include <tupc_version.h>
 
 #define __TUPC__ 1
 /* tupcc's largest block size (upctypes.MAX_BLOCK), usable in #if (6.3) */
