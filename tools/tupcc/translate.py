@@ -645,6 +645,10 @@ class Translator:
         if name in ('upc_barrier', 'upc_notify', 'upc_wait') and kids(n)[1:]:
             a = kids(n)[1]
             t = self.types.resolve(self.T(strip(a)))
+            if name == 'upc_wait' and self.types.cdecl(t).replace(' ', '') == 'structtupc_coll_request*':
+                # Extended Collectives 0.3 5.4.1: upc_wait(handle) completes an
+                # asynchronous collective (the C header's upc_wait tells them apart)
+                return self.splice(n)
             if t.kind != 'base' or t.name.startswith(('struct ', 'union ')) or t.name == 'void':
                 self.refuse(n, f"{name} with an expression of type '{self.types.cdecl(t)}' (UPC 1.3 6.6.1: "
                             "its value must be assignable to an int)")
