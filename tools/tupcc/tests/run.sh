@@ -14,7 +14,8 @@
 #   builds it with static THREADS only (a block size that names THREADS).
 #   cerror_*.upc   the same for a diagnostic of the C compiler on the
 #                  generated C: #line puts it at the user's line.
-# Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
+# With TUPCC_SILENT_BUILD set, the build must print nothing (no warning of
+# tupcc's, which -Werror does not reach). Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
 # sanitizer build passes its -fsanitize).
 set -eu
 LC_ALL=C
@@ -55,7 +56,17 @@ build() {
         objs="$objs $tmp/${f%.*}.o"
     done
     # shellcheck disable=SC2086
-    python3 "$tupcc" "$@" $flags "$src" $objs -o "$out"
+    python3 "$tupcc" "$@" $flags "$src" $objs -o "$out" 2>"$tmp/build_err" || {
+        cat "$tmp/build_err" >&2
+        exit 1
+    }
+    # TUPCC_SILENT_BUILD (the samples): a warning of tupcc's own fails too
+    if [ -n "${TUPCC_SILENT_BUILD:-}" ] && [ -s "$tmp/build_err" ]; then
+        cat "$tmp/build_err"
+        echo "tupcc printed the above building $src; expected a silent build"
+        exit 1
+    fi
+    cat "$tmp/build_err" >&2
 }
 case $name in
 static_*) dynamic= ;;
