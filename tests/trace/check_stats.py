@@ -45,6 +45,32 @@ for t in range(1, threads):
 if "TUPC_STATS is" not in subprocess.run([prog, "-n", "2"], capture_output=True, text=True,
                                          env=dict(os.environ, TUPC_STATS="yes")).stderr:
     fails.append("TUPC_STATS=yes was not refused")
+# The README's excerpt (the same program at 4 THREADS with TUPC_STATS=1): its
+# rows, numbers of time apart, must be rows of the real summary, in order.
+if threads == 4:
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                               "README.md"), encoding="utf-8").read()
+    i = readme.find("tupc stats: 4 THREADS")
+    excerpt = readme[i:readme.find("```", i)].splitlines() if i >= 0 else []
+    if not excerpt:
+        fails.append("README: no TUPC_STATS excerpt of 4 THREADS")
+    one = subprocess.run([prog, "-n", "4"], capture_output=True, text=True,
+                         env=dict(os.environ, TUPC_STATS="1"), check=True).stderr.splitlines()
+    real = [l.split()[:6] for l in one if l.startswith("tupc stats:")]
+    at = 0
+    for line in excerpt:
+        if not line.startswith("tupc stats:"):
+            continue
+        key = line.split()[:6]
+        if key[2:4] == ["4", "THREADS,"]:
+            key = key[:4]
+        while at < len(real) and real[at][:len(key)] != key:
+            at += 1
+        if at == len(real):
+            fails.append("README's TUPC_STATS excerpt: %r is not in the real summary, in order:\n%s"
+                         % (line, "\n".join(one)))
+            break
+        at += 1
 if fails:
     print("\n".join(fails[:20]))
     print(run.stderr)
