@@ -74,6 +74,9 @@ for name in filter(None, files):
     os.makedirs(os.path.dirname(os.path.join(tree, name)), exist_ok=True)
     shutil.copy2(os.path.join(src, name), os.path.join(tree, name))
 shutil.copy2(readme, os.path.join(tree, "README.md"))
+# A clone is a git repository, which some steps ask (the subproject test
+# lists the tree's files with git): a fresh one, every file untracked.
+subprocess.run(["git", "init", "-q", tree], check=True)
 state = os.path.join(tmp, "state.sh")
 with open(state, "w") as f:
     f.write("cd %s\n" % tree)
