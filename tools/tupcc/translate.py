@@ -284,10 +284,14 @@ class Translator:
         et.quals = [q for q in et.quals if q != 'const']
         v = self.types.cdecl(et, 'tupcc_v')
         p = self.sptr(n)
+        # the value of the statement expression, which an expression
+        # statement leaves unused: clang warns about that (gcc does not)
+        last = ('_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \\"-Wunused-value\\"") '
+                'tupcc_v; _Pragma("GCC diagnostic pop")')
         if value is None:
-            return f'({{ {v}; upc_fence(); memcpy(&tupcc_v, ({p}).addr, sizeof tupcc_v); upc_fence(); tupcc_v; }})'
+            return f'({{ {v}; upc_fence(); memcpy(&tupcc_v, ({p}).addr, sizeof tupcc_v); upc_fence(); {last} }})'
         return (f'({{ {v} = {value}; upc_fence(); memcpy(({p}).addr, &tupcc_v, sizeof tupcc_v); '
-                'upc_fence(); tupcc_v; })')
+                f'upc_fence(); {last} }})')
 
     def sptr(self, n):
         """the pointer-to-shared (C text) that designates the shared lvalue or array n."""
