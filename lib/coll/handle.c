@@ -6,6 +6,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define INDEX_MASK (((uintptr_t)1 << TUPC_HANDLE_INDEX_BITS) - 1)
 
@@ -36,7 +37,10 @@ static _Atomic uint64_t serials = 1;
 
 int tupc_handle_init(int threads)
 {
-    tables = calloc((size_t)threads, sizeof *tables);
+    /* A line each (aligned: calloc does not align to 64). */
+    tables = aligned_alloc(TUPC_CACHELINE, sizeof *tables * (size_t)threads);
+    if (tables)
+        memset(tables, 0, sizeof *tables * (size_t)threads);
     ntables = tables ? threads : 0;
     return tables ? 0 : -1;
 }
