@@ -82,6 +82,15 @@ static _Noreturn void refuse(const char *func, const char *arg, int thread, size
               arg, lo, hi, where, a.lo, a.hi, describe(&a, what, sizeof what));
 }
 
+/* Puts allocation a, found for thread's range, first in the cache. */
+static void remember(const struct tupc_alloc_span *a, uint32_t gen, int thread)
+{
+    size_t short_end = a->short_from < tupc_impl_threads ? a->full - a->block : a->full;
+    to_front((struct tupc_seen){a->lo, a->sym ? a->full : a->hi, short_end, gen,
+                                a->sym ? -1 : thread, a->short_from},
+             TUPC_SEEN - 1);
+}
+
 void tupc_check_range_slow(const char *func, const char *arg, int thread, size_t lo, size_t hi)
 {
     uint32_t gen = atomic_load_explicit(&tupc_heap_gen_, memory_order_relaxed);
@@ -95,10 +104,7 @@ void tupc_check_range_slow(const char *func, const char *arg, int thread, size_t
     struct tupc_alloc_span a;
     if (!tupc_heap_find(thread, lo, &a) || hi > a.hi || (thread < 0 && !a.sym))
         refuse(func, arg, thread, lo, hi);
-    size_t short_len = a.short_from < tupc_impl_threads ? a.full - a.block : a.full;
-    to_front((struct tupc_seen){a.lo, a.sym ? a.full : a.hi, short_len, gen, a.sym ? -1 : thread,
-                                a.short_from},
-             TUPC_SEEN - 1);
+    remember(&a, gen, thread);
 }
 
 /* The entry of a symmetric allocation found lately that holds offset x of
@@ -118,8 +124,7 @@ static const struct tupc_seen *sym_holding(const char *func, const char *arg, si
     struct tupc_alloc_span a;
     if (!tupc_heap_find(-1, x, &a) || !a.sym)
         refuse(func, arg, -1, x, hi);
-    size_t short_end = a.short_from < tupc_impl_threads ? a.full - a.block : a.full;
-    to_front((struct tupc_seen){a.lo, a.full, short_end, gen, -1, a.short_from}, TUPC_SEEN - 1);
+    remember(&a, gen, -1);
     return &tupc_seen_[0];
 }
 
