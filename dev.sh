@@ -3,9 +3,9 @@
 #   ./dev.sh demo        build what the demo needs and run it on 4 THREADS
 #   ./dev.sh test        build (gcc, -Werror) and run the test suite, quick matrices
 #   ./dev.sh test-full   the same with the full matrices (CI runs this)
-#   ./dev.sh test-clang  the same with clang
+#   ./dev.sh test-clang  the same with clang, at the strictest check level
 #   ./dev.sh test-tsan   the suite under ThreadSanitizer
-#   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan
+#   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan (clang, strictest checks)
 #   ./dev.sh test-nonuma the runtime tests of a build without libnuma
 #   ./dev.sh bench       build and run the benchmarks (see README)
 set -euo pipefail
@@ -78,35 +78,38 @@ demo)
 test)
     # The matrices of THREADS, sizes and sync modes cut down: every test,
     # in about a third of the time. CI runs the full ones (test-full).
-    setup build -Dwerror=true
+    setup build -Dwerror=true -Dtests=true -Dsamples=true
     TUPC_TEST_QUICK=1 run_suite build
     echo "dev.sh: that was the quick suite (TUPC_TEST_QUICK=1); the full matrices: ./dev.sh test-full"
     ;;
 test-full)
-    setup build -Dwerror=true
+    setup build -Dwerror=true -Dtests=true -Dsamples=true
     run_suite build
     ;;
 test-clang)
     # The whole suite at the strictest check level: no false alarm (quick
     # matrices: test-full runs the full ones with gcc).
-    CC=clang setup build-clang -Dwerror=true
+    CC=clang setup build-clang -Dwerror=true -Dtests=true -Dsamples=true
     TUPC_TEST_QUICK=1 TUPC_CHECKS=full run_suite build-clang
     ;;
 test-tsan)
     # Quick matrices: the sanitizer makes each test about ten times slower.
     # ignore_noninstrumented_modules: libgomp (bench_reduce, bench_barrier)
     # is not built with TSan; without it TSan warns at start-up of each.
-    CC=clang setup build-tsan -Dwerror=true -Db_sanitize=thread -Db_lundef=false
+    # -Dtests=true: the README's TSan block makes build-tsan without them.
+    CC=clang setup build-tsan -Dwerror=true -Db_sanitize=thread -Db_lundef=false -Dtests=true -Dsamples=true
     TUPC_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1" \
         run_suite build-tsan --timeout-multiplier 4
     ;;
 test-asan)
-    CC=clang setup build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
-    TUPC_TEST_QUICK=1 ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+    # clang with -Werror at the strictest check level: CI's clang build too
+    # (test-clang without the sanitizers is for those who want it alone).
+    CC=clang setup build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dtests=true -Dsamples=true
+    TUPC_TEST_QUICK=1 TUPC_CHECKS=full ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
         run_suite build-asan --timeout-multiplier 4
     ;;
 test-nonuma)
-    setup build-nonuma -Dwerror=true -Dnuma=disabled
+    setup build-nonuma -Dwerror=true -Dnuma=disabled -Dtests=true -Dsamples=true
     run_suite build-nonuma runtime barrier heap errors sample_demo
     ;;
 bench)

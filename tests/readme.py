@@ -14,7 +14,10 @@ What a block needs is said by a comment on the line before its fence:
 Lines that call apt-get run only with --system too; README_SKIP, a regular
 expression, skips the lines it matches (each skip is reported).
 
-usage: readme.py SOURCE_ROOT [--system] [--readme FILE]"""
+--in-place runs the blocks in SOURCE_ROOT itself, which must then be a
+fresh clone (CI's is): what they build stays for the steps after them.
+
+usage: readme.py SOURCE_ROOT [--system] [--in-place] [--readme FILE]"""
 import os
 import re
 import shutil
@@ -26,6 +29,7 @@ import time
 args = sys.argv[1:]
 src = os.path.abspath(args[0])
 system = "--system" in args
+in_place = "--in-place" in args
 readme = os.path.join(src, "README.md")
 if "--readme" in args:
     readme = os.path.abspath(args[args.index("--readme") + 1])
@@ -63,20 +67,29 @@ with open(readme) as f:
 tmp = tempfile.mkdtemp(prefix="readme-")
 tree, home = os.path.join(tmp, "tupc"), os.path.join(tmp, "home")
 os.makedirs(home)
-# The tracked files and the work in progress, not the build directories:
-# what a fresh clone holds.
-files = subprocess.run(["git", "-C", src, "ls-files", "-co", "--exclude-standard", "-z"],
-                       capture_output=True, check=True).stdout.split(b"\0")
-for name in filter(None, files):
-    name = name.decode()
-    if not os.path.isfile(os.path.join(src, name)):
-        continue
-    os.makedirs(os.path.dirname(os.path.join(tree, name)), exist_ok=True)
-    shutil.copy2(os.path.join(src, name), os.path.join(tree, name))
-shutil.copy2(readme, os.path.join(tree, "README.md"))
-# A clone is a git repository, which some steps ask (the subproject test
-# lists the tree's files with git): a fresh one, every file untracked.
-subprocess.run(["git", "init", "-q", tree], check=True)
+
+
+def copy_tree():
+    # The tracked files and the work in progress, not the build directories:
+    # what a fresh clone holds.
+    files = subprocess.run(["git", "-C", src, "ls-files", "-co", "--exclude-standard", "-z"],
+                           capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, files):
+        name = name.decode()
+        if not os.path.isfile(os.path.join(src, name)):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(tree, name)), exist_ok=True)
+        shutil.copy2(os.path.join(src, name), os.path.join(tree, name))
+    shutil.copy2(readme, os.path.join(tree, "README.md"))
+    # A clone is a git repository, which some steps ask (the subproject test
+    # lists the tree's files with git): a fresh one, every file untracked.
+    subprocess.run(["git", "init", "-q", tree], check=True)
+
+
+if in_place:
+    tree = src
+else:
+    copy_tree()
 state = os.path.join(tmp, "state.sh")
 with open(state, "w") as f:
     f.write("cd %s\n" % tree)

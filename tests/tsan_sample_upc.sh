@@ -14,5 +14,5 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 wline=$(grep -n '/\* the write \*/' "$src" | sed -n '1s/:.*//p')
 rline=$(grep -n '/\* the read \*/' "$src" | sed -n '1s/:.*//p')
-python3 "$tupcc" -g -fsanitize=thread -Wall -Wextra -Werror "$src" -o "$tmp/missing_barrier"
+"$tupcc" -g -fsanitize=thread -Wall -Wextra -Werror "$src" -o "$tmp/missing_barrier"
 sh "$check" "$tmp/missing_barrier" "$(basename "$src")" "$wline" "$rline"

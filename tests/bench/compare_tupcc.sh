@@ -71,7 +71,7 @@ if [ -n "$spec" ]; then
         n=
         grep -q '/\* dynamic: no \*/' "$f" && n="-n 3"
         # shellcheck disable=SC2086
-        python3 "$tupcc" -O2 $n "$f" -lm -o "$tmp/$name" 2>/dev/null
+        "$tupcc" -O2 $n "$f" -lm -o "$tmp/$name" 2>/dev/null
         : >"$tmp/$name.c"
         : >"$tmp/$name.u"
         for _ in $(seq "$RUNS"); do
@@ -88,15 +88,15 @@ if [ -n "$spec" ]; then
     exit 0
 fi
 echo "# heat: $CELLS cells per thread, $STEPS steps, -O2, $RUNS runs of each, interleaved"
-python3 "$tupcc" -O2 -DHEAT_TIME -DCELLS="$CELLS" -DSTEPS="$STEPS" samples/heat.upc -lm -o "$tmp/heat_upc"
-python3 "$tupcc" -O2 -DCELLS="$CELLS" -DSTEPS="$STEPS" tests/bench/heat_forall.upc -lm -o "$tmp/heat_forall"
+"$tupcc" -O2 -DHEAT_TIME -DCELLS="$CELLS" -DSTEPS="$STEPS" samples/heat.upc -lm -o "$tmp/heat_upc"
+"$tupcc" -O2 -DCELLS="$CELLS" -DSTEPS="$STEPS" tests/bench/heat_forall.upc -lm -o "$tmp/heat_forall"
 probe before
 fmt='%-8s %9s %9s %11s %11s %8s %14s %10s\n'
 # shellcheck disable=SC2059
 printf "$fmt" THREADS "C med s" "C best s" "UPC med s" "UPC best s" "UPC / C" "forall med s" \
     "forall / C"
 for T in $TLIST; do
-    python3 "$tupcc" -O2 -DHEAT_TIME -DN="$((CELLS * T))" -DSTEPS="$STEPS" samples/heat.c -lm \
+    "$tupcc" -O2 -DHEAT_TIME -DN="$((CELLS * T))" -DSTEPS="$STEPS" samples/heat.c -lm \
         -o "$tmp/heat_c$T"
     : >"$tmp/c$T"
     : >"$tmp/u$T"

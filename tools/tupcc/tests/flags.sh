@@ -21,7 +21,7 @@ UPC
 cd "$tmp"
 for spelling in "-n 3" "-n3" "-T 3" "-T3" "-T=3" "-fupc-threads-3" "-fupc-threads=3"; do
     # shellcheck disable=SC2086
-    python3 "$tupcc" $spelling t.upc -o t
+    "$tupcc" $spelling t.upc -o t
     # Static THREADS: with no -n the program runs its 3 THREADS.
     got=$(env -u UPC_THREADS ./t)
     echo "$spelling: $got"
@@ -29,11 +29,11 @@ for spelling in "-n 3" "-n3" "-T 3" "-T3" "-T=3" "-fupc-threads-3" "-fupc-thread
 done
 # -T with a file is the linker's: an empty linker script the link rejects
 # or takes, but never THREADS.
-if python3 "$tupcc" -E -T not_a_number t.upc 2>&1 | grep -q "number of threads"; then
+if "$tupcc" -E -T not_a_number t.upc 2>&1 | grep -q "number of threads"; then
     echo "-T FILE read as THREADS"
     exit 1
 fi
-python3 "$tupcc" --version >version
+"$tupcc" --version >version
 cat version
 grep -q "^tupcc (tupc) [0-9]*\.[0-9]*\.[0-9]*$" version
 grep -q "^clang: .*clang.*version" version

@@ -6,7 +6,7 @@ set -eu
 tupcc=$1
 dir=$2
 command -v clang >/dev/null 2>&1 || { echo "no clang: skipped"; exit 77; }
-out=$(python3 "$tupcc" -E "$dir/mythread.upc")
+out=$("$tupcc" -E "$dir/mythread.upc")
 for n in 'fa) 5' 'fd) 3' 'fs) 1'; do
     name=${n% *}
     want=${n#* }

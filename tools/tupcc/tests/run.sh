@@ -2,7 +2,8 @@
 # One tupcc test: run.sh TUPCC DIR NAME
 #   NAME.upc       translated and built (-Wall -Wextra -Werror) with dynamic
 #                  THREADS and run at 1, 2, 3, 5 and 8 THREADS, then built with
-#                  -n N (static THREADS) and run at N for the same N; the
+#                  -n N (static THREADS) and run at N for the same N (with
+#                  TUPC_TEST_QUICK: at 1, 3 and 8, static at 8 only); the
 #                  program checks itself and exits non-zero on a failure.
 #   refuse_*.upc   must be refused: tupcc fails and prints the text after
 #                  `expect:` in its first line, at the line marked `here`.
@@ -33,7 +34,7 @@ case $name in
 refuse_* | cerror_*)
     expect=$(sed -n '1s/.*expect: *\(.*\) \*\/.*/\1/p' "$src")
     line=$(grep -nF '/* here */' "$src" | sed -n '1s/:.*//p')
-    if python3 "$tupcc" $flags "$src" -o "$tmp/prog" 2>"$tmp/err"; then
+    if "$tupcc" $flags "$src" -o "$tmp/prog" 2>"$tmp/err"; then
         echo "tupcc accepted $src"
         exit 1
     fi
@@ -52,11 +53,11 @@ build() {
     objs=
     for f in $also; do
         # shellcheck disable=SC2086
-        python3 "$tupcc" "$@" $flags -c "$dir/$f" -o "$tmp/${f%.*}.o"
+        "$tupcc" "$@" $flags -c "$dir/$f" -o "$tmp/${f%.*}.o"
         objs="$objs $tmp/${f%.*}.o"
     done
     # shellcheck disable=SC2086
-    python3 "$tupcc" "$@" $flags "$src" $objs -o "$out" 2>"$tmp/build_err" || {
+    "$tupcc" "$@" $flags "$src" $objs -o "$out" 2>"$tmp/build_err" || {
         cat "$tmp/build_err" >&2
         exit 1
     }
@@ -78,7 +79,7 @@ fi
 if [ -n "$dynamic" ]; then
     build "$tmp/dyn"
 fi
-# TUPC_TEST_QUICK (the sanitizer runs): fewer thread counts
+# TUPC_TEST_QUICK (./dev.sh test, the sanitizer runs): fewer thread counts
 threads=${TUPCC_THREADS:-1 2 3 5 8}
 if [ -n "${TUPC_TEST_QUICK:-}" ] && [ -z "${TUPCC_THREADS:-}" ]; then
     threads="1 3 8"
@@ -87,10 +88,20 @@ mine=$(sed -n 's/.*threads: *\([0-9 ]*\) *\*\/.*/\1/p' "$src" | head -n 1)
 if [ -n "$mine" ] && [ -z "${TUPCC_THREADS:-}" ]; then
     threads=$mine
 fi
+# TUPC_TEST_QUICK: a program built with dynamic THREADS is also built with
+# static THREADS once, at the last count only (each build costs about a
+# second; the runs cost little)
+last=
+for n in $threads; do
+    last=$n
+done
 for n in $threads; do
     if [ -n "$dynamic" ]; then
         echo "dynamic THREADS, -n $n"
         "$tmp/dyn" -n "$n"
+        if [ -n "${TUPC_TEST_QUICK:-}" ] && [ "$n" != "$last" ]; then
+            continue
+        fi
     fi
     build "$tmp/static$n" -n "$n"
     echo "static THREADS $n"
