@@ -208,6 +208,10 @@ void tupc_stats_finish(FILE *f, uint64_t elapsed)
     } else {
         fprintf(f, "tupc stats: each thread's rows: TUPC_STATS=all\n");
     }
+}
+
+void tupc_stats_free(void)
+{
     free(rows);
     rows = NULL;
     nrows = 0;

@@ -18,7 +18,9 @@ void tupc_stats_close(int depth, uint64_t now);
 void tupc_stats_wait(int depth, uint64_t ns, int peer);
 /* Gives the wait of ns counted at depth with no peer to `peer`. */
 void tupc_stats_blame(int depth, uint64_t ns, int peer);
-/* Prints the summary to f and frees the state; elapsed: the run's ns. */
+/* Prints the summary to f; elapsed: the run's ns. */
 void tupc_stats_finish(FILE *f, uint64_t elapsed);
+/* Frees the state (once no thread can touch it). */
+void tupc_stats_free(void);
 
 #endif

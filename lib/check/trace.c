@@ -5,6 +5,7 @@
 #include "runtime/runtime.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ struct event {
 };
 
 /* Each thread appends to its own buffer, so nothing is shared while the
- * run goes; the writer reads them after the threads are joined. */
+ * run goes; the writer reads them after the threads are joined, or, when
+ * the watchdog must end the process, behind the gates below. */
 struct track {
     struct event *ev;
     size_t n, cap;
@@ -49,6 +51,48 @@ static int ntracks;
 static uint64_t origin;
 static const char *out_path;
 static FILE *out; /* opened at the start, so that a bad path fails the run at once */
+
+/* The watchdog writes the trace while threads still run: one in user code
+ * cannot be joined, and one in a wait records it. So each thread holds its
+ * gate while it touches its track or its stats row, and the writer first
+ * closes the entrance (frozen), then waits for every gate to open. This is
+ * Dekker's pattern: the thread's store to its gate and its load of frozen,
+ * and the writer's store to frozen and its load of each gate, are seq_cst,
+ * so either the thread sees frozen and touches nothing, or the writer sees
+ * the gate held and waits. The release that opens a gate, read by the
+ * writer's load, orders the thread's writes before the writer's reads. */
+struct gate {
+    _Atomic int held;
+    char pad[60]; /* a line each: a thread's gate is written at every event */
+};
+static struct gate *gates;
+static _Atomic int frozen;
+
+/* Enters this thread's gate; 0 (nothing to touch) once the writer froze. */
+static int enter(void)
+{
+    struct gate *g = &gates[tupc_impl_mythread];
+    atomic_store_explicit(&g->held, 1, memory_order_seq_cst);
+    if (!atomic_load_explicit(&frozen, memory_order_seq_cst))
+        return 1;
+    atomic_store_explicit(&g->held, 0, memory_order_relaxed);
+    return 0;
+}
+
+static void leave(void)
+{
+    atomic_store_explicit(&gates[tupc_impl_mythread].held, 0, memory_order_release);
+}
+
+/* Closes the entrance and waits until no thread is inside: from then on
+ * the tracks and the stats are the writer's alone. */
+static void freeze(void)
+{
+    atomic_store_explicit(&frozen, 1, memory_order_seq_cst);
+    for (int t = 0; t < ntracks; t++)
+        while (atomic_load_explicit(&gates[t].held, memory_order_seq_cst))
+            sched_yield(); /* a thread inside appends one event: it leaves soon */
+}
 
 uint64_t tupc_trace_now(void)
 {
@@ -77,8 +121,12 @@ static struct event *append(struct track *t)
 
 int tupc_trace_push_(const char *name, uint64_t bytes, int flags, int team)
 {
-    struct track *t = &tracks[tupc_impl_mythread];
     int d = tupc_trace_depth_;
+    if (!enter()) {
+        tupc_trace_depth_ = d + 1;
+        return d;
+    }
+    struct track *t = &tracks[tupc_impl_mythread];
     struct event *e = d < 8 ? append(t) : NULL;
     if (d < 8) {
         t->open[d] = e ? (int)(e - t->ev) : -1;
@@ -90,11 +138,16 @@ int tupc_trace_push_(const char *name, uint64_t bytes, int flags, int team)
     tupc_stats_open(d, name, bytes, now);
     if (e)
         *e = (struct event){now, 0, name, bytes, flags, team, -1, KIND_SPAN};
+    leave();
     return d;
 }
 
 void tupc_trace_pop_(int depth)
 {
+    if (!enter()) {
+        tupc_trace_depth_ = depth;
+        return;
+    }
     struct track *t = &tracks[tupc_impl_mythread];
     uint64_t now = tupc_trace_now() - origin;
     for (int d = tupc_trace_depth_ - 1; d >= depth; d--) {
@@ -105,12 +158,15 @@ void tupc_trace_pop_(int depth)
     if (depth < 8)
         tupc_trace_in_ = t->outer[depth];
     tupc_trace_depth_ = depth;
+    leave();
 }
 
 void tupc_trace_wait(uint64_t t0, int peer)
 {
     if (tupc_trace_depth_ == 0)
         return; /* a wait outside any span: the library's own, at run end */
+    if (!enter())
+        return;
     uint64_t now = tupc_trace_now();
     tupc_stats_wait(tupc_trace_depth_, now - t0, peer);
     struct event *e = append(&tracks[tupc_impl_mythread]);
@@ -121,6 +177,7 @@ void tupc_trace_wait(uint64_t t0, int peer)
         unblamed.ns = now - t0;
         unblamed.e = e;
     }
+    leave();
 }
 
 void tupc_trace_blame_start(void)
@@ -130,12 +187,13 @@ void tupc_trace_blame_start(void)
 
 void tupc_trace_blame(int peer)
 {
-    if (!unblamed.depth || peer < 0)
+    if (!unblamed.depth || peer < 0 || !enter())
         return;
     tupc_stats_blame(unblamed.depth, unblamed.ns, peer);
     if (unblamed.e)
         unblamed.e->peer = peer;
     unblamed.depth = 0;
+    leave();
 }
 
 int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t errlen)
@@ -148,17 +206,21 @@ int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t
         return -1;
     }
     tracks = calloc((size_t)threads, sizeof *tracks);
-    if (!tracks || tupc_stats_start(threads, stats, err, errlen) != 0) {
+    gates = calloc((size_t)threads, sizeof *gates);
+    if (!tracks || !gates || tupc_stats_start(threads, stats, err, errlen) != 0) {
         if (out)
             fclose(out);
         out = NULL;
         free(tracks);
         tracks = NULL;
+        free(gates);
+        gates = NULL;
         if (!err[0])
             snprintf(err, errlen, "TUPC_TRACE: out of memory");
         return -1;
     }
     ntracks = threads;
+    atomic_store_explicit(&frozen, 0, memory_order_relaxed); /* before the threads start */
     out_path = path;
     origin = tupc_trace_now();
     atomic_store_explicit(&tupc_trace_on_, 1, memory_order_relaxed);
@@ -209,10 +271,10 @@ static void write_event(FILE *f, int tid, const struct event *e, int *first)
     fputs("}}", f);
 }
 
-int tupc_trace_finish(char *err, size_t errlen)
+/* Writes the file and prints the summary; the tracks are the caller's
+ * alone (joined threads, or frozen ones). */
+static int write_all(char *err, size_t errlen)
 {
-    if (!tracks)
-        return 0;
     atomic_store_explicit(&tupc_trace_on_, 0, memory_order_relaxed);
     int rc = 0;
     FILE *f = out;
@@ -250,10 +312,31 @@ int tupc_trace_finish(char *err, size_t errlen)
             rc = -1;
         }
     }
+    return rc;
+}
+
+int tupc_trace_finish(char *err, size_t errlen)
+{
+    if (!tracks)
+        return 0;
+    int rc = write_all(err, errlen);
+    tupc_stats_free();
     for (int t = 0; t < ntracks; t++)
         free(tracks[t].ev);
     free(tracks);
     tracks = NULL;
+    free(gates);
+    gates = NULL;
     ntracks = 0;
     return rc;
+}
+
+int tupc_trace_finish_live(char *err, size_t errlen)
+{
+    if (!tracks)
+        return 0;
+    freeze();
+    /* Nothing is freed: a thread still running may look at its gate; the
+     * process exits next. */
+    return write_all(err, errlen);
 }

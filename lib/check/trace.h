@@ -76,5 +76,9 @@ uint64_t tupc_trace_now(void);
  * opened or written. */
 int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t errlen);
 int tupc_trace_finish(char *err, size_t errlen);
+/* The same while UPC threads may still run (the watchdog, before it ends
+ * the process): it waits until none is inside the trace, keeps every later
+ * event out, and frees nothing. */
+int tupc_trace_finish_live(char *err, size_t errlen);
 
 #endif

@@ -178,10 +178,10 @@ static void report(uint64_t start)
             fputs("tupc:   a thread never returns to the library, so the run cannot end: the "
                   "process exits\n",
                   stderr);
-        /* Every thread is stuck, in a wait or in user code, so none adds
-         * to the trace while it is written. */
+        /* The threads still run (in a wait, or in user code, which may
+         * call the library again): the trace is written behind its gates. */
         char terr[200];
-        if (tupc_trace_finish(terr, sizeof terr) != 0)
+        if (tupc_trace_finish_live(terr, sizeof terr) != 0)
             fprintf(stderr, "tupc: %s\n", terr);
         fflush(NULL);
         _exit(1);
