@@ -7,6 +7,7 @@
 #   ./dev.sh test-tsan   the suite under ThreadSanitizer
 #   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan (clang, strictest checks)
 #   ./dev.sh test-nonuma the runtime tests of a build without libnuma
+#   ./dev.sh test-tupcc-clangs  the tupcc suite with clang 16 and 19 as its front end
 #   ./dev.sh bench       build and run the benchmarks (see README)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -113,12 +114,24 @@ test-nonuma)
     setup build-nonuma -Dwerror=true -Dnuma=disabled -Dtests=true -Dsamples=true
     run_suite build-nonuma runtime barrier heap errors sample_demo
     ;;
+test-tupcc-clangs)
+    # tupcc reads UPC through clang's front end: the suite with the other
+    # clangs Debian 12 ships (the build's own, 14, runs in test and test-full),
+    # in the gcc build, which then needs no rebuild.
+    packages=(clang-16 clang-19)
+    need_packages
+    setup build -Dwerror=true -Dtests=true -Dsamples=true
+    for c in clang-16 clang-19; do
+        echo "dev.sh: the tupcc suite with $c ($($c --version | head -n 1))"
+        TUPCC_CLANG=$c TUPC_TEST_QUICK=1 run_suite build --suite tupcc --logbase "testlog-$c"
+    done
+    ;;
 bench)
     setup build-release --buildtype=release
     ./build-release/tests/bench/bench_barrier --csv build-release/bench_barrier.csv
     ;;
 *)
-    sed -n '2,11p' "$0"
+    sed -n '2,12p' "$0"
     exit 2
     ;;
 esac

@@ -33,6 +33,9 @@ WITH_VALUE = ('-MF', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', 
 def main(argv, cfg):
     """tupcc's exit status: 0, 1 (the user's error, or the C compiler's
     status) or 2 (tupcc's own failure); never a Python traceback."""
+    if os.environ.get('TUPCC_CLANG'):
+        # the front end's clang, another than the one found at build time
+        cfg = dict(cfg, clang=os.environ['TUPCC_CLANG'])
     try:
         return _main(argv, cfg)
     except InternalError as e:
