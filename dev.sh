@@ -2,8 +2,9 @@
 # One entry point for people and CI: installs what is missing, builds, runs.
 #   ./dev.sh demo        build what the demo needs and run it on 4 THREADS
 #   ./dev.sh test        build (gcc, -Werror) and run the test suite, quick matrices
-#   ./dev.sh test-full   the same with the full matrices (CI runs this)
-#   ./dev.sh test-clang  the same with clang, at the strictest check level
+#   ./dev.sh test-full   the same with the full matrices and the suite slow
+#   ./dev.sh test-matrices  after test: what test cut down or left out, whole
+#   ./dev.sh test-clang  the quick suite with clang, at the strictest check level
 #   ./dev.sh test-tsan   the suite under ThreadSanitizer
 #   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan (clang, strictest checks)
 #   ./dev.sh test-nonuma the runtime tests of a build without libnuma
@@ -88,6 +89,13 @@ test-full)
     setup build -Dwerror=true -Dtests=true -Dsamples=true
     run_suite build
     ;;
+test-matrices)
+    # test and test-matrices run everything of test-full between them: the
+    # tests that TUPC_TEST_QUICK cuts down (suites matrices and tupcc), at
+    # full size, and the suite slow. CI runs both.
+    setup build -Dwerror=true -Dtests=true -Dsamples=true
+    run_suite build --suite matrices --suite tupcc --suite slow
+    ;;
 test-clang)
     # The whole suite at the strictest check level: no false alarm (quick
     # matrices: test-full runs the full ones with gcc).
@@ -131,7 +139,7 @@ bench)
     ./build-release/tests/bench/bench_barrier --csv build-release/bench_barrier.csv
     ;;
 *)
-    sed -n '2,12p' "$0"
+    sed -n '2,13p' "$0"
     exit 2
     ;;
 esac
