@@ -1,5 +1,9 @@
-/* Queries on pointers-to-shared (UPC 1.3 7.2.3). Arithmetic is inline in upc.h. */
+/* Queries on pointers-to-shared (UPC 1.3 7.2.3) and castability
+ * (<upc_castable.h>). Arithmetic is inline in upc.h. */
+#include "check/error.h"
 #include "heap/heap.h"
+
+#include <upc_castable.h>
 
 size_t upc_threadof(tupc_sptr_t p)
 {
@@ -38,4 +42,15 @@ size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid)
 void *upc_cast(tupc_sptr_t p)
 {
     return p.addr; /* every thread of a run shares one address space */
+}
+
+upc_thread_info_t upc_thread_info(size_t threadId)
+{
+    tupc_require_thread("upc_thread_info");
+    if (threadId >= (size_t)THREADS)
+        tupc_fail("upc_thread_info", "UPC 1.3 <upc_castable.h>",
+                  "threadId is %zu; expected a thread of the run, 0 to THREADS - 1 = %d", threadId,
+                  THREADS - 1);
+    /* one address space: every object of every thread casts */
+    return (upc_thread_info_t){UPC_CASTABLE_ALL, UPC_CASTABLE_ALL};
 }
