@@ -5,6 +5,7 @@
 #define TUPCC_RT_H
 
 #include <upc.h>
+#include <upc_tick.h>
 
 #include <setjmp.h>
 #include <stddef.h>
@@ -177,6 +178,49 @@ static inline void tupcc_start(int static_threads)
     for (struct tupcc_init *i = tupcc_inits; i; i = i->next)
         i->init();
     upc_barrier();
+}
+
+/* Berkeley UPC's timers and poll (declared by tupcc's <upc.h>): upc_tick's
+ * clock; poll has nothing to progress, every transfer completing in its
+ * call. */
+typedef upc_tick_t bupc_tick_t;
+#define BUPC_TICK_MIN UPC_TICK_MIN
+#define BUPC_TICK_MAX UPC_TICK_MAX
+static inline bupc_tick_t bupc_ticks_now(void)
+{
+    return upc_ticks_now();
+}
+
+static inline uint64_t bupc_ticks_to_ns(bupc_tick_t ticks)
+{
+    return upc_ticks_to_ns(ticks);
+}
+
+static inline uint64_t bupc_ticks_to_us(bupc_tick_t ticks)
+{
+    return upc_ticks_to_ns(ticks) / 1000;
+}
+
+/* The smallest step of the clock, in microseconds. */
+static inline double bupc_tick_granularityus(void)
+{
+    bupc_tick_t t0 = upc_ticks_now(), t1;
+    while ((t1 = upc_ticks_now()) == t0)
+        ;
+    return (double)upc_ticks_to_ns(t1 - t0) / 1e3;
+}
+
+/* What a bupc_ticks_now call costs, in microseconds (the mean of 100). */
+static inline double bupc_tick_overheadus(void)
+{
+    bupc_tick_t t0 = upc_ticks_now();
+    for (int i = 0; i < 100; i++)
+        (void)upc_ticks_now();
+    return (double)upc_ticks_to_ns(upc_ticks_now() - t0) / 1e3 / 101;
+}
+
+static inline void bupc_poll(void)
+{
 }
 
 /* UPC 1.2's upc_local_alloc, deprecated in 1.3 (tupcc warns): nblocks

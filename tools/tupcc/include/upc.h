@@ -54,4 +54,16 @@ void upc_all_lock_free(upc_lock_t *lock);
 void upc_lock(upc_lock_t *lock);
 int upc_lock_attempt(upc_lock_t *lock);
 void upc_unlock(upc_lock_t *lock);
+
+/* Berkeley UPC's timers and poll, which UPC programs and tests call
+ * without a header (tupcc_rt.h defines them on <upc_tick.h>). */
+typedef uint64_t bupc_tick_t;
+#define BUPC_TICK_MIN ((bupc_tick_t)0)
+#define BUPC_TICK_MAX ((bupc_tick_t)UINT64_MAX)
+bupc_tick_t bupc_ticks_now(void);
+uint64_t bupc_ticks_to_us(bupc_tick_t ticks);
+uint64_t bupc_ticks_to_ns(bupc_tick_t ticks);
+double bupc_tick_granularityus(void);
+double bupc_tick_overheadus(void);
+void bupc_poll(void);
 #endif
