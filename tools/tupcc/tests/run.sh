@@ -92,13 +92,16 @@ fi
 threads=$(echo $threads) # one space between counts, none around
 # A program built with dynamic THREADS is built with static THREADS at
 # fewer counts (each build costs about a second; a run costs little): at
-# 1, 3 and 8 of the default counts, at the last one under TUPC_TEST_QUICK.
+# 1, 3 and 8 of the default counts, at the first and last of its own, at
+# the last one under TUPC_TEST_QUICK.
 statics=$threads
 if [ -n "$dynamic" ]; then
     if [ -n "${TUPC_TEST_QUICK:-}" ]; then
         statics=${threads##* }
     elif [ "$threads" = "1 2 3 5 8" ]; then
         statics="1 3 8"
+    else
+        statics="${threads%% *} ${threads##* }"
     fi
 fi
 for n in $threads; do
