@@ -1220,7 +1220,7 @@ def frontend(path, opts, cfg):
                     opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {fix[2]}')
             else:
                 f, ln = diag_where(lines, int(m['line']))
-                msgs.append(f'{f}:{ln}: error: {_untranslate(m["msg"])}')
+                msgs.append(f'{f}:{ln}: error: {_untranslate(_places(m["msg"], lines))}')
         if msgs:
             raise UPCError('\n'.join(msgs))
         text = _apply_fixes(text, fixes)
@@ -1312,6 +1312,18 @@ CLANG_WORDS = [
     ('parameter may not be qualified with an address space', 'a shared-qualified parameter'),
     ('function type may not be qualified with an address space', 'a shared-qualified function type'),
 ]
+
+
+STDIN_PLACE = re.compile(r'<stdin>:(\d+):(\d+)')
+
+
+def _places(msg, lines):
+    """A place clang names in the pre-passed text it read from stdin (an
+    unnamed struct's, say) as the user's file and line."""
+    def at(m):
+        f, ln = diag_where(lines, int(m.group(1)))
+        return f'{f}:{ln}'
+    return STDIN_PLACE.sub(at, msg)
 
 
 def _untranslate(msg):
