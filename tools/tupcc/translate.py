@@ -84,6 +84,18 @@ def strip(n):
 PER_THREAD = {'rand': 'tupcc_rand', 'srand': 'tupcc_srand', 'strtok': 'tupcc_strtok',
               'exit': 'tupcc_exit'}
 
+INTS = {'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int', 'long',
+        'unsigned long', 'long long', 'unsigned long long'}
+INT_TYPEDEFS = {'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t',
+                'size_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t', 'ssize_t'}
+
+
+def flat(text):
+    """text on one line: a second copy of a loop's body, whose newlines the
+    first copy keeps (the #line directives stay right)."""
+    return text.replace('\n', ' ')
+
+
 def in_group(grp, d):
     """d belongs to the declaration grp begins: it begins where grp does
     (int a, *b;), or lies inside it (the struct of typedef struct {...} S;)."""
@@ -119,6 +131,9 @@ class Translator:
         self.warnings = []
         self._tc = {}
         self.star_decl = {}  # id of a [*] array -> its block size
+        self.fb = []         # contexts of the enclosing upc_foralls run as block loops (fast_forall)
+        self.forall_nest = 0  # upc_foralls with an affinity being emitted around this node
+        self.fb_count = 0
 
     # ---- helpers -------------------------------------------------------------
     def where(self, n):
@@ -256,6 +271,12 @@ class Translator:
         et = t.copy()
         et.AS = 0
         ct = self.types.cdecl(et)
+        if self.mode_at(n, tmode) != 1 and n['kind'] == 'ArraySubscriptExpr':
+            a, b = kids(n)
+            base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            priv = self.private_element(strip(base), strip(idx), idx)
+            if priv:
+                return priv[1]  # a plain load or store of this thread's element
         p = self.sptr(n)
         if self.mode_at(n, tmode) == 1:
             if self.strict_fenced(n):
@@ -307,6 +328,9 @@ class Translator:
             a, b = kids(n)
             base, idx = (a, b) if self.is_sptr(a) else (b, a)
             sb, si = strip(base), strip(idx)
+            priv = self.private_element(sb, si, idx)
+            if priv:
+                return priv[0]
             for arr, var, name in self.local:
                 if sb.get('kind') == 'DeclRefExpr' and si.get('kind') == 'DeclRefExpr' and \
                         sb['referencedDecl']['id'] == arr and si['referencedDecl']['id'] == var:
@@ -367,6 +391,94 @@ class Translator:
                 p = f'tupcc_near({p}, {k}, {B}, sizeof({ct}))'
             return p
         return None
+
+    def private_element(self, base, idx, raw_idx):
+        """x[e] in the body of a upc_forall run as a block loop (fast_forall),
+        for a shared array x of the loop's layout (one dimension, its block
+        size): (pointer-to-shared, lvalue) as C text, else None. x[i] of the
+        loop's own i is this thread's element of the block the loop is in, at
+        a known place of x's local part: a plain access, with no test. Any
+        other x[e] is tested against that block (in it: a plain access, else
+        the general one)."""
+        if not self.fb:
+            return None
+        if base.get('kind') == 'ArraySubscriptExpr':
+            return self.private_row_element(base, raw_idx)
+        if base.get('kind') != 'DeclRefExpr' or not self.shared_array(base) or self.in_member(base):
+            return None
+        shape = self.array_shape(base)
+        if shape[0] != 1:
+            return None
+        _, B, ct = shape
+        for ctx in reversed(self.fb):
+            if ctx['B'] != B:
+                continue
+            h = self.sptr(base)
+            p = ctx['ptrs'].get(h)
+            if p is None:
+                p = ctx['ptrs'][h] = f"tupcc_p{ctx['d']}_{len(ctx['ptrs'])}"
+            d = ctx['d']
+            if idx.get('kind') == 'DeclRefExpr' and idx['referencedDecl']['id'] == ctx['var']:
+                if ctx['cyclic']:
+                    at, phase = f'tupcc_c{d}', '0'
+                else:
+                    at, phase = f'tupcc_k{d} + tupcc_off{d}', f'tupcc_k{d} - tupcc_b{d}'
+                lv = f'(({ct} *){p})[{at}]'
+                sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)({phase})}})'
+                return sp, lv
+            if ctx['cyclic']:
+                blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
+            else:
+                blk = f'tupcc_b{d}, tupcc_B{d}, tupcc_off{d}'
+            args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
+            return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
+        return None
+
+    def private_row_element(self, row, col):
+        """x[r][e] in such a loop, x of two dimensions [R][M] whose blocks
+        hold whole rows (B a multiple of M): row r is where element r of a
+        one-dimensional array of block size B / M is, so x[i][e] is a plain
+        access of row i's local copy (e within the row, as C requires); any
+        other row is tested against the loop's block, in elements."""
+        x, r = (strip(c) for c in kids(row))
+        rb = self.row_block(x)
+        if rb is None:
+            return None
+        RB, M, ct = rb
+        for ctx in reversed(self.fb):
+            if ctx['B'] != RB:
+                continue
+            h = self.sptr(x)
+            p = ctx['ptrs'].get(h)
+            if p is None:
+                p = ctx['ptrs'][h] = f"tupcc_p{ctx['d']}_{len(ctx['ptrs'])}"
+            d = ctx['d']
+            e = self.emit(col)
+            if r.get('kind') == 'DeclRefExpr' and r['referencedDecl']['id'] == ctx['var']:
+                rt = f'tupcc_k{d}'
+                at = f'tupcc_c{d}' if ctx['cyclic'] else f'tupcc_k{d} + tupcc_off{d}'
+                lv = f'(({ct} *){p})[({at}) * {M} + ({e})]'
+            else:
+                rt, lv = f'(long long)({self.emit(kids(row)[1])})', None
+            if ctx['cyclic']:
+                blk = f'tupcc_k{d} * {M}, {M}, (tupcc_c{d} - tupcc_k{d}) * {M}'
+            else:
+                blk = f'tupcc_b{d} * {M}, tupcc_B{d} * {M}, tupcc_off{d} * {M}'
+            args = f'{p}, {h}, {rt} * {M} + ({e}), {blk}, sizeof({ct})'
+            return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))'
+        return None
+
+    def row_block(self, x):
+        """(rows per block, M, C element type) as text of a shared array
+        x[R][M] whose block size is a multiple of M (both constants), else None."""
+        if x.get('kind') != 'DeclRefExpr' or not self.shared_array(x) or self.in_member(x):
+            return None
+        ds, _ = self.types.dims(self.T(x))
+        B, ct, _ = self.elem_info(self.T(x), x)
+        if len(ds) != 2 or not ds[1].isdigit() or not B.isdigit() or int(ds[1]) == 0 or \
+                int(B) == 0 or int(B) % int(ds[1]):
+            return None
+        return str(int(B) // int(ds[1])), ds[1], ct
 
     def array_shape(self, n):
         """(dimensions, block size, C element type) of a shared array."""
@@ -530,6 +642,10 @@ class Translator:
             return self.sptr(c)
         if op in ('++', '--') and self.is_sptr(c):
             B, es, scale = self.ptr_info(self.T(c))
+            if not scale:
+                # a step to the next element: carried along, no division
+                d = -1 if op == '--' else 1
+                return f'tupcc_pstep(&{self.emit(c)}, {d}, {B}, {es}, {1 if n.get("isPostfix") else 0})'
             d = ('-' if op == '--' else '') + (f'(ptrdiff_t)({scale})' if scale else '1')
             return f'tupcc_padd(&{self.emit(c)}, {d}, {B}, {es}, {1 if n.get("isPostfix") else 0})'
         if op == '!' and self.is_sptr(c):
@@ -561,7 +677,7 @@ class Translator:
             return f'({"!" if op == "!=" else ""}tupc_ptr_eq({self.emit(a)}, {self.emit(b)}))'
         if op in ('<', '<=', '>', '>='):
             B, es, _ = self.ptr_layout(a)
-            return f'(tupc_ptr_cmp({self.emit(a)}, {self.emit(b)}, {B}, {es}) {op} 0)'
+            return f'(tupcc_ptr_cmp({self.emit(a)}, {self.emit(b)}, {B}, {es}) {op} 0)'
         if op in ('=', ','):
             return self.splice(n)
         self.refuse(n, f'the operator {op} on a pointer-to-shared')
@@ -639,6 +755,9 @@ class Translator:
                 test = f'tupcc_aff_int({self.emit(a)})'
             # inside a controlling upc_forall every iteration runs (6.6.2)
             return f'(!tupcc_ctl || {test})'
+        if name in ('upc_threadof', 'upc_phaseof') and name not in self.user_names and len(kids(n)) == 2:
+            # fields of the pointer: no call
+            return f'((size_t)({self.emit(kids(n)[1])}).{name[4:-2]})'
         m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
         if m:
             return self.upc_sizeof(n, m.group(1))
@@ -690,6 +809,16 @@ class Translator:
         call = self.forall_call(ks[-1]) if ks else None
         if call is None or not kids(call)[1:]:
             return self.splice(n, pre=pre)
+        fast = self.fast_forall(n, inner, call)
+        if fast is not None:
+            return fast
+        self.forall_nest += 1
+        try:
+            return self.forall_general(n, inner, call, ks, pre)
+        finally:
+            self.forall_nest -= 1
+
+    def forall_general(self, n, inner, call, ks, pre):
         local = self.local_element(kids(call)[1], kids(ks[-1])[2])
         var = None
         stride = None
@@ -729,6 +858,226 @@ class Translator:
         if var:
             text = f'for (tupc_sptr_t {var} = TUPC_NULL, *{var}_once = &{var}; {var}_once; {var}_once = 0) ' + text
         return text
+
+    def fast_forall(self, n, inner, call):
+        """A controlling upc_forall (i = L; i < E; i++; &a[i]) or (...; i),
+        a a shared array of one dimension and a definite block size, as a
+        loop over this thread's blocks and, in each, over its indices: no
+        test of any other i. The body's x[i] for arrays of a's layout are
+        plain accesses (private_element). Taken when i is an automatic
+        integer variable the body does not change, E (or E for <=) a value
+        the loop cannot change, and the body can be written twice: a
+        upc_forall that runs inside another (at run time: tupcc_ctl is 0)
+        takes the other copy, a plain for loop of general accesses. None
+        where it does not apply (forall_general)."""
+        if self.forall_nest or len(inner) != 5:
+            return None
+        init, condvar, cond, inc, ifs = inner
+        if condvar.get('kind') or not cond.get('kind') or not inc.get('kind') or len(kids(ifs)) != 3:
+            return None
+        body = kids(ifs)[2]
+        a = strip(kids(call)[1])
+        if a.get('kind') == 'DeclRefExpr' and not self.is_sptr(a):
+            v, B, cyclic = a['referencedDecl']['id'], '1', True
+            idx = a
+        elif a.get('kind') == 'UnaryOperator' and a['opcode'] == '&' and \
+                strip(kids(a)[0]).get('kind') == 'ArraySubscriptExpr':
+            base, idx = (strip(x) for x in kids(strip(kids(a)[0])))
+            if base.get('kind') == 'ArraySubscriptExpr':
+                # &x[i][0]: the row layout of a two-dimensional array
+                x, idx = (strip(c) for c in kids(base))
+                rb = self.row_block(x)
+                col = strip(kids(strip(kids(a)[0]))[1])
+                if rb is None or idx.get('kind') != 'DeclRefExpr' or col.get('kind') != 'IntegerLiteral' or \
+                        col.get('value') != '0':
+                    return None
+                base, B = x, rb[0]
+            elif base.get('kind') != 'DeclRefExpr' or idx.get('kind') != 'DeclRefExpr' or \
+                    not self.shared_array(base) or self.in_member(base):
+                return None
+            else:
+                dims, B, _ = self.array_shape(base)
+                if dims != 1 or B == '0':
+                    return None
+            if idx.get('kind') != 'DeclRefExpr':
+                return None
+            v, cyclic = idx['referencedDecl']['id'], B == '1'
+        else:
+            return None
+        if not self.loop_var(idx) or self.changes(body, v):
+            return None
+        c = strip(cond)
+        if c.get('kind') != 'BinaryOperator' or c['opcode'] not in ('<', '<=') or \
+                not self.is_var(kids(c)[0], v) or not self.invariant(kids(c)[1], body, v):
+            return None
+        if not self.step_one(inc, v):
+            return None
+        if self.top_break(body) or self.duplicated(body):
+            return None
+        whole = self.src(n)
+        if '\n#' in whole:
+            return None  # a directive or line marker inside: the copy is one line
+        declared = init.get('kind') == 'DeclStmt' and any(d.get('id') == v for d in kids(init))
+        d = self.fb_count
+        self.fb_count += 1
+        i = idx['referencedDecl']['name']
+        ti = f'(__typeof__({i}))'
+        E = self.emit(kids(c)[1])
+        le = ' + 1' if c['opcode'] == '<=' else ''
+        if self.unsigned(self.T(kids(c)[0])):
+            # i < E compares as unsigned: a negative start ends the loop
+            hi = f'tupcc_fb_uhi(tupcc_lo{d}, (unsigned long long)({E}), {1 if le else 0})'
+        else:
+            hi = f'(long long)({E}){le}'
+        if not init.get('kind'):
+            it = ';'
+        else:
+            it = self.emit(init) + ('' if init['kind'] == 'DeclStmt' else ';')
+        flat_body = self.emit_flat(body)
+        ctx = {'var': v, 'B': B, 'cyclic': cyclic, 'd': d, 'ptrs': {}}
+        self.fb.append(ctx)
+        self.forall_nest += 1
+        try:
+            text = self.emit(body)
+        finally:
+            self.forall_nest -= 1
+            self.fb.pop()
+        final = '' if declared else f', {i} = {ti}(tupcc_hi{d} > tupcc_lo{d} ? tupcc_hi{d} : tupcc_lo{d})'
+        # (c: the course of the block, off: element i's place in the local
+        # part less i, k: i as long long; only what the body uses)
+        off = f', tupcc_off{d} = 0' if ctx['ptrs'] and not cyclic else ''
+        if cyclic:
+            head = (f'for (long long tupcc_lo{d} = (long long)({i}), tupcc_hi{d} = {hi}, tupcc_c{d} = 0, '
+                    f'tupcc_k{d} = tupcc_fb_first(tupcc_lo{d}, 1, &tupcc_c{d}), tupcc_h{d} = 1; tupcc_h{d}; '
+                    f'tupcc_h{d} = 0{final}) ')
+        else:
+            head = (f'for (long long tupcc_lo{d} = (long long)({i}), tupcc_hi{d} = {hi}, tupcc_B{d} = (long long)({B}), '
+                    f'tupcc_c{d} = 0, tupcc_b{d} = tupcc_fb_first(tupcc_lo{d}, tupcc_B{d}, &tupcc_c{d}), '
+                    f'tupcc_e{d} = 0{off}, tupcc_k{d} = 0, tupcc_h{d} = 1; tupcc_h{d}; tupcc_h{d} = 0{final}) ')
+        if ctx['ptrs']:
+            # each array's part on this thread, found once for the loop
+            ps = ', '.join(f'*{p} = {h}.addr + (size_t)MYTHREAD * tupc_impl_partition_size'
+                           for h, p in ctx['ptrs'].items())
+            head += f'for (char {ps}, *tupcc_g{d} = ""; tupcc_g{d}; tupcc_g{d} = 0) '
+        if cyclic:
+            head += (f'for (; tupcc_k{d} < tupcc_hi{d} && ((void)({i} = {ti}tupcc_k{d}), 1); '
+                     f'tupcc_k{d} += THREADS, tupcc_c{d}++) ')
+        else:
+            if off:
+                off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}'
+            head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) '
+                     f'for (tupcc_k{d} = tupcc_b{d} > tupcc_lo{d} ? tupcc_b{d} : tupcc_lo{d}, '
+                     f'tupcc_e{d} = tupcc_b{d} + tupcc_B{d} < tupcc_hi{d} ? tupcc_b{d} + tupcc_B{d} : tupcc_hi{d}{off}; '
+                     f'tupcc_k{d} < tupcc_e{d} && ((void)({i} = {ti}tupcc_k{d}), 1); tupcc_k{d}++) ')
+        general = (f'for ({flat(it)} tupcc_once; tupcc_once = 0) if (!tupcc_ctl) {{ '
+                   f'for (; {flat(self.emit(cond))}; {flat(self.emit(inc))}) {{ {flat_body} ; }} }} else ')
+        before = self.text[rng(n)[0]:rng(body)[0]]
+        indent = before.rsplit('\n', 1)[-1]
+        pad = '\n' * before.count('\n') + (indent if indent.isspace() else '')
+        return ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
+                'tupcc_once = 0, tupcc_forall_depth--) ' + general + head + pad + text)
+
+    def emit_flat(self, body):
+        """body as C on one line, its affinities ignored (a nested upc_forall)."""
+        self.forall_nest += 1
+        saved = self.fb
+        self.fb = []
+        try:
+            return flat(self.emit(body))
+        finally:
+            self.fb = saved
+            self.forall_nest -= 1
+
+    def loop_var(self, idx):
+        """idx names an automatic integer variable whose address is never
+        taken: only the code that names it can change it."""
+        v = idx['referencedDecl']['id']
+        if v not in self.auto_vars or v in self.addr_taken:
+            return False
+        t = self.types.resolve(self.T(idx))
+        return t.kind == 'base' and not t.AS and 'volatile' not in t.quals and \
+            (t.name in INTS or self.int_typedef(t.name))
+
+    def int_typedef(self, name):
+        return name in INT_TYPEDEFS
+
+    def unsigned(self, t):
+        t = self.types.resolve(t)
+        return t.kind == 'base' and (t.name.startswith('unsigned') or t.name in ('_Bool', 'size_t', 'uintptr_t') or
+                                     t.name.startswith('uint'))
+
+    def is_var(self, n, v):
+        x = strip(n)
+        return x.get('kind') == 'DeclRefExpr' and x['referencedDecl']['id'] == v
+
+    def step_one(self, inc, v):
+        """inc is i++, ++i or i += 1."""
+        k = inc.get('kind')
+        if k == 'UnaryOperator' and inc['opcode'] == '++':
+            return self.is_var(kids(inc)[0], v)
+        if k == 'CompoundAssignOperator' and inc['opcode'] == '+=' and self.is_var(kids(inc)[0], v):
+            r = strip(kids(inc)[1])
+            return r.get('kind') == 'IntegerLiteral' and r.get('value') == '1'
+        return False
+
+    def changes(self, n, v):
+        """n may change the variable v (assigns it, steps it, takes its address)."""
+        k = n.get('kind')
+        if k == 'UnaryOperator' and n['opcode'] in ('++', '--', '&') and self.is_var(kids(n)[0], v):
+            return True
+        if k in ('BinaryOperator', 'CompoundAssignOperator') and n['opcode'].endswith('=') and \
+                n['opcode'] not in ('==', '!=', '<=', '>=') and self.is_var(kids(n)[0], v):
+            return True
+        return any(self.changes(c, v) for c in kids(n))
+
+    def invariant(self, n, body, v):
+        """n's value is the same at every test of the loop: constants,
+        sizeof, and variables that only the body could change and does not
+        (automatic, address never taken) or const ones; no call, no
+        assignment, no shared access, not the loop's variable."""
+        k = n.get('kind')
+        if k in ('IntegerLiteral', 'CharacterLiteral', 'UnaryExprOrTypeTraitExpr'):
+            return True
+        if self.has_type(n) and self.types.has_upc(self.T(n)):
+            return False
+        if k in ('ParenExpr', 'ImplicitCastExpr', 'CStyleCastExpr', 'ConditionalOperator'):
+            return all(self.invariant(c, body, v) for c in kids(n))
+        if k == 'UnaryOperator':
+            return n['opcode'] in ('+', '-', '~', '!') and self.invariant(kids(n)[0], body, v)
+        if k == 'BinaryOperator':
+            return n['opcode'] not in ('=', ',') and all(self.invariant(c, body, v) for c in kids(n))
+        if k == 'DeclRefExpr':
+            d = n['referencedDecl']
+            if d.get('kind') == 'EnumConstantDecl':
+                return True
+            if d.get('kind') not in ('VarDecl', 'ParmVarDecl') or d['id'] == v:
+                return False
+            t = self.types.resolve(self.T(n))
+            if 'volatile' in t.quals:
+                return False
+            if 'const' in t.quals and t.kind == 'base':
+                return True
+            return (d['id'] in self.auto_vars or d['id'] in self.params) and d['id'] not in self.addr_taken and \
+                not self.changes(body, d['id'])
+        return False
+
+    def top_break(self, n):
+        """a break in n that would leave the upc_forall (not an inner loop or switch)."""
+        k = n.get('kind')
+        if k == 'BreakStmt':
+            return True
+        if k in ('ForStmt', 'WhileStmt', 'DoStmt', 'SwitchStmt'):
+            return False
+        return any(self.top_break(c) for c in kids(n))
+
+    def duplicated(self, n):
+        """n cannot be written twice: a label, or an object of static storage."""
+        k = n.get('kind')
+        if k in ('LabelStmt', 'AddrLabelExpr', 'IndirectGotoStmt'):
+            return True
+        if k == 'VarDecl' and n.get('storageClass') in ('static', 'extern'):
+            return True
+        return any(self.duplicated(c) for c in kids(n))
 
     def stride_of(self, n, inner, aff, local):
         """(i, B, element size, condition, increment) when a controlling
@@ -1106,6 +1455,8 @@ class Translator:
         k = n.get('kind')
         if k == 'VarDecl' and in_function and not n.get('storageClass'):
             self.auto_vars.add(n['id'])
+        if k == 'ParmVarDecl':
+            self.params.add(n['id'])
         if k in ('FunctionDecl', 'VarDecl') and not in_function and \
                 (k == 'VarDecl' or any(c['kind'] == 'CompoundStmt' for c in kids(n))):
             self.user_names.add(n.get('name'))
@@ -1117,7 +1468,7 @@ class Translator:
             self.survey(c, in_function or k == 'FunctionDecl')
 
     def run(self):
-        self.auto_vars, self.addr_taken, self.user_names = set(), set(), set()
+        self.auto_vars, self.addr_taken, self.user_names, self.params = set(), set(), set(), set()
         for d in kids(self.ast):
             r = rng(d)
             if r and self.lines.at(r[0])[2]:
@@ -1202,13 +1553,17 @@ def frontend(path, opts, cfg):
     text, pragmas = pp.output()
     opts.setdefault('warnings', []).extend(pp.warnings)
     lines = Lines(text, is_translated)
-    parse_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
-                 '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info',
-                 '-Xclang', '-ast-dump=json', '-']
+    check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
+                 '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
+    # the conversions are found by parses without the AST, which is made
+    # once (its JSON, mostly the headers', costs several times the parse)
     for rnd in range(8):
-        out, stderr = _parse(parse_cmd, _blank_markers(text))
+        _, stderr = _parse(check_cmd, _blank_markers(text))
         errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')]
         if not errs:
+            out, stderr = _parse(check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-'], _blank_markers(text))
+            if any(m['sev'] in ('error', 'fatal error') for m in DIAG.finditer(stderr)):
+                raise UPCError(f'{path}: error: clang failed on the translated text:\n{stderr}')
             return text, lines, pragmas, json.loads(out)
         fixes, msgs = [], []
         for m in errs:
@@ -1228,6 +1583,9 @@ def frontend(path, opts, cfg):
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
 
 
+INDENT = re.compile(rb'\n[ \t]+')
+
+
 def _parse(cmd, text):
     """clang's JSON AST of text, and its diagnostics. The JSON is read line
     by line without its indentation, which grows with the depth of the
@@ -1236,8 +1594,24 @@ def _parse(cmd, text):
         fin.write(text.encode(ENC))
         fin.seek(0)
         p = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.PIPE, stderr=ferr)
-        out = ''.join(ln.decode(ENC).lstrip() for ln in p.stdout)
+        # in blocks of whole lines, each with the indentation after its
+        # newlines removed by one substitution (a loop over the lines costs
+        # seconds on the headers' 10^5 lines); a block starts at a newline
+        parts, rest = [], b''
+        while True:
+            block = p.stdout.read(1 << 20)
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b'\n')
+            if cut < 0:
+                rest = block
+                continue
+            parts.append(INDENT.sub(b'\n', block[:cut]))
+            rest = block[cut:]
+        parts.append(INDENT.sub(b'\n', rest))
         p.wait()
+        out = b''.join(parts).decode(ENC).lstrip()
         ferr.seek(0)
         return out, ferr.read().decode(ENC)
 
