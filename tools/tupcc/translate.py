@@ -426,6 +426,14 @@ class Translator:
                 lv = f'(({ct} *){p})[{at}]'
                 sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)({phase})}})'
                 return sp, lv
+            K = self.literal_offset(idx, ctx['var'])
+            if K is not None and not ctx['cyclic']:
+                if ctx['middle']:
+                    # the middle of the block: x[i + K] is in it (fast_forall)
+                    lv = f'(({ct} *){p})[tupcc_k{d} + tupcc_off{d} + ({K})]'
+                    sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)(tupcc_k{d} + ({K}) - tupcc_b{d})}})'
+                    return sp, lv
+                ctx['offsets'].add(K)
             if ctx['cyclic']:
                 blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
             else:
@@ -433,6 +441,17 @@ class Translator:
             args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
         return None
+
+    def literal_offset(self, idx, v):
+        """K where idx is v + K, K + v or v - K for an integer literal K, else None."""
+        if idx.get('kind') != 'BinaryOperator' or idx['opcode'] not in ('+', '-'):
+            return None
+        x, y = (strip(c) for c in kids(idx))
+        if idx['opcode'] == '+' and x.get('kind') == 'IntegerLiteral':
+            x, y = y, x
+        if not self.is_var(x, v) or y.get('kind') != 'IntegerLiteral' or not y.get('value', '').isdigit():
+            return None
+        return int(y['value']) * (-1 if idx['opcode'] == '-' else 1)
 
     def private_row_element(self, row, col):
         """x[r][e] in such a loop, x of two dimensions [R][M] whose blocks
@@ -934,11 +953,17 @@ class Translator:
         else:
             it = self.emit(init) + ('' if init['kind'] == 'DeclStmt' else ';')
         flat_body = self.emit_flat(body)
-        ctx = {'var': v, 'B': B, 'cyclic': cyclic, 'd': d, 'ptrs': {}}
+        ctx = {'var': v, 'B': B, 'cyclic': cyclic, 'd': d, 'ptrs': {}, 'offsets': set(), 'middle': False}
         self.fb.append(ctx)
         self.forall_nest += 1
         try:
             text = self.emit(body)
+            middle = None
+            if ctx['offsets']:
+                # x[i + K] tested at the block's edges, plain in its middle
+                edge = flat(text)
+                ctx['middle'] = True
+                middle = self.emit(body)
         finally:
             self.forall_nest -= 1
             self.fb.pop()
@@ -965,10 +990,23 @@ class Translator:
         else:
             if off:
                 off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}'
-            head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) '
-                     f'for (tupcc_k{d} = tupcc_b{d} > tupcc_lo{d} ? tupcc_b{d} : tupcc_lo{d}, '
-                     f'tupcc_e{d} = tupcc_b{d} + tupcc_B{d} < tupcc_hi{d} ? tupcc_b{d} + tupcc_B{d} : tupcc_hi{d}{off}; '
-                     f'tupcc_k{d} < tupcc_e{d} && ((void)({i} = {ti}tupcc_k{d}), 1); tupcc_k{d}++) ')
+            head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) ')
+            first = (f'tupcc_k{d} = tupcc_b{d} > tupcc_lo{d} ? tupcc_b{d} : tupcc_lo{d}, '
+                     f'tupcc_e{d} = tupcc_b{d} + tupcc_B{d} < tupcc_hi{d} ? tupcc_b{d} + tupcc_B{d} : tupcc_hi{d}{off}')
+            step = f'((void)({i} = {ti}tupcc_k{d}), 1); tupcc_k{d}++) '
+            if middle is None:
+                head += f'for ({first}; tupcc_k{d} < tupcc_e{d} && {step}'
+            else:
+                # three parts of the block's range: where some x[i + K] may
+                # leave the block (before m1, from m2 on), and between
+                lo_k, hi_k = min(ctx['offsets'] | {0}), max(ctx['offsets'] | {0})
+                head += (f'for (long long tupcc_m1{d} = ({first}, tupcc_fb_clamp(tupcc_b{d} - ({lo_k}), tupcc_k{d}, '
+                         f'tupcc_e{d})), tupcc_m2{d} = tupcc_fb_clamp(tupcc_b{d} + tupcc_B{d} - ({hi_k}), tupcc_m1{d}, '
+                         f'tupcc_e{d}), tupcc_s{d} = 0; tupcc_s{d} < 3; tupcc_s{d}++) '
+                         f'if (tupcc_s{d} != 1) for (tupcc_k{d} = tupcc_s{d} ? tupcc_m2{d} : tupcc_k{d}; '
+                         f'tupcc_k{d} < (tupcc_s{d} ? tupcc_e{d} : tupcc_m1{d}) && {step}{{ {edge} ; }} '
+                         f'else for (tupcc_k{d} = tupcc_m1{d}; tupcc_k{d} < tupcc_m2{d} && {step}')
+                text = middle
         general = (f'for ({flat(it)} tupcc_once; tupcc_once = 0) if (!tupcc_ctl) {{ '
                    f'for (; {flat(self.emit(cond))}; {flat(self.emit(inc))}) {{ {flat_body} ; }} }} else ')
         before = self.text[rng(n)[0]:rng(body)[0]]

@@ -76,13 +76,22 @@ static inline tupc_sptr_t tupcc_pstep(tupc_sptr_t *p, int d, size_t B, size_t es
     return post ? old : *p;
 }
 
-/* tupc_ptr_cmp: on one thread, the order of the addresses (a thread's
- * elements of an array lie in index order in its partition). */
+/* tupc_ptr_cmp for two pointers into one array: on one thread, the order
+ * of the addresses (a thread's elements lie in index order in its
+ * partition). */
 static inline int tupcc_ptr_cmp(tupc_sptr_t a, tupc_sptr_t b, size_t B, size_t es)
 {
+    (void)B;
     if (a.thread == b.thread)
         return (a.addr > b.addr) - (a.addr < b.addr);
-    return tupc_ptr_cmp(a, b, B, es);
+    /* else by course (where the block starts in the partition: the array's
+     * offset plus course * B * es), then thread; no division */
+    ptrdiff_t S = (ptrdiff_t)tupc_impl_partition_size;
+    ptrdiff_t sa = (ptrdiff_t)(uintptr_t)a.addr - (ptrdiff_t)a.thread * S - (ptrdiff_t)a.phase * (ptrdiff_t)es;
+    ptrdiff_t sb = (ptrdiff_t)(uintptr_t)b.addr - (ptrdiff_t)b.thread * S - (ptrdiff_t)b.phase * (ptrdiff_t)es;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    return a.thread < b.thread ? -1 : 1;
 }
 
 /* A cast between pointers-to-shared: the phase is reset where the block
@@ -151,6 +160,12 @@ static inline long long tupcc_fb_first(long long lo, long long B, long long *c)
     blk += (MYTHREAD - t + T) % T;
     *c = tupc_impl_floordiv(blk, T);
     return blk * B;
+}
+
+/* x clamped to [lo, hi] (lo <= hi). */
+static inline long long tupcc_fb_clamp(long long x, long long lo, long long hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
 }
 
 /* The end of i < E (or E + le for <=) compared as unsigned: a negative

@@ -31,6 +31,7 @@ shared [2] int pw[N];
 shared [2 * 6] int m2[4 * THREADS][6]; /* two rows a block */
 shared [2] int rowsum[4 * THREADS];    /* its rows' layout */
 shared [6] int m1[3 * THREADS][6];     /* a row a block: cyclic rows */
+shared [8] int h1[6 * THREADS], h2[6 * THREADS]; /* blocks with a middle */
 
 static int fails;
 #define EXPECT(cond)                                                                               \
@@ -195,6 +196,25 @@ int main(void)
     if (MYTHREAD == 0)
         for (int k = 0; k < N; k++)
             EXPECT(sa[k] == k * k + 1 && ps[k].x == k && ps[k].y == k / 2.0 && pw[k] == k + 1);
+
+    /* x[i + K]: tested at a block's edges, plain in its middle */
+    upc_forall (int j = 0; j < 6 * THREADS; j++; &h1[j])
+        h1[j] = j * j;
+    clear();
+    upc_forall (unsigned j = 1; j < 6u * THREADS - 1; j++; &h2[j]) {
+        h2[j] = (j >= 2 ? h1[j - 2] : 0) + 10 * h1[j - 1] + 100 * h1[j] + 1000 * h1[j + 1] +
+                (j + 3 < 6u * THREADS ? 7 * h1[3 + j] : 0);
+        EXPECT(upc_phaseof(&h1[j + 1]) == (j + 1) % 8 && upc_threadof(&h1[j - 1]) == (j - 1) / 8 % THREADS);
+        who[j] = MYTHREAD;
+        hits[j]++;
+    }
+    CHECK_VISITS(1, 6 * THREADS - 1, 1, (k_ / 8) % THREADS);
+    if (MYTHREAD == 0)
+        for (int j = 1; j < 6 * THREADS - 1; j++) {
+            int s = (j >= 2 ? (j - 2) * (j - 2) : 0) + 10 * (j - 1) * (j - 1) + 100 * j * j +
+                    1000 * (j + 1) * (j + 1) + (j + 3 < 6 * THREADS ? 7 * (j + 3) * (j + 3) : 0);
+            EXPECT(h2[j] == s);
+        }
 
     /* two dimensions whose blocks hold whole rows */
     clear();
