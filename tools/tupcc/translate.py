@@ -414,15 +414,13 @@ class Translator:
             if ctx['B'] != B:
                 continue
             h = self.sptr(base)
-            p = ctx['ptrs'].get(h)
-            if p is None:
-                p = ctx['ptrs'][h] = f"tupcc_p{ctx['d']}_{len(ctx['ptrs'])}"
+            p = self.fb_base(ctx, h, ct, '1')
             d = ctx['d']
             if idx.get('kind') == 'DeclRefExpr' and idx['referencedDecl']['id'] == ctx['var']:
                 if ctx['cyclic']:
                     at, phase = f'tupcc_c{d}', '0'
                 else:
-                    at, phase = f'tupcc_k{d} + tupcc_off{d}', f'tupcc_k{d} - tupcc_b{d}'
+                    at, phase = f'tupcc_k{d}', f'tupcc_k{d} - tupcc_b{d}'
                 lv = f'(({ct} *){p})[{at}]'
                 sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)({phase})}})'
                 return sp, lv
@@ -430,17 +428,28 @@ class Translator:
             if K is not None and not ctx['cyclic']:
                 if ctx['middle']:
                     # the middle of the block: x[i + K] is in it (fast_forall)
-                    lv = f'(({ct} *){p})[tupcc_k{d} + tupcc_off{d} + ({K})]'
+                    lv = f'(({ct} *){p})[tupcc_k{d} + ({K})]'
                     sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)(tupcc_k{d} + ({K}) - tupcc_b{d})}})'
                     return sp, lv
                 ctx['offsets'].add(K)
             if ctx['cyclic']:
                 blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
             else:
-                blk = f'tupcc_b{d}, tupcc_B{d}, tupcc_off{d}'
+                blk = f'tupcc_b{d}, tupcc_B{d}, 0'
             args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
         return None
+
+    def fb_base(self, ctx, h, ct, unit):
+        """the name of the base of array h in the block loop ctx: in a
+        cyclic loop, its part on this thread (index: the course); else that
+        part moved by the block's off (index: i itself, in units of `unit`
+        elements), set at each block from the part (tupcc_pD_N)."""
+        got = ctx['ptrs'].get(h)
+        if got is None:
+            n = len(ctx['ptrs'])
+            got = ctx['ptrs'][h] = (f"tupcc_p{ctx['d']}_{n}", f"tupcc_q{ctx['d']}_{n}", ct, unit)
+        return got[0] if ctx['cyclic'] else got[1]
 
     def literal_offset(self, idx, v):
         """K where idx is v + K, K + v or v - K for an integer literal K, else None."""
@@ -468,21 +477,19 @@ class Translator:
             if ctx['B'] != RB:
                 continue
             h = self.sptr(x)
-            p = ctx['ptrs'].get(h)
-            if p is None:
-                p = ctx['ptrs'][h] = f"tupcc_p{ctx['d']}_{len(ctx['ptrs'])}"
+            p = self.fb_base(ctx, h, ct, M)
             d = ctx['d']
             e = self.emit(col)
             if r.get('kind') == 'DeclRefExpr' and r['referencedDecl']['id'] == ctx['var']:
                 rt = f'tupcc_k{d}'
-                at = f'tupcc_c{d}' if ctx['cyclic'] else f'tupcc_k{d} + tupcc_off{d}'
+                at = f'tupcc_c{d}' if ctx['cyclic'] else f'tupcc_k{d}'
                 lv = f'(({ct} *){p})[({at}) * {M} + ({e})]'
             else:
                 rt, lv = f'(long long)({self.emit(kids(row)[1])})', None
             if ctx['cyclic']:
                 blk = f'tupcc_k{d} * {M}, {M}, (tupcc_c{d} - tupcc_k{d}) * {M}'
             else:
-                blk = f'tupcc_b{d} * {M}, tupcc_B{d} * {M}, tupcc_off{d} * {M}'
+                blk = f'tupcc_b{d} * {M}, tupcc_B{d} * {M}, 0'
             args = f'{p}, {h}, {rt} * {M} + ({e}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))'
         return None
@@ -972,8 +979,10 @@ class Translator:
         # part less i, k: i as long long; only what the body uses)
         off = f', tupcc_off{d} = 0' if ctx['ptrs'] and not cyclic else ''
         if cyclic:
+            # the loop counts courses, so that the compiler knows its trips
             head = (f'for (long long tupcc_lo{d} = (long long)({i}), tupcc_hi{d} = {hi}, tupcc_c{d} = 0, '
-                    f'tupcc_k{d} = tupcc_fb_first(tupcc_lo{d}, 1, &tupcc_c{d}), tupcc_h{d} = 1; tupcc_h{d}; '
+                    f'tupcc_k{d} = tupcc_fb_first(tupcc_lo{d}, 1, &tupcc_c{d}), '
+                    f'tupcc_ce{d} = tupcc_c{d} + tupcc_fb_count(tupcc_k{d}, tupcc_hi{d}), tupcc_h{d} = 1; tupcc_h{d}; '
                     f'tupcc_h{d} = 0{final}) ')
         else:
             head = (f'for (long long tupcc_lo{d} = (long long)({i}), tupcc_hi{d} = {hi}, tupcc_B{d} = (long long)({B}), '
@@ -981,15 +990,19 @@ class Translator:
                     f'tupcc_e{d} = 0{off}, tupcc_k{d} = 0, tupcc_h{d} = 1; tupcc_h{d}; tupcc_h{d} = 0{final}) ')
         if ctx['ptrs']:
             # each array's part on this thread, found once for the loop
-            ps = ', '.join(f'*{p} = {h}.addr + (size_t)MYTHREAD * tupc_impl_partition_size'
-                           for h, p in ctx['ptrs'].items())
+            ps = ', '.join(f'*{p} = {h}.addr + (size_t)MYTHREAD * tupc_impl_partition_size' +
+                           ('' if cyclic else f', *{q} = 0')
+                           for h, (p, q, _, _) in ctx['ptrs'].items())
             head += f'for (char {ps}, *tupcc_g{d} = ""; tupcc_g{d}; tupcc_g{d} = 0) '
         if cyclic:
-            head += (f'for (; tupcc_k{d} < tupcc_hi{d} && ((void)({i} = {ti}tupcc_k{d}), 1); '
+            head += (f'for (; tupcc_c{d} < tupcc_ce{d} && ((void)({i} = {ti}tupcc_k{d}), 1); '
                      f'tupcc_k{d} += THREADS, tupcc_c{d}++) ')
         else:
             if off:
-                off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}'
+                # the bases of this block: x[i] is q[i]
+                off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}' + ''.join(
+                    f', {q} = {p} + tupcc_off{d} * ({unit} * (long long)sizeof({ct}))'
+                    for p, q, ct, unit in ctx['ptrs'].values())
             head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) ')
             first = (f'tupcc_k{d} = tupcc_b{d} > tupcc_lo{d} ? tupcc_b{d} : tupcc_lo{d}, '
                      f'tupcc_e{d} = tupcc_b{d} + tupcc_B{d} < tupcc_hi{d} ? tupcc_b{d} + tupcc_B{d} : tupcc_hi{d}{off}')

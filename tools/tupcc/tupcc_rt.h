@@ -162,6 +162,12 @@ static inline long long tupcc_fb_first(long long lo, long long B, long long *c)
     return blk * B;
 }
 
+/* The indices from k to hi - 1 in steps of THREADS. */
+static inline long long tupcc_fb_count(long long k, long long hi)
+{
+    return k < hi ? (hi - k + THREADS - 1) / THREADS : 0;
+}
+
 /* x clamped to [lo, hi] (lo <= hi). */
 static inline long long tupcc_fb_clamp(long long x, long long lo, long long hi)
 {
