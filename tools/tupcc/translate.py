@@ -61,6 +61,13 @@ class Lines:
 
 def rng(n):
     """[begin, end) offsets of node n in the parsed text, or None."""
+    if ' rng' in n:
+        return n[' rng']
+    n[' rng'] = r = _rng(n)
+    return r
+
+
+def _rng(n):
     r = n.get('range')
     if not r or 'offset' not in r.get('begin', {}) or 'offset' not in r.get('end', {}):
         return None
@@ -68,8 +75,11 @@ def rng(n):
 
 
 def kids(n):
-    """n's child nodes (the JSON writes absent ones as {})."""
-    return [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
+    """n's child nodes (the JSON writes absent ones as {}), kept in n."""
+    k = n.get(' kids')
+    if k is None:
+        k = n[' kids'] = [c for c in n.get('inner', ()) if isinstance(c, dict) and c.get('kind')]
+    return k
 
 
 def strip(n):
@@ -1581,10 +1591,12 @@ def frontend(path, opts, cfg):
         cpp += [f'-D__TUPCC_THREADS={threads}', '-D__UPC_STATIC_THREADS__=1', f'-DTHREADS={threads}']
     else:
         cpp += ['-D__UPC_DYNAMIC_THREADS__=1']
-    cpp += opts.get('cpp_args', []) + [path]
+    # -v: the include search list (header_name), with no run of its own
+    cpp += opts.get('cpp_args', []) + ['-v', path]
     r = subprocess.run(cpp, capture_output=True, encoding=ENC)
+    opts['search_dirs'], stderr = search_list(r.stderr)
     if r.returncode:
-        raise UPCError(r.stderr.rstrip())
+        raise UPCError(stderr.rstrip())
     fe_real = os.path.realpath(fe_inc)
 
     def is_user(file, flags):
@@ -1606,16 +1618,18 @@ def frontend(path, opts, cfg):
     lines = Lines(text, is_translated)
     check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
-    # the conversions are found by parses without the AST, which is made
-    # once (its JSON, mostly the headers', costs several times the parse)
+    dump_cmd = check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-']
+    # the first parse, without the AST (whose JSON costs several times the
+    # parse), finds the conversions to make explicit; the next makes the AST
+    dump = False
     for rnd in range(8):
-        _, stderr = _parse(check_cmd, _blank_markers(text))
+        out, stderr = _parse(dump_cmd if dump else check_cmd, _blank_markers(text))
         errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')]
-        if not errs:
-            out, stderr = _parse(check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-'], _blank_markers(text))
-            if any(m['sev'] in ('error', 'fatal error') for m in DIAG.finditer(stderr)):
-                raise UPCError(f'{path}: error: clang failed on the translated text:\n{stderr}')
+        if not errs and dump:
             return text, lines, pragmas, json.loads(out)
+        dump = True
+        if not errs:
+            continue
         fixes, msgs = [], []
         for m in errs:
             fix = _conversion_fix(m)
@@ -1635,6 +1649,11 @@ def frontend(path, opts, cfg):
 
 
 INDENT = re.compile(rb'\n[ \t]+')
+DEEP = b'\n' + b' ' * 128
+
+
+def _unindent(block):
+    return INDENT.sub(b'\n', block) if DEEP in block else block
 
 
 def _parse(cmd, text):
@@ -1645,9 +1664,9 @@ def _parse(cmd, text):
         fin.write(text.encode(ENC))
         fin.seek(0)
         p = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.PIPE, stderr=ferr)
-        # in blocks of whole lines, each with the indentation after its
-        # newlines removed by one substitution (a loop over the lines costs
-        # seconds on the headers' 10^5 lines); a block starts at a newline
+        # in blocks of whole lines; a block with deep indentation loses it
+        # (json reads the usual indentation faster than a pass could remove
+        # it; a block starts at a newline)
         parts, rest = [], b''
         while True:
             block = p.stdout.read(1 << 20)
@@ -1658,9 +1677,9 @@ def _parse(cmd, text):
             if cut < 0:
                 rest = block
                 continue
-            parts.append(INDENT.sub(b'\n', block[:cut]))
+            parts.append(_unindent(block[:cut]))
             rest = block[cut:]
-        parts.append(INDENT.sub(b'\n', rest))
+        parts.append(_unindent(rest))
         p.wait()
         out = b''.join(parts).decode(ENC).lstrip()
         ferr.seek(0)
@@ -1755,18 +1774,20 @@ def _untranslate(msg):
 FE_ONLY = ('tupcc_prelude.h', 'upc_strict.h', 'upc_relaxed.h')
 
 
-def system_dirs(cfg):
-    """the C compiler's include search directories, for header names."""
-    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, encoding=ENC)
-    dirs, on = [], False
-    for ln in r.stderr.splitlines():
-        if ln.startswith('#include <...> search starts here'):
+def search_list(stderr):
+    """(the include search directories, the rest) of clang -v's stderr:
+    what it prints up to the end of the list is not a diagnostic."""
+    dirs, on, rest = [], False, None
+    for ln in stderr.splitlines(True):
+        if rest is not None:
+            rest.append(ln)
+        elif ln.startswith('#include <...> search starts here'):
             on = True
         elif ln.startswith('End of search list'):
-            on = False
+            on, rest = False, []
         elif on:
             dirs.append(os.path.realpath(ln.strip()))
-    return dirs
+    return dirs, stderr if rest is None else ''.join(rest)
 
 
 def header_name(path, dirs):
@@ -1845,7 +1866,7 @@ def generate(path, opts, cfg):
     if tr.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in tr.errors))
     body = body.replace(prepass.THREADS_TEXT, 'THREADS')
-    dirs = [os.path.realpath(cfg['fe_include'])] + [os.path.realpath(d) for d in cfg['real_include']] + system_dirs(cfg)
+    dirs = [os.path.realpath(cfg['fe_include'])] + [os.path.realpath(d) for d in cfg['real_include']] + opts['search_dirs']
     fe = cfg['fe_include']
     body = collapse(body, dirs, (fe, os.path.realpath(fe)))
     leftovers(body)
