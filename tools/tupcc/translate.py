@@ -144,6 +144,7 @@ class Translator:
         self.fb = []         # contexts of the enclosing upc_foralls run as block loops (fast_forall)
         self.forall_nest = 0  # upc_foralls with an affinity being emitted around this node
         self.fb_count = 0
+        self.walks = {}      # pointer id -> walk_loop's run pointer
 
     # ---- helpers -------------------------------------------------------------
     def where(self, n):
@@ -281,6 +282,10 @@ class Translator:
         et = t.copy()
         et.AS = 0
         ct = self.types.cdecl(et)
+        if n['kind'] == 'UnaryOperator' and n['opcode'] == '*' and self.walks:
+            w = self.walking(n)
+            if w:
+                return f'(*({w[1]} *){w[0]})'  # walk_loop: the run's plain pointer
         if self.mode_at(n, tmode) != 1 and n['kind'] == 'ArraySubscriptExpr':
             a, b = kids(n)
             base, idx = (a, b) if self.is_sptr(a) else (b, a)
@@ -333,6 +338,9 @@ class Translator:
             d = n['referencedDecl']
             return self.renamed.get(d['id'], d['name'])
         if k == 'UnaryOperator' and n['opcode'] == '*':
+            w = self.walking(n) if self.walks else None
+            if w:
+                return f'tupcc_wptr({w[2]}, {w[0]}, {w[3]})'
             return self.emit(kids(n)[0])
         if k == 'ArraySubscriptExpr':
             a, b = kids(n)
@@ -400,6 +408,14 @@ class Translator:
                 _, B, ct = a[1]
                 p = f'tupcc_near({p}, {k}, {B}, sizeof({ct}))'
             return p
+        return None
+
+    def walking(self, n):
+        """(q, C type, p, element size) where n is *p for the pointer p of
+        an enclosing walk_loop."""
+        x = strip(kids(n)[0])
+        if x.get('kind') == 'DeclRefExpr':
+            return self.walks.get(x['referencedDecl']['id'])
         return None
 
     def private_element(self, base, idx, raw_idx):
@@ -843,6 +859,10 @@ class Translator:
             pre[id(c)] = self.cond(c)
         ks = [c for c in inner if isinstance(c, dict) and c.get('kind')]
         call = self.forall_call(ks[-1]) if ks else None
+        if call is None:
+            walk = self.walk_loop(n, inner)
+            if walk is not None:
+                return walk
         if call is None or not kids(call)[1:]:
             return self.splice(n, pre=pre)
         fast = self.fast_forall(n, inner, call)
@@ -894,6 +914,96 @@ class Translator:
         if var:
             text = f'for (tupc_sptr_t {var} = TUPC_NULL, *{var}_once = &{var}; {var}_once; {var}_once = 0) ' + text
         return text
+
+    def walk_loop(self, n, inner):
+        """for (...; p < E; p++) S (or p != E, p <= E; ++p), p an automatic
+        pointer-to-shared the body reads only as *p, E a pointer the loop
+        cannot change: a loop over the runs of p's elements that lie one
+        after another in a partition (to the end of p's block, or to E),
+        each a plain loop of a char pointer q over them, with *p as *q;
+        between runs p moves to the next block (tupcc_wskip). None where it
+        does not apply."""
+        if len(inner) != 5:
+            return None
+        init, condvar, cond, inc, body = inner
+        if condvar.get('kind') or not cond.get('kind') or inc.get('kind') != 'UnaryOperator' or \
+                inc['opcode'] != '++' or not body.get('kind'):
+            return None
+        p = strip(kids(inc)[0])
+        if p.get('kind') != 'DeclRefExpr' or not self.is_sptr(p):
+            return None
+        v = p['referencedDecl']['id']
+        if v not in self.auto_vars or v in self.addr_taken:
+            return None
+        c = strip(cond)
+        if c.get('kind') != 'BinaryOperator' or c['opcode'] not in ('<', '<=', '!=') or not self.is_var(kids(c)[0], v):
+            return None
+        if not self.sptr_invariant(kids(c)[1], body, v):
+            return None
+        B, es, scale = self.ptr_info(self.T(p))
+        pt = self.types.resolve(self.types.resolve(self.T(p)).to)
+        if scale or self.mode_at(n, decode_as(self.types.elem(pt).AS)[1]) == 1:
+            return None
+        if self.changes(body, v) or not self.only_deref(body, v) or self.top_break(body):
+            return None
+        d = self.fb_count
+        self.fb_count += 1
+        name = p['referencedDecl']['name']
+        et = pt.copy()
+        et.AS = 0
+        self.walks[v] = (f'tupcc_q{d}', self.types.cdecl(et), name, es)
+        try:
+            btext = self.emit(body)
+        finally:
+            del self.walks[v]
+        le = 1 if c['opcode'] == '<=' else 0
+        # the body behind a loop over the run
+        head = (f'for (char *tupcc_q{d} = (tupcc_z{d} = tupcc_wend({name}, {self.emit(kids(c)[1])}, {B}, {es}, {le}), '
+                f'{name}.addr); tupcc_q{d} < tupcc_z{d}; tupcc_q{d} += {es}) ')
+        out = self.splice(n, pre={id(inc): f'{name} = tupcc_wskip({name}, tupcc_z{d}, {B}, {es})',
+                                  id(body): head + btext})
+        return f'for (char *tupcc_z{d} = 0, *tupcc_o{d} = ""; tupcc_o{d}; tupcc_o{d} = 0) ' + out
+
+    def sptr_invariant(self, n, body, v):
+        """the pointer-to-shared expression n has one value for the whole
+        loop: a shared array, an automatic pointer the body does not change,
+        &a[e] and p + e of such, with e invariant."""
+        k = n.get('kind')
+        if k in ('ParenExpr', 'ImplicitCastExpr', 'CStyleCastExpr'):
+            if k != 'ParenExpr' and n.get('castKind') not in ('ArrayToPointerDecay', 'NoOp', 'LValueToRValue',
+                                                              'BitCast', 'AddressSpaceConversion'):
+                return False
+            return self.sptr_invariant(kids(n)[0], body, v)
+        if k == 'DeclRefExpr':
+            d = n['referencedDecl']
+            if d['id'] == v:
+                return False
+            if self.shared_array(n):
+                return True
+            return self.is_sptr(n) and d['id'] in self.auto_vars and d['id'] not in self.addr_taken and \
+                not self.changes(body, d['id'])
+        if k == 'UnaryOperator' and n['opcode'] == '&':
+            e = strip(kids(n)[0])
+            if e.get('kind') != 'ArraySubscriptExpr':
+                return False
+            a, b = kids(e)
+            base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            return self.sptr_invariant(base, body, v) and self.invariant(idx, body, v)
+        if k == 'BinaryOperator' and n['opcode'] in ('+', '-'):
+            a, b = kids(n)
+            if self.is_sptr(a) and not self.is_sptr(b):
+                return self.sptr_invariant(a, body, v) and self.invariant(b, body, v)
+            if self.is_sptr(b) and not self.is_sptr(a) and n['opcode'] == '+':
+                return self.sptr_invariant(b, body, v) and self.invariant(a, body, v)
+        return False
+
+    def only_deref(self, n, v):
+        """every use of the variable v in n is *v."""
+        if n.get('kind') == 'UnaryOperator' and n['opcode'] == '*' and self.is_var(kids(n)[0], v):
+            return True
+        if n.get('kind') == 'DeclRefExpr' and n['referencedDecl']['id'] == v:
+            return False
+        return all(self.only_deref(c, v) for c in kids(n))
 
     def fast_forall(self, n, inner, call):
         """A controlling upc_forall (i = L; i < E; i++; &a[i]) or (...; i),

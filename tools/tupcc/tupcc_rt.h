@@ -76,6 +76,51 @@ static inline tupc_sptr_t tupcc_pstep(tupc_sptr_t *p, int d, size_t B, size_t es
     return post ? old : *p;
 }
 
+/* A loop for (...; p < e; p++) over a shared [B] array (p <= e: le 1)
+ * runs over p's elements in runs that lie one after another in a
+ * partition: from p to the end of its block, or to e where e is there. */
+static inline char *tupcc_wend(tupc_sptr_t p, tupc_sptr_t e, size_t B, size_t es, int le)
+{
+    if (B == 0) /* indefinite: all on one thread */
+        return e.thread == p.thread && e.addr >= p.addr ? e.addr + le * (ptrdiff_t)es : p.addr + es;
+    char *end = p.addr + (B - p.phase) * es;
+    if (e.thread == p.thread && e.addr >= p.addr && e.addr < end)
+        return e.addr + le * (ptrdiff_t)es;
+    return end;
+}
+/* p moved to z, the end of its run: within its block, or the first
+ * element of the next block (the next thread's, or thread 0's a course on). */
+static inline tupc_sptr_t tupcc_wskip(tupc_sptr_t p, char *z, size_t B, size_t es)
+{
+    if (B == 0) {
+        p.addr = z;
+        return p;
+    }
+    size_t ph = p.phase + (size_t)(z - p.addr) / es;
+    if (ph < B) {
+        p.addr = z;
+        p.phase = (uint32_t)ph;
+        return p;
+    }
+    char *start = p.addr - (size_t)p.phase * es; /* of p's block */
+    if ((ptrdiff_t)p.thread + 1 < THREADS) {
+        p.addr = start + tupc_impl_partition_size;
+        p.thread++;
+    } else {
+        p.addr = start + B * es - (size_t)(THREADS - 1) * tupc_impl_partition_size;
+        p.thread = 0;
+    }
+    p.phase = 0;
+    return p;
+}
+/* p's element q, in p's run. */
+static inline tupc_sptr_t tupcc_wptr(tupc_sptr_t p, char *q, size_t es)
+{
+    p.phase += (uint32_t)((size_t)(q - p.addr) / es);
+    p.addr = q;
+    return p;
+}
+
 /* tupc_ptr_cmp for two pointers into one array: on one thread, the order
  * of the addresses (a thread's elements lie in index order in its
  * partition). */
