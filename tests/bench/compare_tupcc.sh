@@ -107,10 +107,9 @@ fi
 if [ -n "$kernels" ]; then
     K=tests/bench/kernels
     [ "$CELLS" = 1000000 ] && CELLS=250000
-    [ "$STEPS" = 200 ] && STEPS=100
     echo "# kernels, -O2, $RUNS runs of each form, interleaved; per thread: heat $CELLS cells x $STEPS" \
-        "steps, triad 1M doubles x 20, matmul 64 rows x 256 x 256 x 4, spmv 50000 rows x 16 x 10," \
-        "is 1M keys x 10, walk 2 x 1M ints x 10"
+        "steps, triad 1M doubles x 40, matmul 64 rows x 256 x 256 x 16, spmv 50000 rows x 16 x 30," \
+        "is 1M keys x 40, walk 2 x 1M ints x 40"
     probe before
     kfmt='%-7s %3s %10s %10s %10s %9s %9s\n'
     # shellcheck disable=SC2059

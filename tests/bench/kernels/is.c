@@ -10,7 +10,7 @@
 #define NB 1024
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 40
 #endif
 #define MAXKEY (1 << 20)
 static _Thread_local int mine[NB];

@@ -9,7 +9,7 @@
 #define NB 1024
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 40
 #endif
 #define MAXKEY (1 << 20)
 static int total[NB];

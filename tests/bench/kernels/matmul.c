@@ -9,7 +9,7 @@
 #define NC 256
 #endif
 #ifndef REPS
-#define REPS 4
+#define REPS 16
 #endif
 #define RB 4
 static _Thread_local double Bm[NC][NC];

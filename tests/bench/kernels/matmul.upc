@@ -11,7 +11,7 @@
 #define NC 256
 #endif
 #ifndef REPS
-#define REPS 4
+#define REPS 16
 #endif
 #define RB 4
 shared [RB * NC] double A[RPT * THREADS][NC], C[RPT * THREADS][NC];

@@ -8,7 +8,7 @@
 #define NC 256
 #endif
 #ifndef REPS
-#define REPS 4
+#define REPS 16
 #endif
 static double Bm[NC][NC];
 

@@ -9,7 +9,7 @@
 #define NZ 16
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 30
 #endif
 
 int tupc_main(int argc, char **argv)

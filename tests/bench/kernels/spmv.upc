@@ -12,7 +12,7 @@
 #define NZ 16
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 30
 #endif
 shared [RPT * NZ] double val[RPT * THREADS][NZ];
 shared [RPT * NZ] int col[RPT * THREADS][NZ];

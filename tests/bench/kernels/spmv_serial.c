@@ -8,7 +8,7 @@
 #define NZ 16
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 30
 #endif
 
 int main(void)

@@ -6,7 +6,7 @@
 #define NPT 1000000
 #endif
 #ifndef REPS
-#define REPS 20
+#define REPS 40
 #endif
 
 int tupc_main(int argc, char **argv)

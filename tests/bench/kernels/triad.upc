@@ -6,7 +6,7 @@
 #define NPT 1000000
 #endif
 #ifndef REPS
-#define REPS 20
+#define REPS 40
 #endif
 shared double a[NPT * THREADS], b[NPT * THREADS], c[NPT * THREADS];
 

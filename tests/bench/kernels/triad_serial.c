@@ -5,7 +5,7 @@
 #define N 1000000
 #endif
 #ifndef REPS
-#define REPS 20
+#define REPS 40
 #endif
 
 int main(void)

@@ -6,7 +6,7 @@
 #define BW 1000000
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 40
 #endif
 
 int tupc_main(int argc, char **argv)

@@ -8,7 +8,7 @@
 #define BW 1000000
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 40
 #endif
 shared [BW] int w[BW * THREADS];
 

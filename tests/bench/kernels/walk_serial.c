@@ -5,7 +5,7 @@
 #define BW 1000000
 #endif
 #ifndef REPS
-#define REPS 10
+#define REPS 40
 #endif
 
 int main(void)
