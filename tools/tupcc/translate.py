@@ -462,7 +462,8 @@ class Translator:
             if ctx['cyclic']:
                 blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
             else:
-                blk = f'tupcc_b{d}, tupcc_B{d}, 0'
+                # the array's block size as written: a constant divides faster
+                blk = f'tupcc_b{d}, (long long)({B}), 0'
             args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
         return None
@@ -516,7 +517,7 @@ class Translator:
             if ctx['cyclic']:
                 blk = f'tupcc_k{d} * {M}, {M}, (tupcc_c{d} - tupcc_k{d}) * {M}'
             else:
-                blk = f'tupcc_b{d} * {M}, tupcc_B{d} * {M}, 0'
+                blk = f'tupcc_b{d} * {M}, (long long)({RB}) * {M}, 0'
             args = f'{p}, {h}, {rt} * {M} + ({e}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))'
         return None
