@@ -20,7 +20,11 @@
 # medians of the same run. Each kernel's checksum must agree between its
 # UPC and its C (heat checks itself).
 #   tests/bench/compare_tupcc.sh [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t "1 2"] [--spec]
-#   tests/bench/compare_tupcc.sh --kernels [-b BUILD] [-r RUNS] [-t "1 2 8"] [-k "heat triad"]
+# --count (with --kernels, not heat): instead of times, the instructions of
+# the timed part of each form under valgrind --tool=callgrind (-DKERN_COUNT;
+# all threads; a barrier's spinning counts too), smaller sizes, one run: a
+# measure the load of the machine does not move.
+#   tests/bench/compare_tupcc.sh --kernels [-b BUILD] [-r RUNS] [-t "1 2 8"] [-k "heat triad"] [--count]
 # BUILD holds the built tupcc and libraries (default build); CELLS are per
 # thread (heat.c gets CELLS * THREADS in all); RUNS of each (default 7).
 set -euo pipefail
@@ -32,6 +36,7 @@ STEPS=200
 TLIST=
 spec=
 kernels=
+count=
 KLIST="heat triad matmul spmv is walk"
 while [ $# -gt 0 ]; do
     case $1 in
@@ -43,6 +48,7 @@ while [ $# -gt 0 ]; do
     --spec) spec=yes; shift ;;
     --kernels) kernels=yes; shift ;;
     -k) KLIST=$2; shift 2 ;;
+    --count) count=yes; shift ;;
     *) echo "usage: $0 [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t \"1 2\"] [--spec]" >&2
        exit 2 ;;
     esac
@@ -102,6 +108,43 @@ if [ -n "$spec" ]; then
     done
     probe after
     echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
+# instructions of the timed part of "$@" under callgrind (the dump at its end)
+count_ir() {
+    rm -f "$tmp/cg" "$tmp"/cg.*
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$@" >/dev/null 2>&1
+    sed -n 's/^summary: //p' "$tmp/cg.1"
+}
+if [ -n "$kernels" ] && [ -n "$count" ]; then
+    K=tests/bench/kernels
+    [ "$KLIST" = "heat triad matmul spmv is walk" ] && KLIST="triad matmul spmv is walk"
+    [ "$TLIST" = "1 2 8" ] && TLIST="1 2"
+    echo "# kernels, -O2, instructions of the timed part (callgrind), per thread: triad 10^5 doubles x 4," \
+        "matmul 16 rows x 256 x 256, spmv 5000 rows x 16 x 2, is 10^5 keys x 2, walk 2 x 10^5 ints x 2"
+    kfmt='%-7s %3s %12s %12s %12s %9s\n'
+    # shellcheck disable=SC2059
+    printf "$kfmt" kernel T "serial Ir" "C Ir" "UPC Ir" "UPC / C"
+    for k in $KLIST; do
+        for T in $TLIST; do
+            case $k in
+            triad) sz=(-DNPT=100000 -DREPS=4); ser=(-DN="$((100000 * T))" -DREPS=4) ;;
+            matmul) sz=(-DRPT=16 -DREPS=1); ser=(-DR="$((16 * T))" -DREPS=1) ;;
+            spmv) sz=(-DRPT=5000 -DREPS=2); ser=(-DR="$((5000 * T))" -DREPS=2) ;;
+            is) sz=(-DKPT=100000 -DREPS=2); ser=(-DNK="$((100000 * T))" -DREPS=2) ;;
+            walk) sz=(-DBW=100000 -DREPS=2); ser=(-DBW="$((100000 * T))" -DREPS=2) ;;
+            *) echo "no count for kernel $k" >&2; exit 2 ;;
+            esac
+            python3 "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.upc" -lm -o "$tmp/$k.u"
+            python3 "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.c" -lm -o "$tmp/$k.c"
+            "${CC:-cc}" -O2 -DKERN_COUNT -I"$K" "${ser[@]}" "$K/${k}_serial.c" -lm -o "$tmp/$k.s"
+            ci=$(count_ir "$tmp/$k.c" -n "$T")
+            ui=$(count_ir "$tmp/$k.u" -n "$T")
+            si=$(count_ir "$tmp/$k.s")
+            # shellcheck disable=SC2059
+            printf "$kfmt" "$k" "$T" "$si" "$ci" "$ui" "$(awk -v u="$ui" -v c="$ci" 'BEGIN { printf "%.3f", u / c }')"
+        done
+    done
     exit 0
 fi
 if [ -n "$kernels" ]; then

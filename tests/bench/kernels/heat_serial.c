@@ -23,6 +23,7 @@ int main(void)
     for (long i = 0; i < N; i++)
         v[i] = i >= N / 4 && i < N / 2 ? 100.0 : 0.0;
     double t0 = kern_now();
+    KERN_ZERO(0);
     for (int step = 0; step < STEPS; step++) {
         const double *c = v + (step % 2) * (long)N;
         double *nx = v + ((step + 1) % 2) * (long)N;
@@ -30,6 +31,7 @@ int main(void)
             nx[i] = update(i > 0 ? c[i - 1] : 0, c[i], i + 1 < N ? c[i + 1] : 0);
     }
     double t1 = kern_now();
+    KERN_DUMP(0);
     double sum = 0;
     for (long i = 0; i < N; i++)
         sum += v[(STEPS % 2) * (long)N + i];

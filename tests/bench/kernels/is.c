@@ -28,6 +28,7 @@ int tupc_main(int argc, char **argv)
         lk[j] = (int)(((lo + j) * 2654435761u) % MAXKEY);
     upc_barrier();
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         memset(mine, 0, sizeof mine);
         for (long j = 0; j < KPT; j++)
@@ -43,6 +44,7 @@ int tupc_main(int argc, char **argv)
         upc_barrier();
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (int b = 0; b < NB; b++)

@@ -28,6 +28,7 @@ int main(void)
         key[i] = (int)((i * 2654435761u) % MAXKEY);
     upc_barrier;
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         memset(mine, 0, sizeof mine);
         upc_forall (long i = 0; i < nk; i++; &key[i])
@@ -44,6 +45,7 @@ int main(void)
         upc_barrier;
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (int b = 0; b < NB; b++)

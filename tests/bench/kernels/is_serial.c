@@ -22,12 +22,14 @@ int main(void)
     for (long i = 0; i < NK; i++)
         key[i] = (int)((i * 2654435761u) % MAXKEY);
     double t0 = kern_now();
+    KERN_ZERO(0);
     for (int r = 0; r < REPS; r++) {
         memset(total, 0, sizeof total);
         for (long i = 0; i < NK; i++)
             total[key[i] / (MAXKEY / NB)]++;
     }
     double t1 = kern_now();
+    KERN_DUMP(0);
     double sum = 0;
     for (int b = 0; b < NB; b++)
         sum += (double)total[b] * (b + 1);

@@ -32,6 +32,7 @@ int tupc_main(int argc, char **argv)
     }
     upc_barrier();
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         for (long blk = MYTHREAD; blk < nblk; blk += THREADS) {
             const double *a = tupc_local(tupc_index(A, blk * (long)bs, bs, double));
@@ -51,6 +52,7 @@ int tupc_main(int argc, char **argv)
         upc_barrier();
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (long i = 0; i < R; i++)

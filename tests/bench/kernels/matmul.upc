@@ -28,6 +28,7 @@ int main(void)
             A[i][k] = (double)((3 * i + k) % 13) - 6;
     upc_barrier;
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         upc_forall (int i = 0; i < R; i++; &A[i][0]) {
             for (int j = 0; j < NC; j++)
@@ -41,6 +42,7 @@ int main(void)
         upc_barrier;
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (int i = 0; i < R; i++)

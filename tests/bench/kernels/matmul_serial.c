@@ -24,6 +24,7 @@ int main(void)
         for (int k = 0; k < NC; k++)
             A[i][k] = (double)((3 * i + k) % 13) - 6;
     double t0 = kern_now();
+    KERN_ZERO(0);
     for (int r = 0; r < REPS; r++)
         for (long i = 0; i < R; i++) {
             for (int j = 0; j < NC; j++)
@@ -35,6 +36,7 @@ int main(void)
             }
         }
     double t1 = kern_now();
+    KERN_DUMP(0);
     double sum = 0;
     for (long i = 0; i < R; i++)
         sum += C[i][i % NC];

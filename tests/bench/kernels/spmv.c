@@ -35,6 +35,7 @@ int tupc_main(int argc, char **argv)
     }
     upc_barrier();
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int rep = 0; rep < REPS; rep++) {
         for (long r = 0; r < RPT; r++) {
             double s = 0;
@@ -48,6 +49,7 @@ int tupc_main(int argc, char **argv)
         upc_barrier();
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (long i = 0; i < R; i += 101)

@@ -31,6 +31,7 @@ int main(void)
     }
     upc_barrier;
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         upc_forall (long i = 0; i < R; i++; &y[i]) {
             double s = 0;
@@ -41,6 +42,7 @@ int main(void)
         upc_barrier;
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (long i = 0; i < R; i += 101)

@@ -26,6 +26,7 @@ int main(void)
         x[i] = (double)(i % 17);
     }
     double t0 = kern_now();
+    KERN_ZERO(0);
     for (int rep = 0; rep < REPS; rep++)
         for (long i = 0; i < R; i++) {
             double s = 0;
@@ -34,6 +35,7 @@ int main(void)
             y[i] = s;
         }
     double t1 = kern_now();
+    KERN_DUMP(0);
     double sum = 0;
     for (long i = 0; i < R; i += 101)
         sum += y[i];

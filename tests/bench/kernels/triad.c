@@ -28,12 +28,14 @@ int tupc_main(int argc, char **argv)
     }
     upc_barrier();
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         for (long j = 0; j < mine; j++)
             la[j] = lb[j] + 3.0 * lc[j];
         upc_barrier();
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (long i = 0; i < n; i += 997)

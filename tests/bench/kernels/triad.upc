@@ -20,12 +20,14 @@ int main(void)
     }
     upc_barrier;
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         upc_forall (long i = 0; i < n; i++; &a[i])
             a[i] = b[i] + 3.0 * c[i];
         upc_barrier;
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     if (MYTHREAD == 0) {
         double sum = 0;
         for (long i = 0; i < n; i += 997)

@@ -19,10 +19,12 @@ int main(void)
         c[i] = (double)(i % 5);
     }
     double t0 = kern_now();
+    KERN_ZERO(0);
     for (int r = 0; r < REPS; r++)
         for (long i = 0; i < N; i++)
             a[i] = b[i] + 3.0 * c[i];
     double t1 = kern_now();
+    KERN_DUMP(0);
     double sum = 0;
     for (long i = 0; i < N; i += 997)
         sum += a[i];

@@ -19,6 +19,7 @@ int tupc_main(int argc, char **argv)
     upc_barrier();
     long sum = 0;
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         int next = (MYTHREAD + 1) % THREADS;
         for (const int *p = lw; p < lw + BW; p++)
@@ -28,6 +29,7 @@ int tupc_main(int argc, char **argv)
             sum += *p;
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     upc_barrier();
     if (MYTHREAD == 0)
         KERN_REPORT("walk", t1 - t0, sum);

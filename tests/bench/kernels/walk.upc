@@ -19,6 +19,7 @@ int main(void)
     upc_barrier;
     long sum = 0;
     double t0 = kern_now();
+    KERN_ZERO(MYTHREAD);
     for (int r = 0; r < REPS; r++) {
         int next = (MYTHREAD + 1) % THREADS;
         shared [BW] int *end = &w[(long)MYTHREAD * BW] + BW;
@@ -29,6 +30,7 @@ int main(void)
             sum += *p;
     }
     double t1 = kern_now();
+    KERN_DUMP(MYTHREAD);
     upc_barrier;
     if (MYTHREAD == 0)
         KERN_REPORT("walk", t1 - t0, sum);

@@ -17,6 +17,7 @@ int main(void)
         w[j] = (int)(j % 9);
     long sum = 0;
     double t0 = kern_now();
+    KERN_ZERO(0);
     for (int r = 0; r < REPS; r++) {
         for (const int *p = w; p < w + BW; p++)
             sum += *p;
@@ -24,6 +25,7 @@ int main(void)
             sum += *p;
     }
     double t1 = kern_now();
+    KERN_DUMP(0);
     KERN_REPORT("walk", t1 - t0, sum);
     free(w);
     return 0;
