@@ -14,6 +14,7 @@
    the static shared objects get a collective allocation before main."""
 
 import bisect
+import gc
 import fcntl
 import json
 import os
@@ -1962,6 +1963,18 @@ def leftovers(body):
 
 def generate(path, opts, cfg):
     """C11 for one UPC file; raises UPCError with the messages to print."""
+    # the AST is millions of dicts and lists without a cycle: the collector's
+    # passes over them would make the time grow faster than the file
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _generate(path, opts, cfg)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _generate(path, opts, cfg):
     text, lines, pragmas, ast = frontend(path, opts, cfg)
     threads = opts.get('threads')
     tr = Translator(text, lines, ast, pragmas, threads)
