@@ -1856,8 +1856,15 @@ def _apply_fixes(text, fixes):
     edits = []
     for (l1, c1, l2, c2, dest), _, _ in fixes:
         edits.append((starts[l1 - 1] + c1 - 1, starts[l2 - 1] + c2 - 1, dest))
-    edits.sort(reverse=True)
-    for b, e, dest in edits:
+    edits.sort()
+    if all(x[1] <= y[0] for x, y in zip(edits, edits[1:])):
+        # apart (the usual case): one pass, not a copy of the text an edit
+        out, pos = [], 0
+        for b, e, dest in edits:
+            out += [text[pos:b], f'(({dest})(', text[b:e], '))']
+            pos = e
+        return ''.join(out) + text[pos:]
+    for b, e, dest in reversed(edits):
         text = text[:b] + f'(({dest})(' + text[b:e] + '))' + text[e:]
     return text
 
