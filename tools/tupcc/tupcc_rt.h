@@ -234,7 +234,7 @@ static inline long long tupcc_fb_uhi(long long lo, unsigned long long E, int le)
 static inline void *tupcc_fb_at(char *p, tupc_sptr_t x, long long e, long long b0, long long B,
                                 long long off, size_t es)
 {
-    if ((unsigned long long)(e - b0) < (unsigned long long)B)
+    if (__builtin_expect((unsigned long long)(e - b0) < (unsigned long long)B, 1))
         return p + (e + off) * (long long)es;
     return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es).addr;
 }
