@@ -11,7 +11,20 @@
 # With --spec, instead: each example of samples/spec as UPC (tupcc -O2)
 # against its C translation (the build's samples/spec/NAME), the whole run
 # of each at 3 THREADS, in turns, median wall time.
+# With --kernels, instead: the UPC kernels of tests/bench/kernels (heat,
+# triad, matmul, spmv, is, walk; -k "NAMES" picks some), each three ways:
+# idiomatic UPC (upc_forall over shared arrays; heat is heat_forall.upc),
+# hand-written tupc C (heat is samples/heat.c) and plain serial C doing the
+# whole run's work on one thread (the floor), at each THREADS (default
+# 1 2 8), in turns, median of the timed part; UPC / C is the ratio of the
+# medians of the same run. Each kernel's checksum must agree between its
+# UPC and its C (heat checks itself).
 #   tests/bench/compare_tupcc.sh [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t "1 2"] [--spec]
+# --count (with --kernels, not heat): instead of times, the instructions of
+# the timed part of each form under valgrind --tool=callgrind (-DKERN_COUNT;
+# all threads; a barrier's spinning counts too), smaller sizes, one run: a
+# measure the load of the machine does not move.
+#   tests/bench/compare_tupcc.sh --kernels [-b BUILD] [-r RUNS] [-t "1 2 8"] [-k "heat triad"] [--count]
 # BUILD holds the built tupcc and libraries (default build); CELLS are per
 # thread (heat.c gets CELLS * THREADS in all); RUNS of each (default 7).
 set -euo pipefail
@@ -20,8 +33,11 @@ BUILD=build
 RUNS=7
 CELLS=1000000
 STEPS=200
-TLIST="1 2"
+TLIST=
 spec=
+kernels=
+count=
+KLIST="heat triad matmul spmv is walk"
 while [ $# -gt 0 ]; do
     case $1 in
     -b) BUILD=$2; shift 2 ;;
@@ -30,10 +46,17 @@ while [ $# -gt 0 ]; do
     -s) STEPS=$2; shift 2 ;;
     -t) TLIST=$2; shift 2 ;;
     --spec) spec=yes; shift ;;
+    --kernels) kernels=yes; shift ;;
+    -k) KLIST=$2; shift 2 ;;
+    --count) count=yes; shift ;;
     *) echo "usage: $0 [-b BUILD] [-r RUNS] [-c CELLS] [-s STEPS] [-t \"1 2\"] [--spec]" >&2
        exit 2 ;;
     esac
 done
+if [ -z "$TLIST" ]; then
+    TLIST="1 2"
+    [ -n "$kernels" ] && TLIST="1 2 8"
+fi
 tupcc=$BUILD/tools/tupcc/tupcc
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -82,6 +105,97 @@ if [ -n "$spec" ]; then
         read -r um _ < <(stats <"$tmp/$name.u")
         printf '%-20s %10s %10s %8s\n' "$name" "$cm" "$um" \
             "$(awk -v u="$um" -v c="$cm" 'BEGIN { printf "%.3f", u / c }')"
+    done
+    probe after
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
+# instructions of the timed part of "$@" under callgrind (the dump at its end)
+count_ir() {
+    rm -f "$tmp/cg" "$tmp"/cg.*
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$@" >/dev/null 2>&1
+    sed -n 's/^summary: //p' "$tmp/cg.1"
+}
+if [ -n "$kernels" ] && [ -n "$count" ]; then
+    K=tests/bench/kernels
+    [ "$KLIST" = "heat triad matmul spmv is walk" ] && KLIST="triad matmul spmv is walk"
+    [ "$TLIST" = "1 2 8" ] && TLIST="1 2"
+    echo "# kernels, -O2, instructions of the timed part (callgrind), per thread: triad 10^5 doubles x 4," \
+        "matmul 16 rows x 256 x 256, spmv 5000 rows x 16 x 2, is 10^5 keys x 2, walk 2 x 10^5 ints x 2"
+    kfmt='%-7s %3s %12s %12s %12s %9s\n'
+    # shellcheck disable=SC2059
+    printf "$kfmt" kernel T "serial Ir" "C Ir" "UPC Ir" "UPC / C"
+    for k in $KLIST; do
+        for T in $TLIST; do
+            case $k in
+            triad) sz=(-DNPT=100000 -DREPS=4); ser=(-DN="$((100000 * T))" -DREPS=4) ;;
+            matmul) sz=(-DRPT=16 -DREPS=1); ser=(-DR="$((16 * T))" -DREPS=1) ;;
+            spmv) sz=(-DRPT=5000 -DREPS=2); ser=(-DR="$((5000 * T))" -DREPS=2) ;;
+            is) sz=(-DKPT=100000 -DREPS=2); ser=(-DNK="$((100000 * T))" -DREPS=2) ;;
+            walk) sz=(-DBW=100000 -DREPS=2); ser=(-DBW="$((100000 * T))" -DREPS=2) ;;
+            *) echo "no count for kernel $k" >&2; exit 2 ;;
+            esac
+            python3 "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.upc" -lm -o "$tmp/$k.u"
+            python3 "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.c" -lm -o "$tmp/$k.c"
+            "${CC:-cc}" -O2 -DKERN_COUNT -I"$K" "${ser[@]}" "$K/${k}_serial.c" -lm -o "$tmp/$k.s"
+            ci=$(count_ir "$tmp/$k.c" -n "$T")
+            ui=$(count_ir "$tmp/$k.u" -n "$T")
+            si=$(count_ir "$tmp/$k.s")
+            # shellcheck disable=SC2059
+            printf "$kfmt" "$k" "$T" "$si" "$ci" "$ui" "$(awk -v u="$ui" -v c="$ci" 'BEGIN { printf "%.3f", u / c }')"
+        done
+    done
+    exit 0
+fi
+if [ -n "$kernels" ]; then
+    K=tests/bench/kernels
+    [ "$CELLS" = 1000000 ] && CELLS=250000
+    echo "# kernels, -O2, $RUNS runs of each form, interleaved; per thread: heat $CELLS cells x $STEPS" \
+        "steps, triad 1M doubles x 40, matmul 64 rows x 256 x 256 x 16, spmv 50000 rows x 16 x 30," \
+        "is 1M keys x 40, walk 2 x 1M ints x 40"
+    probe before
+    kfmt='%-7s %3s %10s %10s %10s %9s %9s\n'
+    # shellcheck disable=SC2059
+    printf "$kfmt" kernel T "serial s" "C med s" "UPC med s" "UPC / C" "C / ser"
+    for k in $KLIST; do
+        for T in $TLIST; do
+            case $k in
+            heat)
+                upc=(tests/bench/heat_forall.upc -DCELLS="$CELLS" -DSTEPS="$STEPS")
+                hand=(samples/heat.c -DHEAT_TIME -DN="$((CELLS * T))" -DSTEPS="$STEPS")
+                ser=(-DN="$((CELLS * T))" -DSTEPS="$STEPS") ;;
+            triad | walk) upc=("$K/$k.upc"); hand=("$K/$k.c")
+                if [ $k = triad ]; then ser=(-DN="$((1000000 * T))"); else ser=(-DBW="$((1000000 * T))"); fi ;;
+            matmul) upc=("$K/$k.upc"); hand=("$K/$k.c"); ser=(-DR="$((64 * T))") ;;
+            spmv) upc=("$K/$k.upc"); hand=("$K/$k.c"); ser=(-DR="$((50000 * T))") ;;
+            is) upc=("$K/$k.upc"); hand=("$K/$k.c"); ser=(-DNK="$((1000000 * T))") ;;
+            *) echo "no kernel $k" >&2; exit 2 ;;
+            esac
+            python3 "$tupcc" -O2 -I"$K" "${upc[@]}" -lm -o "$tmp/$k.u" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+            python3 "$tupcc" -O2 -I"$K" "${hand[@]}" -lm -o "$tmp/$k.c$T"
+            "${CC:-cc}" -O2 -I"$K" "${ser[@]}" "$K/${k}_serial.c" -lm -o "$tmp/$k.s$T"
+            : >"$tmp/tc"; : >"$tmp/tu"; : >"$tmp/ts"
+            for _ in $(seq "$RUNS"); do
+                "$tmp/$k.c$T" -n "$T" >"$tmp/oc"
+                "$tmp/$k.u" -n "$T" >"$tmp/ou"
+                "$tmp/$k.s$T" >"$tmp/os"
+                sed -n 's/.*took \([0-9.]*\) s$/\1/p' "$tmp/oc" >>"$tmp/tc"
+                sed -n 's/.*took \([0-9.]*\) s$/\1/p' "$tmp/ou" >>"$tmp/tu"
+                sed -n 's/.*took \([0-9.]*\) s$/\1/p' "$tmp/os" >>"$tmp/ts"
+            done
+            if [ "$(grep checksum "$tmp/oc")" != "$(grep checksum "$tmp/ou")" ]; then
+                echo "$k at $T THREADS: the UPC and the C disagree:" >&2
+                cat "$tmp/oc" "$tmp/ou" >&2
+                exit 1
+            fi
+            read -r cm _ < <(stats <"$tmp/tc")
+            read -r um _ < <(stats <"$tmp/tu")
+            read -r sm _ < <(stats <"$tmp/ts")
+            # shellcheck disable=SC2059
+            printf "$kfmt" "$k" "$T" "$sm" "$cm" "$um" \
+                "$(awk -v u="$um" -v c="$cm" 'BEGIN { printf "%.3f", u / c }')" \
+                "$(awk -v s="$sm" -v c="$cm" 'BEGIN { printf "%.3f", c / s }')"
+        done
     done
     probe after
     echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"

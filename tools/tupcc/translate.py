@@ -14,6 +14,8 @@
    the static shared objects get a collective allocation before main."""
 
 import bisect
+import gc
+import fcntl
 import json
 import os
 import re
@@ -61,6 +63,13 @@ class Lines:
 
 def rng(n):
     """[begin, end) offsets of node n in the parsed text, or None."""
+    if ' rng' in n:
+        return n[' rng']
+    n[' rng'] = r = _rng(n)
+    return r
+
+
+def _rng(n):
     r = n.get('range')
     if not r or 'offset' not in r.get('begin', {}) or 'offset' not in r.get('end', {}):
         return None
@@ -68,8 +77,11 @@ def rng(n):
 
 
 def kids(n):
-    """n's child nodes (the JSON writes absent ones as {})."""
-    return [c for c in n.get('inner', []) if isinstance(c, dict) and c.get('kind')]
+    """n's child nodes (the JSON writes absent ones as {}), kept in n."""
+    k = n.get(' kids')
+    if k is None:
+        k = n[' kids'] = [c for c in n.get('inner', ()) if isinstance(c, dict) and c.get('kind')]
+    return k
 
 
 def strip(n):
@@ -83,6 +95,18 @@ def strip(n):
 # own (tupcc_rt.h), and exit, which ends one thread
 PER_THREAD = {'rand': 'tupcc_rand', 'srand': 'tupcc_srand', 'strtok': 'tupcc_strtok',
               'exit': 'tupcc_exit'}
+
+INTS = {'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int', 'long',
+        'unsigned long', 'long long', 'unsigned long long'}
+INT_TYPEDEFS = {'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t',
+                'size_t', 'ptrdiff_t', 'intptr_t', 'uintptr_t', 'ssize_t'}
+
+
+def flat(text):
+    """text on one line: a second copy of a loop's body, whose newlines the
+    first copy keeps (the #line directives stay right)."""
+    return text.replace('\n', ' ')
+
 
 def in_group(grp, d):
     """d belongs to the declaration grp begins: it begins where grp does
@@ -119,6 +143,10 @@ class Translator:
         self.warnings = []
         self._tc = {}
         self.star_decl = {}  # id of a [*] array -> its block size
+        self.fb = []         # contexts of the enclosing upc_foralls run as block loops (fast_forall)
+        self.forall_nest = 0  # upc_foralls with an affinity being emitted around this node
+        self.fb_count = 0
+        self.walks = {}      # pointer id -> walk_loop's run pointer
 
     # ---- helpers -------------------------------------------------------------
     def where(self, n):
@@ -256,6 +284,16 @@ class Translator:
         et = t.copy()
         et.AS = 0
         ct = self.types.cdecl(et)
+        if n['kind'] == 'UnaryOperator' and n['opcode'] == '*' and self.walks:
+            w = self.walking(n)
+            if w:
+                return f'(*({w[1]} *){w[0]})'  # walk_loop: the run's plain pointer
+        if self.mode_at(n, tmode) != 1 and n['kind'] == 'ArraySubscriptExpr':
+            a, b = kids(n)
+            base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            priv = self.private_element(strip(base), strip(idx), idx)
+            if priv:
+                return priv[1]  # a plain load or store of this thread's element
         p = self.sptr(n)
         if self.mode_at(n, tmode) == 1:
             if self.strict_fenced(n):
@@ -302,11 +340,17 @@ class Translator:
             d = n['referencedDecl']
             return self.renamed.get(d['id'], d['name'])
         if k == 'UnaryOperator' and n['opcode'] == '*':
+            w = self.walking(n) if self.walks else None
+            if w:
+                return f'tupcc_wptr({w[2]}, {w[0]}, {w[3]})'
             return self.emit(kids(n)[0])
         if k == 'ArraySubscriptExpr':
             a, b = kids(n)
             base, idx = (a, b) if self.is_sptr(a) else (b, a)
             sb, si = strip(base), strip(idx)
+            priv = self.private_element(sb, si, idx)
+            if priv:
+                return priv[0]
             for arr, var, name in self.local:
                 if sb.get('kind') == 'DeclRefExpr' and si.get('kind') == 'DeclRefExpr' and \
                         sb['referencedDecl']['id'] == arr and si['referencedDecl']['id'] == var:
@@ -367,6 +411,129 @@ class Translator:
                 p = f'tupcc_near({p}, {k}, {B}, sizeof({ct}))'
             return p
         return None
+
+    def walking(self, n):
+        """(q, C type, p, element size) where n is *p for the pointer p of
+        an enclosing walk_loop."""
+        x = strip(kids(n)[0])
+        if x.get('kind') == 'DeclRefExpr':
+            return self.walks.get(x['referencedDecl']['id'])
+        return None
+
+    def private_element(self, base, idx, raw_idx):
+        """x[e] in the body of a upc_forall run as a block loop (fast_forall),
+        for a shared array x of the loop's layout (one dimension, its block
+        size): (pointer-to-shared, lvalue) as C text, else None. x[i] of the
+        loop's own i is this thread's element of the block the loop is in, at
+        a known place of x's local part: a plain access, with no test. Any
+        other x[e] is tested against that block (in it: a plain access, else
+        the general one)."""
+        if not self.fb:
+            return None
+        if base.get('kind') == 'ArraySubscriptExpr':
+            return self.private_row_element(base, raw_idx)
+        if base.get('kind') != 'DeclRefExpr' or not self.shared_array(base) or self.in_member(base):
+            return None
+        shape = self.array_shape(base)
+        if shape[0] != 1:
+            return None
+        _, B, ct = shape
+        for ctx in reversed(self.fb):
+            if ctx['B'] != B:
+                continue
+            h = self.sptr(base)
+            p = self.fb_base(ctx, h, ct, '1')
+            d = ctx['d']
+            if idx.get('kind') == 'DeclRefExpr' and idx['referencedDecl']['id'] == ctx['var']:
+                if ctx['cyclic']:
+                    at, phase = f'tupcc_c{d}', '0'
+                else:
+                    at, phase = f'tupcc_k{d}', f'tupcc_k{d} - tupcc_b{d}'
+                lv = f'(({ct} *){p})[{at}]'
+                sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)({phase})}})'
+                return sp, lv
+            K = self.literal_offset(idx, ctx['var'])
+            if K is not None and not ctx['cyclic']:
+                if ctx['middle']:
+                    # the middle of the block: x[i + K] is in it (fast_forall)
+                    lv = f'(({ct} *){p})[tupcc_k{d} + ({K})]'
+                    sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)(tupcc_k{d} + ({K}) - tupcc_b{d})}})'
+                    return sp, lv
+                ctx['offsets'].add(K)
+            if ctx['cyclic']:
+                blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
+            else:
+                # the array's block size as written: a constant divides faster
+                blk = f'tupcc_b{d}, (long long)({B}), 0'
+            args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
+            return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
+        return None
+
+    def fb_base(self, ctx, h, ct, unit):
+        """the name of the base of array h in the block loop ctx: in a
+        cyclic loop, its part on this thread (index: the course); else that
+        part moved by the block's off (index: i itself, in units of `unit`
+        elements), set at each block from the part (tupcc_pD_N)."""
+        got = ctx['ptrs'].get(h)
+        if got is None:
+            n = len(ctx['ptrs'])
+            got = ctx['ptrs'][h] = (f"tupcc_p{ctx['d']}_{n}", f"tupcc_q{ctx['d']}_{n}", ct, unit)
+        return got[0] if ctx['cyclic'] else got[1]
+
+    def literal_offset(self, idx, v):
+        """K where idx is v + K, K + v or v - K for an integer literal K, else None."""
+        if idx.get('kind') != 'BinaryOperator' or idx['opcode'] not in ('+', '-'):
+            return None
+        x, y = (strip(c) for c in kids(idx))
+        if idx['opcode'] == '+' and x.get('kind') == 'IntegerLiteral':
+            x, y = y, x
+        if not self.is_var(x, v) or y.get('kind') != 'IntegerLiteral' or not y.get('value', '').isdigit():
+            return None
+        return int(y['value']) * (-1 if idx['opcode'] == '-' else 1)
+
+    def private_row_element(self, row, col):
+        """x[r][e] in such a loop, x of two dimensions [R][M] whose blocks
+        hold whole rows (B a multiple of M): row r is where element r of a
+        one-dimensional array of block size B / M is, so x[i][e] is a plain
+        access of row i's local copy (e within the row, as C requires); any
+        other row is tested against the loop's block, in elements."""
+        x, r = (strip(c) for c in kids(row))
+        rb = self.row_block(x)
+        if rb is None:
+            return None
+        RB, M, ct = rb
+        for ctx in reversed(self.fb):
+            if ctx['B'] != RB:
+                continue
+            h = self.sptr(x)
+            p = self.fb_base(ctx, h, ct, M)
+            d = ctx['d']
+            e = self.emit(col)
+            if r.get('kind') == 'DeclRefExpr' and r['referencedDecl']['id'] == ctx['var']:
+                rt = f'tupcc_k{d}'
+                at = f'tupcc_c{d}' if ctx['cyclic'] else f'tupcc_k{d}'
+                lv = f'(({ct} *){p})[({at}) * {M} + ({e})]'
+            else:
+                rt, lv = f'(long long)({self.emit(kids(row)[1])})', None
+            if ctx['cyclic']:
+                blk = f'tupcc_k{d} * {M}, {M}, (tupcc_c{d} - tupcc_k{d}) * {M}'
+            else:
+                blk = f'tupcc_b{d} * {M}, (long long)({RB}) * {M}, 0'
+            args = f'{p}, {h}, {rt} * {M} + ({e}), {blk}, sizeof({ct})'
+            return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))'
+        return None
+
+    def row_block(self, x):
+        """(rows per block, M, C element type) as text of a shared array
+        x[R][M] whose block size is a multiple of M (both constants), else None."""
+        if x.get('kind') != 'DeclRefExpr' or not self.shared_array(x) or self.in_member(x):
+            return None
+        ds, _ = self.types.dims(self.T(x))
+        B, ct, _ = self.elem_info(self.T(x), x)
+        if len(ds) != 2 or not ds[1].isdigit() or not B.isdigit() or int(ds[1]) == 0 or \
+                int(B) == 0 or int(B) % int(ds[1]):
+            return None
+        return str(int(B) // int(ds[1])), ds[1], ct
 
     def array_shape(self, n):
         """(dimensions, block size, C element type) of a shared array."""
@@ -530,6 +697,10 @@ class Translator:
             return self.sptr(c)
         if op in ('++', '--') and self.is_sptr(c):
             B, es, scale = self.ptr_info(self.T(c))
+            if not scale:
+                # a step to the next element: carried along, no division
+                d = -1 if op == '--' else 1
+                return f'tupcc_pstep(&{self.emit(c)}, {d}, {B}, {es}, {1 if n.get("isPostfix") else 0})'
             d = ('-' if op == '--' else '') + (f'(ptrdiff_t)({scale})' if scale else '1')
             return f'tupcc_padd(&{self.emit(c)}, {d}, {B}, {es}, {1 if n.get("isPostfix") else 0})'
         if op == '!' and self.is_sptr(c):
@@ -561,7 +732,7 @@ class Translator:
             return f'({"!" if op == "!=" else ""}tupc_ptr_eq({self.emit(a)}, {self.emit(b)}))'
         if op in ('<', '<=', '>', '>='):
             B, es, _ = self.ptr_layout(a)
-            return f'(tupc_ptr_cmp({self.emit(a)}, {self.emit(b)}, {B}, {es}) {op} 0)'
+            return f'(tupcc_ptr_cmp({self.emit(a)}, {self.emit(b)}, {B}, {es}) {op} 0)'
         if op in ('=', ','):
             return self.splice(n)
         self.refuse(n, f'the operator {op} on a pointer-to-shared')
@@ -639,6 +810,9 @@ class Translator:
                 test = f'tupcc_aff_int({self.emit(a)})'
             # inside a controlling upc_forall every iteration runs (6.6.2)
             return f'(!tupcc_ctl || {test})'
+        if name in ('upc_threadof', 'upc_phaseof') and name not in self.user_names and len(kids(n)) == 2:
+            # fields of the pointer: no call
+            return f'((size_t)({self.emit(kids(n)[1])}).{name[4:-2]})'
         m = re.match(r'__tupc_(block|elem|local)sizeof$', name)
         if m:
             return self.upc_sizeof(n, m.group(1))
@@ -688,8 +862,22 @@ class Translator:
             pre[id(c)] = self.cond(c)
         ks = [c for c in inner if isinstance(c, dict) and c.get('kind')]
         call = self.forall_call(ks[-1]) if ks else None
+        if call is None:
+            walk = self.walk_loop(n, inner)
+            if walk is not None:
+                return walk
         if call is None or not kids(call)[1:]:
             return self.splice(n, pre=pre)
+        fast = self.fast_forall(n, inner, call)
+        if fast is not None:
+            return fast
+        self.forall_nest += 1
+        try:
+            return self.forall_general(n, inner, call, ks, pre)
+        finally:
+            self.forall_nest -= 1
+
+    def forall_general(self, n, inner, call, ks, pre):
         local = self.local_element(kids(call)[1], kids(ks[-1])[2])
         var = None
         stride = None
@@ -729,6 +917,341 @@ class Translator:
         if var:
             text = f'for (tupc_sptr_t {var} = TUPC_NULL, *{var}_once = &{var}; {var}_once; {var}_once = 0) ' + text
         return text
+
+    def walk_loop(self, n, inner):
+        """for (...; p < E; p++) S (or p != E, p <= E; ++p), p an automatic
+        pointer-to-shared the body reads only as *p, E a pointer the loop
+        cannot change: a loop over the runs of p's elements that lie one
+        after another in a partition (to the end of p's block, or to E),
+        each a plain loop of a char pointer q over them, with *p as *q;
+        between runs p moves to the next block (tupcc_wskip). None where it
+        does not apply."""
+        if len(inner) != 5:
+            return None
+        init, condvar, cond, inc, body = inner
+        if condvar.get('kind') or not cond.get('kind') or inc.get('kind') != 'UnaryOperator' or \
+                inc['opcode'] != '++' or not body.get('kind'):
+            return None
+        p = strip(kids(inc)[0])
+        if p.get('kind') != 'DeclRefExpr' or not self.is_sptr(p):
+            return None
+        v = p['referencedDecl']['id']
+        if v not in self.auto_vars or v in self.addr_taken:
+            return None
+        c = strip(cond)
+        if c.get('kind') != 'BinaryOperator' or c['opcode'] not in ('<', '<=', '!=') or not self.is_var(kids(c)[0], v):
+            return None
+        if not self.sptr_invariant(kids(c)[1], body, v):
+            return None
+        B, es, scale = self.ptr_info(self.T(p))
+        pt = self.types.resolve(self.types.resolve(self.T(p)).to)
+        if scale or self.mode_at(n, decode_as(self.types.elem(pt).AS)[1]) == 1:
+            return None
+        if self.changes(body, v) or not self.only_deref(body, v) or self.top_break(body):
+            return None
+        d = self.fb_count
+        self.fb_count += 1
+        name = p['referencedDecl']['name']
+        et = pt.copy()
+        et.AS = 0
+        self.walks[v] = (f'tupcc_q{d}', self.types.cdecl(et), name, es)
+        try:
+            btext = self.emit(body)
+        finally:
+            del self.walks[v]
+        le = 1 if c['opcode'] == '<=' else 0
+        # the body behind a loop over the run
+        head = (f'for (char *tupcc_q{d} = (tupcc_z{d} = tupcc_wend({name}, {self.emit(kids(c)[1])}, {B}, {es}, {le}), '
+                f'{name}.addr); tupcc_q{d} < tupcc_z{d}; tupcc_q{d} += {es}) ')
+        out = self.splice(n, pre={id(inc): f'{name} = tupcc_wskip({name}, tupcc_z{d}, {B}, {es})',
+                                  id(body): head + btext})
+        return f'for (char *tupcc_z{d} = 0, *tupcc_o{d} = ""; tupcc_o{d}; tupcc_o{d} = 0) ' + out
+
+    def sptr_invariant(self, n, body, v):
+        """the pointer-to-shared expression n has one value for the whole
+        loop: a shared array, an automatic pointer the body does not change,
+        &a[e] and p + e of such, with e invariant."""
+        k = n.get('kind')
+        if k in ('ParenExpr', 'ImplicitCastExpr', 'CStyleCastExpr'):
+            if k != 'ParenExpr' and n.get('castKind') not in ('ArrayToPointerDecay', 'NoOp', 'LValueToRValue',
+                                                              'BitCast', 'AddressSpaceConversion'):
+                return False
+            return self.sptr_invariant(kids(n)[0], body, v)
+        if k == 'DeclRefExpr':
+            d = n['referencedDecl']
+            if d['id'] == v:
+                return False
+            if self.shared_array(n):
+                return True
+            return self.is_sptr(n) and d['id'] in self.auto_vars and d['id'] not in self.addr_taken and \
+                not self.changes(body, d['id'])
+        if k == 'UnaryOperator' and n['opcode'] == '&':
+            e = strip(kids(n)[0])
+            if e.get('kind') != 'ArraySubscriptExpr':
+                return False
+            a, b = kids(e)
+            base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            return self.sptr_invariant(base, body, v) and self.invariant(idx, body, v)
+        if k == 'BinaryOperator' and n['opcode'] in ('+', '-'):
+            a, b = kids(n)
+            if self.is_sptr(a) and not self.is_sptr(b):
+                return self.sptr_invariant(a, body, v) and self.invariant(b, body, v)
+            if self.is_sptr(b) and not self.is_sptr(a) and n['opcode'] == '+':
+                return self.sptr_invariant(b, body, v) and self.invariant(a, body, v)
+        return False
+
+    def only_deref(self, n, v):
+        """every use of the variable v in n is *v."""
+        if n.get('kind') == 'UnaryOperator' and n['opcode'] == '*' and self.is_var(kids(n)[0], v):
+            return True
+        if n.get('kind') == 'DeclRefExpr' and n['referencedDecl']['id'] == v:
+            return False
+        return all(self.only_deref(c, v) for c in kids(n))
+
+    def fast_forall(self, n, inner, call):
+        """A controlling upc_forall (i = L; i < E; i++; &a[i]) or (...; i),
+        a a shared array of one dimension and a definite block size, as a
+        loop over this thread's blocks and, in each, over its indices: no
+        test of any other i. The body's x[i] for arrays of a's layout are
+        plain accesses (private_element). Taken when i is an automatic
+        integer variable the body does not change, E (or E for <=) a value
+        the loop cannot change, and the body can be written twice: a
+        upc_forall that runs inside another (at run time: tupcc_ctl is 0)
+        takes the other copy, a plain for loop of general accesses. None
+        where it does not apply (forall_general)."""
+        if self.forall_nest or len(inner) != 5:
+            return None
+        init, condvar, cond, inc, ifs = inner
+        if condvar.get('kind') or not cond.get('kind') or not inc.get('kind') or len(kids(ifs)) != 3:
+            return None
+        body = kids(ifs)[2]
+        a = strip(kids(call)[1])
+        if a.get('kind') == 'DeclRefExpr' and not self.is_sptr(a):
+            v, B, cyclic = a['referencedDecl']['id'], '1', True
+            idx = a
+        elif a.get('kind') == 'UnaryOperator' and a['opcode'] == '&' and \
+                strip(kids(a)[0]).get('kind') == 'ArraySubscriptExpr':
+            base, idx = (strip(x) for x in kids(strip(kids(a)[0])))
+            if base.get('kind') == 'ArraySubscriptExpr':
+                # &x[i][0]: the row layout of a two-dimensional array
+                x, idx = (strip(c) for c in kids(base))
+                rb = self.row_block(x)
+                col = strip(kids(strip(kids(a)[0]))[1])
+                if rb is None or idx.get('kind') != 'DeclRefExpr' or col.get('kind') != 'IntegerLiteral' or \
+                        col.get('value') != '0':
+                    return None
+                base, B = x, rb[0]
+            elif base.get('kind') != 'DeclRefExpr' or idx.get('kind') != 'DeclRefExpr' or \
+                    not self.shared_array(base) or self.in_member(base):
+                return None
+            else:
+                dims, B, _ = self.array_shape(base)
+                if dims != 1 or B == '0':
+                    return None
+            if idx.get('kind') != 'DeclRefExpr':
+                return None
+            v, cyclic = idx['referencedDecl']['id'], B == '1'
+        else:
+            return None
+        if not self.loop_var(idx) or self.changes(body, v):
+            return None
+        c = strip(cond)
+        if c.get('kind') != 'BinaryOperator' or c['opcode'] not in ('<', '<=') or \
+                not self.is_var(kids(c)[0], v) or not self.invariant(kids(c)[1], body, v):
+            return None
+        if not self.step_one(inc, v):
+            return None
+        if self.top_break(body) or self.duplicated(body):
+            return None
+        whole = self.src(n)
+        if '\n#' in whole:
+            return None  # a directive or line marker inside: the copy is one line
+        declared = init.get('kind') == 'DeclStmt' and any(d.get('id') == v for d in kids(init))
+        d = self.fb_count
+        self.fb_count += 1
+        i = idx['referencedDecl']['name']
+        ti = f'(__typeof__({i}))'
+        E = self.emit(kids(c)[1])
+        le = ' + 1' if c['opcode'] == '<=' else ''
+        if self.unsigned(self.T(kids(c)[0])):
+            # i < E compares as unsigned: a negative start ends the loop
+            hi = f'tupcc_fb_uhi(tupcc_lo{d}, (unsigned long long)({E}), {1 if le else 0})'
+        else:
+            hi = f'(long long)({E}){le}'
+        if not init.get('kind'):
+            it = ';'
+        else:
+            it = self.emit(init) + ('' if init['kind'] == 'DeclStmt' else ';')
+        flat_body = self.emit_flat(body)
+        ctx = {'var': v, 'B': B, 'cyclic': cyclic, 'd': d, 'ptrs': {}, 'offsets': set(), 'middle': False}
+        self.fb.append(ctx)
+        self.forall_nest += 1
+        try:
+            text = self.emit(body)
+            middle = None
+            if ctx['offsets']:
+                # x[i + K] tested at the block's edges, plain in its middle
+                edge = flat(text)
+                ctx['middle'] = True
+                middle = self.emit(body)
+        finally:
+            self.forall_nest -= 1
+            self.fb.pop()
+        final = '' if declared else f', {i} = {ti}(tupcc_hi{d} > tupcc_lo{d} ? tupcc_hi{d} : tupcc_lo{d})'
+        # (c: the course of the block, off: element i's place in the local
+        # part less i, k: i as long long; only what the body uses)
+        off = f', tupcc_off{d} = 0' if ctx['ptrs'] and not cyclic else ''
+        if cyclic:
+            # the loop counts courses, so that the compiler knows its trips
+            head = (f'for (long long tupcc_lo{d} = (long long)({i}), tupcc_hi{d} = {hi}, tupcc_c{d} = 0, '
+                    f'tupcc_k{d} = tupcc_fb_first(tupcc_lo{d}, 1, &tupcc_c{d}), '
+                    f'tupcc_ce{d} = tupcc_c{d} + tupcc_fb_count(tupcc_k{d}, tupcc_hi{d}), tupcc_h{d} = 1; tupcc_h{d}; '
+                    f'tupcc_h{d} = 0{final}) ')
+        else:
+            head = (f'for (long long tupcc_lo{d} = (long long)({i}), tupcc_hi{d} = {hi}, tupcc_B{d} = (long long)({B}), '
+                    f'tupcc_c{d} = 0, tupcc_b{d} = tupcc_fb_first(tupcc_lo{d}, tupcc_B{d}, &tupcc_c{d}), '
+                    f'tupcc_e{d} = 0{off}, tupcc_k{d} = 0, tupcc_h{d} = 1; tupcc_h{d}; tupcc_h{d} = 0{final}) ')
+        if ctx['ptrs']:
+            # each array's part on this thread, found once for the loop
+            ps = ', '.join(f'*{p} = {h}.addr + (size_t)MYTHREAD * tupc_impl_partition_size' +
+                           ('' if cyclic else f', *{q} = 0')
+                           for h, (p, q, _, _) in ctx['ptrs'].items())
+            head += f'for (char {ps}, *tupcc_g{d} = ""; tupcc_g{d}; tupcc_g{d} = 0) '
+        if cyclic:
+            head += (f'for (; tupcc_c{d} < tupcc_ce{d} && ((void)({i} = {ti}tupcc_k{d}), 1); '
+                     f'tupcc_k{d} += THREADS, tupcc_c{d}++) ')
+        else:
+            if off:
+                # the bases of this block: x[i] is q[i]
+                off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}' + ''.join(
+                    f', {q} = {p} + tupcc_off{d} * ({unit} * (long long)sizeof({ct}))'
+                    for p, q, ct, unit in ctx['ptrs'].values())
+            head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) ')
+            first = (f'tupcc_k{d} = tupcc_b{d} > tupcc_lo{d} ? tupcc_b{d} : tupcc_lo{d}, '
+                     f'tupcc_e{d} = tupcc_b{d} + tupcc_B{d} < tupcc_hi{d} ? tupcc_b{d} + tupcc_B{d} : tupcc_hi{d}{off}')
+            step = f'((void)({i} = {ti}tupcc_k{d}), 1); tupcc_k{d}++) '
+            if middle is None:
+                head += f'for ({first}; tupcc_k{d} < tupcc_e{d} && {step}'
+            else:
+                # three parts of the block's range: where some x[i + K] may
+                # leave the block (before m1, from m2 on), and between
+                lo_k, hi_k = min(ctx['offsets'] | {0}), max(ctx['offsets'] | {0})
+                head += (f'for (long long tupcc_m1{d} = ({first}, tupcc_fb_clamp(tupcc_b{d} - ({lo_k}), tupcc_k{d}, '
+                         f'tupcc_e{d})), tupcc_m2{d} = tupcc_fb_clamp(tupcc_b{d} + tupcc_B{d} - ({hi_k}), tupcc_m1{d}, '
+                         f'tupcc_e{d}), tupcc_s{d} = 0; tupcc_s{d} < 3; tupcc_s{d}++) '
+                         f'if (tupcc_s{d} != 1) for (tupcc_k{d} = tupcc_s{d} ? tupcc_m2{d} : tupcc_k{d}; '
+                         f'tupcc_k{d} < (tupcc_s{d} ? tupcc_e{d} : tupcc_m1{d}) && {step}{{ {edge} ; }} '
+                         f'else for (tupcc_k{d} = tupcc_m1{d}; tupcc_k{d} < tupcc_m2{d} && {step}')
+                text = middle
+        general = (f'for ({flat(it)} tupcc_once; tupcc_once = 0) if (!tupcc_ctl) {{ '
+                   f'for (; {flat(self.emit(cond))}; {flat(self.emit(inc))}) {{ {flat_body} ; }} }} else ')
+        before = self.text[rng(n)[0]:rng(body)[0]]
+        indent = before.rsplit('\n', 1)[-1]
+        pad = '\n' * before.count('\n') + (indent if indent.isspace() else '')
+        return ('for (int tupcc_ctl = !tupcc_forall_depth++, tupcc_once = 1; tupcc_once; '
+                'tupcc_once = 0, tupcc_forall_depth--) ' + general + head + pad + text)
+
+    def emit_flat(self, body):
+        """body as C on one line, its affinities ignored (a nested upc_forall)."""
+        self.forall_nest += 1
+        saved = self.fb
+        self.fb = []
+        try:
+            return flat(self.emit(body))
+        finally:
+            self.fb = saved
+            self.forall_nest -= 1
+
+    def loop_var(self, idx):
+        """idx names an automatic integer variable whose address is never
+        taken: only the code that names it can change it."""
+        v = idx['referencedDecl']['id']
+        if v not in self.auto_vars or v in self.addr_taken:
+            return False
+        t = self.types.resolve(self.T(idx))
+        return t.kind == 'base' and not t.AS and 'volatile' not in t.quals and \
+            (t.name in INTS or self.int_typedef(t.name))
+
+    def int_typedef(self, name):
+        return name in INT_TYPEDEFS
+
+    def unsigned(self, t):
+        t = self.types.resolve(t)
+        return t.kind == 'base' and (t.name.startswith('unsigned') or t.name in ('_Bool', 'size_t', 'uintptr_t') or
+                                     t.name.startswith('uint'))
+
+    def is_var(self, n, v):
+        x = strip(n)
+        return x.get('kind') == 'DeclRefExpr' and x['referencedDecl']['id'] == v
+
+    def step_one(self, inc, v):
+        """inc is i++, ++i or i += 1."""
+        k = inc.get('kind')
+        if k == 'UnaryOperator' and inc['opcode'] == '++':
+            return self.is_var(kids(inc)[0], v)
+        if k == 'CompoundAssignOperator' and inc['opcode'] == '+=' and self.is_var(kids(inc)[0], v):
+            r = strip(kids(inc)[1])
+            return r.get('kind') == 'IntegerLiteral' and r.get('value') == '1'
+        return False
+
+    def changes(self, n, v):
+        """n may change the variable v (assigns it, steps it, takes its address)."""
+        k = n.get('kind')
+        if k == 'UnaryOperator' and n['opcode'] in ('++', '--', '&') and self.is_var(kids(n)[0], v):
+            return True
+        if k in ('BinaryOperator', 'CompoundAssignOperator') and n['opcode'].endswith('=') and \
+                n['opcode'] not in ('==', '!=', '<=', '>=') and self.is_var(kids(n)[0], v):
+            return True
+        return any(self.changes(c, v) for c in kids(n))
+
+    def invariant(self, n, body, v):
+        """n's value is the same at every test of the loop: constants,
+        sizeof, and variables that only the body could change and does not
+        (automatic, address never taken) or const ones; no call, no
+        assignment, no shared access, not the loop's variable."""
+        k = n.get('kind')
+        if k in ('IntegerLiteral', 'CharacterLiteral', 'UnaryExprOrTypeTraitExpr'):
+            return True
+        if self.has_type(n) and self.types.has_upc(self.T(n)):
+            return False
+        if k in ('ParenExpr', 'ImplicitCastExpr', 'CStyleCastExpr', 'ConditionalOperator'):
+            return all(self.invariant(c, body, v) for c in kids(n))
+        if k == 'UnaryOperator':
+            return n['opcode'] in ('+', '-', '~', '!') and self.invariant(kids(n)[0], body, v)
+        if k == 'BinaryOperator':
+            return n['opcode'] not in ('=', ',') and all(self.invariant(c, body, v) for c in kids(n))
+        if k == 'DeclRefExpr':
+            d = n['referencedDecl']
+            if d.get('kind') == 'EnumConstantDecl':
+                return True
+            if d.get('kind') not in ('VarDecl', 'ParmVarDecl') or d['id'] == v:
+                return False
+            t = self.types.resolve(self.T(n))
+            if 'volatile' in t.quals:
+                return False
+            if 'const' in t.quals and t.kind == 'base':
+                return True
+            return (d['id'] in self.auto_vars or d['id'] in self.params) and d['id'] not in self.addr_taken and \
+                not self.changes(body, d['id'])
+        return False
+
+    def top_break(self, n):
+        """a break in n that would leave the upc_forall (not an inner loop or switch)."""
+        k = n.get('kind')
+        if k == 'BreakStmt':
+            return True
+        if k in ('ForStmt', 'WhileStmt', 'DoStmt', 'SwitchStmt'):
+            return False
+        return any(self.top_break(c) for c in kids(n))
+
+    def duplicated(self, n):
+        """n cannot be written twice: a label, or an object of static storage."""
+        k = n.get('kind')
+        if k in ('LabelStmt', 'AddrLabelExpr', 'IndirectGotoStmt'):
+            return True
+        if k == 'VarDecl' and n.get('storageClass') in ('static', 'extern'):
+            return True
+        return any(self.duplicated(c) for c in kids(n))
 
     def stride_of(self, n, inner, aff, local):
         """(i, B, element size, condition, increment) when a controlling
@@ -1106,6 +1629,8 @@ class Translator:
         k = n.get('kind')
         if k == 'VarDecl' and in_function and not n.get('storageClass'):
             self.auto_vars.add(n['id'])
+        if k == 'ParmVarDecl':
+            self.params.add(n['id'])
         if k in ('FunctionDecl', 'VarDecl') and not in_function and \
                 (k == 'VarDecl' or any(c['kind'] == 'CompoundStmt' for c in kids(n))):
             self.user_names.add(n.get('name'))
@@ -1117,7 +1642,7 @@ class Translator:
             self.survey(c, in_function or k == 'FunctionDecl')
 
     def run(self):
-        self.auto_vars, self.addr_taken, self.user_names = set(), set(), set()
+        self.auto_vars, self.addr_taken, self.user_names, self.params = set(), set(), set(), set()
         for d in kids(self.ast):
             r = rng(d)
             if r and self.lines.at(r[0])[2]:
@@ -1179,10 +1704,12 @@ def frontend(path, opts, cfg):
         cpp += [f'-D__TUPCC_THREADS={threads}', '-D__UPC_STATIC_THREADS__=1', f'-DTHREADS={threads}']
     else:
         cpp += ['-D__UPC_DYNAMIC_THREADS__=1']
-    cpp += opts.get('cpp_args', []) + [path]
+    # -v: the include search list (header_name), with no run of its own
+    cpp += opts.get('cpp_args', []) + ['-v', path]
     r = subprocess.run(cpp, capture_output=True, encoding=ENC)
+    opts['search_dirs'], stderr = search_list(r.stderr)
     if r.returncode:
-        raise UPCError(r.stderr.rstrip())
+        raise UPCError(stderr.rstrip())
     fe_real = os.path.realpath(fe_inc)
 
     def is_user(file, flags):
@@ -1202,14 +1729,20 @@ def frontend(path, opts, cfg):
     text, pragmas = pp.output()
     opts.setdefault('warnings', []).extend(pp.warnings)
     lines = Lines(text, is_translated)
-    parse_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
-                 '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info',
-                 '-Xclang', '-ast-dump=json', '-']
+    check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
+                 '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
+    dump_cmd = check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-']
+    # the first parse, without the AST (whose JSON costs several times the
+    # parse), finds the conversions to make explicit; the next makes the AST
+    dump = False
     for rnd in range(8):
-        out, stderr = _parse(parse_cmd, _blank_markers(text))
+        out, stderr = _parse(dump_cmd if dump else check_cmd, _blank_markers(text))
         errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')]
-        if not errs:
+        if not errs and dump:
             return text, lines, pragmas, json.loads(out)
+        dump = True
+        if not errs:
+            continue
         fixes, msgs = [], []
         for m in errs:
             fix = _conversion_fix(m)
@@ -1228,6 +1761,15 @@ def frontend(path, opts, cfg):
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
 
 
+INDENT = re.compile(rb'\n[ \t]+')
+DEEP = b'\n' + b' ' * 128
+F_SETPIPE_SZ = getattr(fcntl, 'F_SETPIPE_SZ', 1031)
+
+
+def _unindent(block):
+    return INDENT.sub(b'\n', block) if DEEP in block else block
+
+
 def _parse(cmd, text):
     """clang's JSON AST of text, and its diagnostics. The JSON is read line
     by line without its indentation, which grows with the depth of the
@@ -1236,8 +1778,23 @@ def _parse(cmd, text):
         fin.write(text.encode(ENC))
         fin.seek(0)
         p = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.PIPE, stderr=ferr)
-        out = ''.join(ln.decode(ENC).lstrip() for ln in p.stdout)
+        # a pipe of 1 MiB (where Linux allows): a tenth of the reads and
+        # waits; a block with deep indentation loses it (json skips the usual
+        # indentation faster than a pass could remove it)
+        fd = p.stdout.fileno()
+        try:
+            fcntl.fcntl(fd, F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
+        parts = []
+        while True:
+            block = os.read(fd, 1 << 20)
+            if not block:
+                break
+            parts.append(_unindent(block))
+        p.stdout.close()
         p.wait()
+        out = b''.join(parts).decode(ENC)
         ferr.seek(0)
         return out, ferr.read().decode(ENC)
 
@@ -1299,8 +1856,15 @@ def _apply_fixes(text, fixes):
     edits = []
     for (l1, c1, l2, c2, dest), _, _ in fixes:
         edits.append((starts[l1 - 1] + c1 - 1, starts[l2 - 1] + c2 - 1, dest))
-    edits.sort(reverse=True)
-    for b, e, dest in edits:
+    edits.sort()
+    if all(x[1] <= y[0] for x, y in zip(edits, edits[1:])):
+        # apart (the usual case): one pass, not a copy of the text an edit
+        out, pos = [], 0
+        for b, e, dest in edits:
+            out += [text[pos:b], f'(({dest})(', text[b:e], '))']
+            pos = e
+        return ''.join(out) + text[pos:]
+    for b, e, dest in reversed(edits):
         text = text[:b] + f'(({dest})(' + text[b:e] + '))' + text[e:]
     return text
 
@@ -1342,18 +1906,20 @@ def _untranslate(msg):
 FE_ONLY = ('tupcc_prelude.h', 'upc_strict.h', 'upc_relaxed.h')
 
 
-def system_dirs(cfg):
-    """the C compiler's include search directories, for header names."""
-    r = subprocess.run([cfg['clang'], '-E', '-x', 'c', '-', '-v'], input='', capture_output=True, encoding=ENC)
-    dirs, on = [], False
-    for ln in r.stderr.splitlines():
-        if ln.startswith('#include <...> search starts here'):
+def search_list(stderr):
+    """(the include search directories, the rest) of clang -v's stderr:
+    what it prints up to the end of the list is not a diagnostic."""
+    dirs, on, rest = [], False, None
+    for ln in stderr.splitlines(True):
+        if rest is not None:
+            rest.append(ln)
+        elif ln.startswith('#include <...> search starts here'):
             on = True
         elif ln.startswith('End of search list'):
-            on = False
+            on, rest = False, []
         elif on:
             dirs.append(os.path.realpath(ln.strip()))
-    return dirs
+    return dirs, stderr if rest is None else ''.join(rest)
 
 
 def header_name(path, dirs):
@@ -1416,6 +1982,18 @@ def leftovers(body):
 
 def generate(path, opts, cfg):
     """C11 for one UPC file; raises UPCError with the messages to print."""
+    # the AST is millions of dicts and lists without a cycle: the collector's
+    # passes over them would make the time grow faster than the file
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _generate(path, opts, cfg)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _generate(path, opts, cfg):
     text, lines, pragmas, ast = frontend(path, opts, cfg)
     threads = opts.get('threads')
     tr = Translator(text, lines, ast, pragmas, threads)
@@ -1432,7 +2010,7 @@ def generate(path, opts, cfg):
     if tr.errors:
         raise UPCError('\n'.join(f'{f}:{ln}: error: {m}' for f, ln, m in tr.errors))
     body = body.replace(prepass.THREADS_TEXT, 'THREADS')
-    dirs = [os.path.realpath(cfg['fe_include'])] + [os.path.realpath(d) for d in cfg['real_include']] + system_dirs(cfg)
+    dirs = [os.path.realpath(cfg['fe_include'])] + [os.path.realpath(d) for d in cfg['real_include']] + opts['search_dirs']
     fe = cfg['fe_include']
     body = collapse(body, dirs, (fe, os.path.realpath(fe)))
     leftovers(body)

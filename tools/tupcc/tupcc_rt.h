@@ -7,6 +7,7 @@
 #include <upc.h>
 #include <upc_tick.h>
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +40,104 @@ static inline tupc_sptr_t tupcc_padd(tupc_sptr_t *p, ptrdiff_t i, size_t B, size
     tupc_sptr_t old = *p;
     *p = tupc_ptr_add(old, i, B, esize);
     return post ? old : *p;
+}
+
+/* ++*p (d 1) or --*p (d -1), returning the old value (post) or the new:
+ * the next element is in the block, or the first of the block on the next
+ * thread, or of the next course on thread 0: address, thread and phase
+ * carried along, with no division (tupc_ptr_add divides at a block's edge). */
+static inline tupc_sptr_t tupcc_pstep(tupc_sptr_t *p, int d, size_t B, size_t es, int post)
+{
+    tupc_sptr_t old = *p;
+    ptrdiff_t S = (ptrdiff_t)tupc_impl_partition_size, e = (ptrdiff_t)es;
+    ptrdiff_t last = (ptrdiff_t)B - 1, T = THREADS;
+    if (B == 0 || (d > 0 ? (ptrdiff_t)p->phase < last : p->phase > 0)) {
+        p->addr += d * e;
+        if (B)
+            p->phase += (uint32_t)d;
+    } else if (d > 0) {
+        p->phase = 0;
+        if ((ptrdiff_t)p->thread + 1 < T) {
+            p->thread++;
+            p->addr += S - last * e;
+        } else {
+            p->thread = 0;
+            p->addr += e - (T - 1) * S;
+        }
+    } else {
+        p->phase = (uint32_t)last;
+        if (p->thread > 0) {
+            p->thread--;
+            p->addr += last * e - S;
+        } else {
+            p->thread = (uint32_t)(T - 1);
+            p->addr += (T - 1) * S - e;
+        }
+    }
+    return post ? old : *p;
+}
+
+/* A loop for (...; p < e; p++) over a shared [B] array (p <= e: le 1)
+ * runs over p's elements in runs that lie one after another in a
+ * partition: from p to the end of its block, or to e where e is there. */
+static inline char *tupcc_wend(tupc_sptr_t p, tupc_sptr_t e, size_t B, size_t es, int le)
+{
+    if (B == 0) /* indefinite: all on one thread */
+        return e.thread == p.thread && e.addr >= p.addr ? e.addr + le * (ptrdiff_t)es : p.addr + es;
+    char *end = p.addr + (B - p.phase) * es;
+    if (e.thread == p.thread && e.addr >= p.addr && e.addr < end)
+        return e.addr + le * (ptrdiff_t)es;
+    return end;
+}
+/* p moved to z, the end of its run: within its block, or the first
+ * element of the next block (the next thread's, or thread 0's a course on). */
+static inline tupc_sptr_t tupcc_wskip(tupc_sptr_t p, char *z, size_t B, size_t es)
+{
+    if (B == 0) {
+        p.addr = z;
+        return p;
+    }
+    size_t ph = p.phase + (size_t)(z - p.addr) / es;
+    if (ph < B) {
+        p.addr = z;
+        p.phase = (uint32_t)ph;
+        return p;
+    }
+    char *start = p.addr - (size_t)p.phase * es; /* of p's block */
+    if ((ptrdiff_t)p.thread + 1 < THREADS) {
+        p.addr = start + tupc_impl_partition_size;
+        p.thread++;
+    } else {
+        p.addr = start + B * es - (size_t)(THREADS - 1) * tupc_impl_partition_size;
+        p.thread = 0;
+    }
+    p.phase = 0;
+    return p;
+}
+/* p's element q, in p's run. */
+static inline tupc_sptr_t tupcc_wptr(tupc_sptr_t p, char *q, size_t es)
+{
+    p.phase += (uint32_t)((size_t)(q - p.addr) / es);
+    p.addr = q;
+    return p;
+}
+
+/* tupc_ptr_cmp for two pointers into one array: on one thread, the order
+ * of the addresses (a thread's elements lie in index order in its
+ * partition). */
+static inline int tupcc_ptr_cmp(tupc_sptr_t a, tupc_sptr_t b, size_t B, size_t es)
+{
+    (void)B;
+    if (a.thread == b.thread)
+        return (a.addr > b.addr) - (a.addr < b.addr);
+    /* else by course (where the block starts in the partition: the array's
+     * offset plus course * B * es), then thread; no division */
+    ptrdiff_t S = (ptrdiff_t)tupc_impl_partition_size;
+    ptrdiff_t sa = (ptrdiff_t)(uintptr_t)a.addr - (ptrdiff_t)a.thread * S - (ptrdiff_t)a.phase * (ptrdiff_t)es;
+    ptrdiff_t sb = (ptrdiff_t)(uintptr_t)b.addr - (ptrdiff_t)b.thread * S - (ptrdiff_t)b.phase * (ptrdiff_t)es;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    return a.thread < b.thread ? -1 : 1;
 }
 
 /* A cast between pointers-to-shared: the phase is reset where the block
@@ -90,6 +189,64 @@ static inline long long tupcc_fa_step(long long i, long long B, tupc_sptr_t *p, 
         return i + 1;
     p->phase = 0;
     return i + 1 + (long long)(THREADS - 1) * B;
+}
+
+/* A controlling upc_forall (i = lo; i < hi; i++; &a[i]) over a of block
+ * size B, run as a loop over this thread's blocks: the first index (b0) of
+ * its first block at or after lo's, and that block's course (*c), the
+ * index of the block among the thread's own. The next is B * THREADS on,
+ * one course up. An integer affinity is B = 1. */
+static inline long long tupcc_fb_first(long long lo, long long B, long long *c)
+{
+    long long T = THREADS;
+    if (B < 1)
+        return LLONG_MAX; /* no block: no iteration */
+    long long blk = tupc_impl_floordiv(lo, B);
+    long long t = blk - tupc_impl_floordiv(blk, T) * T;
+    blk += (MYTHREAD - t + T) % T;
+    *c = tupc_impl_floordiv(blk, T);
+    return blk * B;
+}
+
+/* The indices from k to hi - 1 in steps of THREADS. */
+static inline long long tupcc_fb_count(long long k, long long hi)
+{
+    return k < hi ? (hi - k + THREADS - 1) / THREADS : 0;
+}
+
+/* x clamped to [lo, hi] (lo <= hi). */
+static inline long long tupcc_fb_clamp(long long x, long long lo, long long hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* The end of i < E (or E + le for <=) compared as unsigned: a negative
+ * start is a huge value, which ends the loop at once. */
+static inline long long tupcc_fb_uhi(long long lo, unsigned long long E, int le)
+{
+    if (lo < 0)
+        return lo;
+    return E >= (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)E + le;
+}
+
+/* &x[e] in such a loop, for an array x of a's layout whose part on this
+ * thread starts at p: in the loop's current block (b0 to b0 + B - 1, this
+ * thread's) it is local element e + off; elsewhere the general address. */
+static inline void *tupcc_fb_at(char *p, tupc_sptr_t x, long long e, long long b0, long long B,
+                                long long off, size_t es)
+{
+    if (__builtin_expect((unsigned long long)(e - b0) < (unsigned long long)B, 1))
+        return p + (e + off) * (long long)es;
+    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es).addr;
+}
+static inline tupc_sptr_t tupcc_fb_sptr(char *p, tupc_sptr_t x, long long e, long long b0, long long B,
+                                        long long off, size_t es)
+{
+    if ((unsigned long long)(e - b0) < (unsigned long long)B) {
+        tupc_sptr_t r = {p + (e + off) * (long long)es, (uint32_t)MYTHREAD, (uint32_t)(e - b0)};
+        return r;
+    }
+    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es);
 }
 
 /* &b[i] from p == &a[i], for shared arrays a and b of one layout: the same
