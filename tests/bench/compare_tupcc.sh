@@ -135,8 +135,8 @@ if [ -n "$kernels" ] && [ -n "$count" ]; then
             walk) sz=(-DBW=100000 -DREPS=2); ser=(-DBW="$((100000 * T))" -DREPS=2) ;;
             *) echo "no count for kernel $k" >&2; exit 2 ;;
             esac
-            python3 "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.upc" -lm -o "$tmp/$k.u"
-            python3 "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.c" -lm -o "$tmp/$k.c"
+            "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.upc" -lm -o "$tmp/$k.u"
+            "$tupcc" -O2 -DKERN_COUNT -I"$K" "${sz[@]}" "$K/$k.c" -lm -o "$tmp/$k.c"
             "${CC:-cc}" -O2 -DKERN_COUNT -I"$K" "${ser[@]}" "$K/${k}_serial.c" -lm -o "$tmp/$k.s"
             ci=$(count_ir "$tmp/$k.c" -n "$T")
             ui=$(count_ir "$tmp/$k.u" -n "$T")
@@ -171,8 +171,8 @@ if [ -n "$kernels" ]; then
             is) upc=("$K/$k.upc"); hand=("$K/$k.c"); ser=(-DNK="$((1000000 * T))") ;;
             *) echo "no kernel $k" >&2; exit 2 ;;
             esac
-            python3 "$tupcc" -O2 -I"$K" "${upc[@]}" -lm -o "$tmp/$k.u" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
-            python3 "$tupcc" -O2 -I"$K" "${hand[@]}" -lm -o "$tmp/$k.c$T"
+            "$tupcc" -O2 -I"$K" "${upc[@]}" -lm -o "$tmp/$k.u" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+            "$tupcc" -O2 -I"$K" "${hand[@]}" -lm -o "$tmp/$k.c$T"
             "${CC:-cc}" -O2 -I"$K" "${ser[@]}" "$K/${k}_serial.c" -lm -o "$tmp/$k.s$T"
             : >"$tmp/tc"; : >"$tmp/tu"; : >"$tmp/ts"
             for _ in $(seq "$RUNS"); do
