@@ -3,8 +3,8 @@
 
 #include "check/calls.h"
 #include "check/error.h"
-#include "check/trace.h"
-#include "check/watchdog.h"
+#include "observe/trace.h"
+#include "observe/watchdog.h"
 #include "coll/async.h"
 #include "coll/copy.h"
 #include "coll/reduce_types.h"
