@@ -182,7 +182,8 @@ def main():
           f"{len(loops)} cycles")
     layers = sorted(set(where.values()), key=order.get)
     for name in layers:
-        print(f"  {name}: {sum(1 for v in where.values() if v == name)} files")
+        n = sum(1 for v in where.values() if v == name)
+        print(f"  {name}: {n} file{'' if n == 1 else 's'}")
     return 1 if errors or up or loops else 0
 
 
