@@ -1,8 +1,8 @@
 #include "check/calls.h"
 
 #include "check/error.h"
-#include "heap/heap.h"
 #include "runtime/runtime.h"
+#include "sync/wait.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,12 +13,21 @@ _Thread_local struct tupc_calls_self tupc_calls_self_ __attribute__((tls_model("
 
 static struct tupc_calls_thread *log_of;
 
+/* The waits' policy (sync/wait.h): a peer that sits in a barrier this
+ * thread has not reached can never end this thread's wait. */
+static void fail_ahead(int peer, const char *func)
+{
+    tupc_calls_fail_ahead(peer, func);
+}
+static const struct tupc_wait_policy ledger = {tupc_calls_peer_ahead, fail_ahead};
+
 int tupc_calls_init(int threads)
 {
     log_of = aligned_alloc(64, sizeof *log_of * (size_t)threads);
     if (!log_of)
         return -1;
     memset(log_of, 0, sizeof *log_of * (size_t)threads);
+    tupc_wait_set_policy(&ledger);
     return 0;
 }
 
@@ -29,6 +38,7 @@ const struct tupc_calls_thread *tupc_calls_of(int thread)
 
 void tupc_calls_fini(void)
 {
+    tupc_wait_set_policy(NULL);
     free(log_of);
     log_of = NULL;
 }

@@ -355,6 +355,8 @@ void tupc_async_team_free(struct tupc_team *t)
 
 void tupc_async_init(void)
 {
+    static const struct tupc_team_client requests = {tupc_async_check_free, tupc_async_team_free};
+    tupc_team_attach(&requests);
     progress_wanted = 0;
     (void)tupc_handle_init(tupc_run_.threads); /* without tables, a post fails and says so */
     if (sched_getaffinity(0, sizeof progress_cpus, &progress_cpus) != 0)

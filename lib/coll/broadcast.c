@@ -20,7 +20,7 @@
  * then touched by the root alone and it returns at once, and the payload
  * travels in the line that signals it: one transfer instead of two. Larger
  * payloads keep the single copy. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_broadcast"

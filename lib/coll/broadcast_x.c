@@ -4,7 +4,7 @@
  * Pull (default): each member copies into its own dst[r], as the 1.3
  * broadcast does: the work is spread over the members. Push: the root, if
  * a member, copies into every dst[r]. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc_x.h"
 
 #define FUNC "upc_all_broadcast_x"

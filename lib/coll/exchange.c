@@ -17,7 +17,7 @@
  * block i of thread j. One thread of each pair (tupc_swaps_pair) swaps
  * them through a small buffer on its stack (tupc_swap): no second copy of
  * the data. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc.h"
 

@@ -10,7 +10,7 @@
  * dst[i * n + j] trade places, nbytes[j * n + i] bytes one way and
  * nbytes[i * n + j] the other. One member of each pair swaps them
  * (tupc_swaps_pair) through a small buffer on its stack. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc_x.h"
 

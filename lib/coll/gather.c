@@ -14,7 +14,7 @@
  * Copy: one memcpy per thread. Neighbouring blocks may share a cache line
  * when nbytes is not a multiple of it: the bytes written are disjoint, so
  * this costs a little false sharing, never a wrong byte. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_gather"

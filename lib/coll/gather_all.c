@@ -12,7 +12,7 @@
  *
  * Copy: THREADS memcpys per thread into local memory, starting at block
  * i + 1 so that the threads do not all read thread 0 first. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_gather_all"

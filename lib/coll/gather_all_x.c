@@ -4,7 +4,7 @@
  *
  * Pull (default): member i fills its own n blocks. Push: member r copies
  * its block to the n destinations. Either way n copies per member. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc_x.h"
 
 #define FUNC "upc_all_gather_all_x"

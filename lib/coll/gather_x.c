@@ -4,7 +4,7 @@
  * Push (default): each member copies its own block to the root, so the
  * work is spread over the members. Pull: each block is copied by the owner
  * of its destination if a member (the root copies all). */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc_x.h"
 
 #define FUNC "upc_all_gather_x"

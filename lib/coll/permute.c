@@ -32,7 +32,7 @@
  * copies its block into a private buffer and publishes that it did, then
  * waits until its target has done the same and writes the buffer there:
  * the blocks form cycles, so one of each cycle must be saved anyway. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc.h"
 

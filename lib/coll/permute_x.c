@@ -11,7 +11,7 @@
  * In place: the block at dst[r] moves to dst[perm[r]]. Member r copies its
  * block into a private buffer and publishes that it did; then waits until
  * its target has done the same, and writes its buffer there. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc_x.h"
 

@@ -31,7 +31,7 @@
  * 1] bit for bit, except where a piece or tile starts: there it is the seed,
  * the partials before it combined, and the inclusive scan has the same sum
  * from its own running value (floating sums may differ in the last bits). */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reduce_types.h"
 
 #include <upc_collective_ext.h>

@@ -14,7 +14,7 @@
  * threads. OUT_ALLSYNC (and OUT_MYSYNC for CHUNK) waits for the root's
  * finished counter only: the root finishes after every partial was
  * published, i.e. after every read of src, and after its write of dst. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reduce_types.h"
 
 #include "check/error.h"

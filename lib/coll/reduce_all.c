@@ -28,7 +28,7 @@
  * order.
  * IN_MYSYNC: the worker waits for the threads whose src it reads and, where
  * it writes every dst[i], for every thread. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reduce_types.h"
 
 #include <upc_collective_ext.h>

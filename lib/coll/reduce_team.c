@@ -30,7 +30,7 @@
  * the same order as the blocking team form: the same bits. Whoever runs
  * chunks runs them (the progress thread, members in completion calls), so
  * the user's function may be called on another thread than the posting one. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reduce_types.h"
 
 #include "check/error.h"

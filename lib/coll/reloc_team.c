@@ -24,7 +24,7 @@
  * copies in a request (coll/async.h) and returns its handle; the completion
  * call runs the OUT sync. In place, exchange and permute move their blocks
  * at posting, as the _x forms do. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/async.h"
 #include "coll/in_place.h"
 #include "coll/reloc.h"

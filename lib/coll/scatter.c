@@ -11,7 +11,7 @@
  *
  * Copy: one memcpy per thread into local memory; the root copies one block,
  * like everyone else. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc.h"
 
 #define FUNC "upc_all_scatter"

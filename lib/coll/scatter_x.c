@@ -3,7 +3,7 @@
  *
  * Pull (default): each member copies its own block. Push: each block is
  * copied by the owner of its source if a member (the root copies all). */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/reloc_x.h"
 
 #define FUNC "upc_all_scatter_x"

@@ -24,7 +24,7 @@
  * every thread flows to every thread); IN_MYSYNC waits for every thread to
  * have entered (a chunk may lie in any partition); OUT_MYSYNC waits for
  * every thread, since any thread may write any element of A. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "check/error.h"
 #include "coll/copy.h"
 #include "coll/syncmode.h"

@@ -3,9 +3,8 @@
  *
  * The team barrier is in team_barrier.c, below the engine that this file
  * uses for tupc_team_split. */
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "coll/team.h"
-#include "coll/async.h"
 
 #include "check/calls.h"
 #include "check/error.h"
@@ -89,9 +88,19 @@ int tupc_team_check_end(char *buf, size_t len)
     return 0;
 }
 
+/* Set before the UPC threads start (pthread_create orders it) and never
+ * cleared: the client's functions stay valid. */
+static const struct tupc_team_client *client;
+
+void tupc_team_attach(const struct tupc_team_client *c)
+{
+    client = c;
+}
+
 static void team_delete(struct tupc_team *t)
 {
-    tupc_async_team_free(t);
+    if (client)
+        client->team_free(t);
     tupc_coll_members_free(t->member);
     free(t->self);
     free(t->bar);
@@ -123,16 +132,6 @@ static _Noreturn void unknown_team(const char *func, upc_team_t team)
               "team is %d, which names no team (never made by tupc_team_split, or freed); "
               "expected UPC_TEAM_ALL or a team from tupc_team_split",
               team);
-}
-
-const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
-{
-    if (t == &tupc_team_all_)
-        snprintf(buf, len, "UPC_TEAM_ALL");
-    else
-        snprintf(buf, len, "the team of %d members split with colour %d (rank 0 is thread %d)",
-                 t->n, t->colour, t->thread[0]);
-    return buf;
 }
 
 struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
@@ -319,7 +318,8 @@ void tupc_team_free(upc_team_t *team)
     tupc_check_not_split(FREE);
     struct tupc_team *t = tupc_team_lookup_(FREE, *team);
     int me = tupc_team_my_rank(t);
-    tupc_async_check_free(t, me, FREE);
+    if (client)
+        client->check_free(t, me, FREE);
     /* Every member has returned from its calls on the team: nothing of the
      * team is read after this barrier but `left`. */
     tupc_team_barrier_(t, me, FREE);

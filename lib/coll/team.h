@@ -126,4 +126,15 @@ int tupc_team_check_end(char *buf, size_t len);
 int tupc_team_init(int threads);
 void tupc_team_fini(void);
 
+/* What a module above the teams keeps on a team (coll/async.c: the
+ * members' requests, t->async): asked before a member frees the team
+ * (check_free fails the run, naming func, if the member may not) and told
+ * when the team is deleted. Attached by that module when the run starts,
+ * so that the teams call nothing above them. */
+struct tupc_team_client {
+    void (*check_free)(struct tupc_team *t, int rank, const char *func);
+    void (*team_free)(struct tupc_team *t);
+};
+void tupc_team_attach(const struct tupc_team_client *c);
+
 #endif

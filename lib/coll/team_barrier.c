@@ -17,11 +17,25 @@
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
+#include <stdio.h>
+
 #define SEC "Extended Collectives 0.3 section 4 item 9"
 
 /* UPC_TEAM_ALL's instance: here, at the bottom of the team files, so that
  * the engine (syncmode.c) and team.c both build on this file alone. */
 struct tupc_team tupc_team_all_;
+
+/* Here, beside the instance it names, so that the barrier's messages need
+ * nothing above it. */
+const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
+{
+    if (t == &tupc_team_all_)
+        snprintf(buf, len, "UPC_TEAM_ALL");
+    else
+        snprintf(buf, len, "the team of %d members split with colour %d (rank 0 is thread %d)",
+                 t->n, t->colour, t->thread[0]);
+    return buf;
+}
 
 _Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const char *func, int j)
 {

@@ -19,7 +19,7 @@
  * full. */
 #include "heap/heap.h"
 
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "check/error.h"
 #include "heap/arena.h"
 #include "runtime/config.h"
@@ -35,11 +35,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-char *tupc_heap_base_;
 /* Frees so far (heap/range_check.h); from 1, so that a zeroed cache entry
  * never matches. */
 _Atomic uint32_t tupc_heap_gen_ = 1;
-size_t tupc_impl_partition_size;
 
 struct partition {
     pthread_mutex_t lock;

@@ -3,13 +3,12 @@
 #define TUPC_HEAP_HEAP_H
 
 #include "heap/range_check.h"
+#include "runtime/runtime.h"
 
 #include <upc.h>
 
 #include <stddef.h>
 #include <stdint.h>
-
-extern char *tupc_heap_base_;
 
 int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, char *err,
                    size_t errlen);

@@ -3,8 +3,8 @@
 
 #include "check/calls.h"
 #include "check/error.h"
-#include "check/trace.h"
-#include "check/watchdog.h"
+#include "observe/trace.h"
+#include "observe/watchdog.h"
 #include "coll/async.h"
 #include "coll/copy.h"
 #include "coll/reduce_types.h"
@@ -120,16 +120,89 @@ static int resolve_threads(const tupc_options *o, int *threads)
     return *threads > 0 ? 0 : -1;
 }
 
-/* Frees what a run set up; every fini tolerates a module never initialised. */
+/* The modules of a run: each starts from tupc_run_ and tupc_config_ once
+ * the run's state is set, in the order of `modules`, and they stop in the
+ * reverse order. Every stop tolerates a module that never started, so a
+ * run that fails part way stops them all. */
+struct module {
+    int (*start)(char *err, size_t len); /* 0, or -1 with a message in err */
+    void (*stop)(void);
+};
+
+static int hang_timeout_s; /* the run's, for start_watchdog */
+
+static int sync_state_oom(char *err, size_t len)
+{
+    snprintf(err, len, "out of memory for the synchronization state of %d threads",
+             tupc_run_.threads);
+    return -1;
+}
+static int start_heap(char *err, size_t len)
+{
+    return tupc_heap_init(tupc_run_.threads, tupc_run_.heap_size, tupc_run_.node_of_thread, err,
+                          len);
+}
+static int start_calls(char *err, size_t len)
+{
+    return tupc_calls_init(tupc_run_.threads) ? sync_state_oom(err, len) : 0;
+}
+static int start_barrier(char *err, size_t len)
+{
+    return tupc_barrier_init(tupc_run_.threads) ? sync_state_oom(err, len) : 0;
+}
+static int start_coll(char *err, size_t len)
+{
+    return tupc_coll_init(tupc_run_.threads) ? sync_state_oom(err, len) : 0;
+}
+static int start_team(char *err, size_t len)
+{
+    return tupc_team_init(tupc_run_.threads) ? sync_state_oom(err, len) : 0;
+}
+static int start_trace(char *err, size_t len)
+{
+    return tupc_trace_start(tupc_run_.threads, tupc_config_.trace_path, tupc_config_.stats, err,
+                            len);
+}
+/* A run ends its trace itself, after its end checks (the file shows how the
+ * run ended); this stop is for a run that failed to start, and a no-op
+ * after that. */
+static void stop_trace(void)
+{
+    char terr[200];
+    (void)tupc_trace_finish(terr, sizeof terr);
+}
+static int start_watchdog(char *err, size_t len)
+{
+    return tupc_watchdog_start(tupc_run_.threads, hang_timeout_s, err, len);
+}
+static int start_async(char *err, size_t len)
+{
+    (void)err, (void)len;
+    tupc_async_init();
+    return 0;
+}
+static const struct module modules[] = {
+    {start_heap, tupc_heap_fini},       {start_calls, tupc_calls_fini},
+    {start_barrier, tupc_barrier_fini}, {start_coll, tupc_coll_fini},
+    {start_team, tupc_team_fini},       {NULL, tupc_lock_fini}, /* locks start on demand */
+    {start_trace, stop_trace},          {start_watchdog, tupc_watchdog_stop},
+    {start_async, tupc_async_fini},
+};
+#define NMODULES (sizeof modules / sizeof modules[0])
+
+static int start_modules(char *err, size_t len)
+{
+    for (size_t i = 0; i < NMODULES; i++)
+        if (modules[i].start && modules[i].start(err, len) != 0)
+            return -1;
+    return 0;
+}
+
+/* Frees what a run set up. */
 static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomic int *gone)
 {
-    tupc_async_fini();
-    tupc_team_fini();
-    tupc_coll_fini();
-    tupc_calls_fini();
-    tupc_lock_fini();
-    tupc_barrier_fini();
-    tupc_heap_fini();
+    for (size_t i = NMODULES; i-- > 0;)
+        modules[i].stop();
     free(cpu);
     free(node);
     free(status);
@@ -196,56 +269,139 @@ int tupc_impl_run_opts(const tupc_options *opts, size_t size, int (*entry)(void 
     return rc;
 }
 
-static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int (*entry)(void *),
-                            void *arg)
+/* The options and the environment judged before anything is set up: 0 with
+ * the run's THREADS and heap size, or -1 with *rc what the run returns. */
+static int judge_run(const tupc_options *o, const char *bad_size, int (*entry)(void *),
+                     int *threads, size_t *heap, int *rc)
 {
-    tupc_options o = *opts;
+    char detail[160];
     tupc_clear_last_error_();
     if (bad_size[0])
-        return run_error(&o, "tupc: tupc_run_opts: %s", bad_size);
+        return *rc = run_error(o, "tupc: tupc_run_opts: %s", bad_size), -1;
     if (!entry)
-        return run_error(&o, "tupc: tupc_run: %s", "entry is NULL; expected a function");
-    if (o.checks < 0 || o.checks > TUPC_CHECKS_FULL) {
-        char detail[160];
+        return *rc = run_error(o, "tupc: tupc_run: %s", "entry is NULL; expected a function"), -1;
+    if (o->checks < 0 || o->checks > TUPC_CHECKS_FULL) {
         snprintf(detail, sizeof detail,
                  "checks is %d; expected 0 (TUPC_CHECKS or the default), TUPC_CHECKS_OFF, "
                  "TUPC_CHECKS_DEFAULT or TUPC_CHECKS_FULL",
-                 o.checks);
-        return run_error(&o, "tupc: tupc_run_opts: %s", detail);
+                 o->checks);
+        return *rc = run_error(o, "tupc: tupc_run_opts: %s", detail), -1;
     }
-    {
-        char detail[160];
-        if (tupc_config_read(detail, sizeof detail) != 0)
-            return run_error(&o, "tupc: tupc_run: %s", detail);
-    }
-
-    int threads;
-    if (resolve_threads(&o, &threads) != 0) {
-        char detail[160];
-        if (o.threads != 0)
-            snprintf(detail, sizeof detail, "threads is %d; expected 1 to %d", o.threads,
+    if (tupc_config_read(detail, sizeof detail) != 0)
+        return *rc = run_error(o, "tupc: tupc_run: %s", detail), -1;
+    if (resolve_threads(o, threads) != 0) {
+        if (o->threads != 0)
+            snprintf(detail, sizeof detail, "threads is %d; expected 1 to %d", o->threads,
                      TUPC_MAX_THREADS);
         else
             snprintf(detail, sizeof detail, "UPC_THREADS is \"%s\"; expected a number from 1 to %d",
                      tupc_config_.threads_env, TUPC_MAX_THREADS);
-        return run_error(&o, "tupc: tupc_run: %s", detail);
+        return *rc = run_error(o, "tupc: tupc_run: %s", detail), -1;
     }
-    size_t heap = o.heap_size;
-    if (heap == 0) {
-        const char *env = tupc_config_.heap_env;
-        if (env) {
-            heap = tupc_config_.heap_size;
-            if (heap == 0) {
-                char detail[160];
-                snprintf(detail, sizeof detail,
-                         "UPC_SHARED_HEAP_SIZE is \"%s\"; expected a size such as 64M or 1G", env);
-                return run_error(&o, "tupc: tupc_run: %s", detail);
-            }
-        } else {
-            heap = DEFAULT_HEAP_SIZE;
-        }
+    *heap = o->heap_size;
+    if (*heap == 0 && !tupc_config_.heap_env)
+        *heap = DEFAULT_HEAP_SIZE;
+    else if (*heap == 0 && (*heap = tupc_config_.heap_size) == 0) {
+        snprintf(detail, sizeof detail,
+                 "UPC_SHARED_HEAP_SIZE is \"%s\"; expected a size such as 64M or 1G",
+                 tupc_config_.heap_env);
+        return *rc = run_error(o, "tupc: tupc_run: %s", detail), -1;
     }
+    return 0;
+}
 
+/* The run's state, before any module starts (pthread_create orders it
+ * before the threads' reads). */
+static void set_run_state(const tupc_options *o, int threads, size_t heap, int *cpu, int *node,
+                          _Atomic int *gone)
+{
+    tupc_run_ = (struct tupc_run_state){
+        .threads = threads,
+        .cpus = tupc_allowed_cpus(),
+        .return_on_error = o->return_on_error,
+        .quiet = o->quiet,
+        .main_mode = main_mode,
+        .heap_size = heap,
+        .cpu_of_thread = cpu,
+        .node_of_thread = node,
+    };
+    tupc_impl_threads = threads;
+    atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
+    tupc_gone_ = gone;
+    atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_left_count_, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_stop_status_, 0, memory_order_relaxed);
+    tupc_wait_tune(threads, tupc_run_.cpus);
+    /* The options' timeout, else the environment's, else 60 s. */
+    hang_timeout_s = o->hang_timeout > 0              ? o->hang_timeout
+                     : o->hang_timeout < 0            ? 0
+                     : tupc_config_.hang_timeout >= 0 ? (int)tupc_config_.hang_timeout
+                                                      : 60;
+    /* The options' level, else the environment's, else the default. */
+    tupc_checks_ = o->checks > 0              ? o->checks - TUPC_CHECKS_OFF
+                   : tupc_config_.checks >= 0 ? tupc_config_.checks
+                                              : TUPC_CHECK_DEFAULT;
+    tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
+}
+
+/* Starts the UPC threads, each pinned where cpu says; returns how many
+ * started (on a failure, err says why and the run is stopping). */
+static int start_threads(int threads, const int *cpu, pthread_t *tid, char *err, size_t len)
+{
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        if (cpu[t] >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu[t], &set);
+            pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+        }
+        int rc = pthread_create(&tid[t], &attr, thread_main, (void *)(intptr_t)t);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) {
+            snprintf(err, len, "cannot start thread %d of %d: %s", t, threads, strerror(rc));
+            tupc_stop_run(TUPC_RUN_ERROR);
+            break;
+        }
+        started++;
+    }
+    return started;
+}
+
+/* After the threads are joined: the end checks, the trace, and the run's
+ * result from the stop status or the threads' own. */
+static int end_run(int threads, int started, const int *status, char *err, size_t len)
+{
+    tupc_watchdog_stop();
+    tupc_run_.active = 0;
+    /* Every thread returned: their collective calls must agree, as at a
+     * barrier (NOSYNC calls at the end of a run are checked only here). */
+    if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
+        if (!tupc_calls_check_end(threads, err, len) && !tupc_team_check_end(err, len))
+            tupc_async_check_end(threads, err, len);
+    /* The trace is written whatever ended the run: it shows how. */
+    char terr[200];
+    if (tupc_trace_finish(terr, sizeof terr) != 0 && !err[0])
+        snprintf(err, len, "%s", terr);
+    int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);
+    if (stopped)
+        return stopped == INT_MIN ? 0 : stopped;
+    for (int t = 0; t < threads; t++)
+        if (status[t] != 0)
+            return status[t];
+    return 0;
+}
+
+static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int (*entry)(void *),
+                            void *arg)
+{
+    tupc_options o = *opts;
+    int threads, rc;
+    size_t heap;
+    if (judge_run(&o, bad_size, entry, &threads, &heap, &rc) != 0)
+        return rc;
     tupc_copy_init();
     tupc_scan_init();
 
@@ -261,103 +417,18 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     }
     if (tupc_place_threads(threads, cpu, node, err, sizeof err) != 0)
         goto fail;
-
-    tupc_run_ = (struct tupc_run_state){
-        .threads = threads,
-        .cpus = tupc_allowed_cpus(),
-        .return_on_error = o.return_on_error,
-        .quiet = o.quiet,
-        .main_mode = main_mode,
-        .heap_size = heap,
-        .cpu_of_thread = cpu,
-        .node_of_thread = node,
-    };
-    tupc_impl_threads = threads;
-    atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
-    tupc_gone_ = gone;
-    atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
-    atomic_store_explicit(&tupc_left_count_, 0, memory_order_relaxed);
-    atomic_store_explicit(&tupc_stop_status_, 0, memory_order_relaxed);
-    tupc_wait_tune(threads, tupc_run_.cpus);
-
-    if (tupc_heap_init(threads, heap, node, err, sizeof err) != 0)
+    set_run_state(&o, threads, heap, cpu, node, gone);
+    if (start_modules(err, sizeof err) != 0)
         goto fail;
-    if (tupc_calls_init(threads) != 0 || tupc_barrier_init(threads) != 0 ||
-        tupc_coll_init(threads) != 0 || tupc_team_init(threads) != 0) {
-        snprintf(err, sizeof err, "out of memory for the synchronization state of %d threads",
-                 threads);
-        goto fail;
-    }
-
-    if (tupc_trace_start(threads, tupc_config_.trace_path, tupc_config_.stats, err, sizeof err) !=
-        0)
-        goto fail;
-    /* The options' timeout, else the environment's, else 60 s. */
-    int hang = o.hang_timeout > 0               ? o.hang_timeout
-               : o.hang_timeout < 0             ? 0
-               : tupc_config_.hang_timeout >= 0 ? (int)tupc_config_.hang_timeout
-                                                : 60;
-    if (tupc_watchdog_start(threads, hang, err, sizeof err) != 0)
-        goto fail;
-    /* The options' level, else the environment's, else the default. */
-    tupc_checks_ = o.checks > 0               ? o.checks - TUPC_CHECKS_OFF
-                   : tupc_config_.checks >= 0 ? tupc_config_.checks
-                                              : TUPC_CHECK_DEFAULT;
-    tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
-
-    tupc_async_init();
     run_entry = entry;
     run_arg = arg;
     run_status = status;
     tupc_run_.active = 1;
 
-    int started = 0;
-    for (int t = 0; t < threads; t++) {
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        if (cpu[t] >= 0) {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            CPU_SET(cpu[t], &set);
-            pthread_attr_setaffinity_np(&attr, sizeof set, &set);
-        }
-        int rc = pthread_create(&tid[t], &attr, thread_main, (void *)(intptr_t)t);
-        pthread_attr_destroy(&attr);
-        if (rc != 0) {
-            snprintf(err, sizeof err, "cannot start thread %d of %d: %s", t, threads, strerror(rc));
-            tupc_stop_run(TUPC_RUN_ERROR);
-            break;
-        }
-        started++;
-    }
+    int started = start_threads(threads, cpu, tid, err, sizeof err);
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
-    tupc_watchdog_stop();
-    tupc_run_.active = 0;
-    /* Every thread returned: their collective calls must agree, as at a
-     * barrier (NOSYNC calls at the end of a run are checked only here). */
-    if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
-        if (!tupc_calls_check_end(threads, err, sizeof err) &&
-            !tupc_team_check_end(err, sizeof err))
-            tupc_async_check_end(threads, err, sizeof err);
-    /* The trace is written whatever ended the run: it shows how. */
-    {
-        char terr[200];
-        if (tupc_trace_finish(terr, sizeof terr) != 0 && !err[0])
-            snprintf(err, sizeof err, "%s", terr);
-    }
-
-    int result = 0;
-    int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);
-    if (stopped)
-        result = stopped == INT_MIN ? 0 : stopped;
-    else
-        for (int t = 0; t < threads; t++)
-            if (status[t] != 0) {
-                result = status[t];
-                break;
-            }
-
+    int result = end_run(threads, started, status, err, sizeof err);
     release_run(cpu, node, status, tid, gone);
 
     if (err[0]) {

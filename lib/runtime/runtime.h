@@ -49,6 +49,12 @@ enum tupc_check_level { TUPC_CHECK_OFF, TUPC_CHECK_DEFAULT, TUPC_CHECK_FULL };
 /* Set before the UPC threads start; read-only while they run. */
 extern int tupc_checks_;
 
+/* Where the shared heap starts and each partition's size (tupc_impl.h):
+ * state of the run, set by heap/heap.c before the UPC threads start, so
+ * that the modules below the heap (the call ledger's messages) can place
+ * an address without calling up into it. */
+extern char *tupc_heap_base_;
+
 /* Main mode: set by the library's main before tupc_run_opts. */
 void tupc_impl_set_main_mode(void);
 

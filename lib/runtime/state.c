@@ -15,6 +15,8 @@ int tupc_impl_threads;
 _Thread_local int tupc_impl_mythread __attribute__((tls_model("initial-exec"))) = -1;
 struct tupc_run_state tupc_run_;
 int tupc_checks_ = TUPC_CHECK_DEFAULT;
+char *tupc_heap_base_;
+size_t tupc_impl_partition_size;
 
 _Atomic int tupc_stopping_;
 _Atomic int tupc_stop_status_;

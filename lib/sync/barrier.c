@@ -32,7 +32,7 @@
  * sync modes. */
 #include "sync/barrier.h"
 
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "check/calls.h"
 #include "check/error.h"
 #include "runtime/config.h"

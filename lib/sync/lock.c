@@ -7,8 +7,8 @@
  * been granted the lock, and nobody else refers to the node. */
 #include "sync/lock.h"
 
-#include "check/trace.h"
-#include "check/watchdog.h"
+#include "observe/trace.h"
+#include "observe/watchdog.h"
 #include "check/error.h"
 #include "runtime/runtime.h"
 #include "sync/barrier.h"

@@ -1,9 +1,6 @@
 #include "sync/wait.h"
 
-#include "check/calls.h"
 #include "check/error.h"
-#include "check/trace.h"
-#include "check/watchdog.h"
 #include "runtime/config.h"
 #include "runtime/runtime.h"
 
@@ -184,19 +181,95 @@ static void check_gone(tupc_word *w, uint32_t target, int peer, const char *func
               gone);
 }
 
+/* The hooks of wait.h. Relaxed: written before the UPC threads start and
+ * after they end, which pthread_create and pthread_join order. */
+static _Atomic(const struct tupc_wait_policy *) policy;
+static _Atomic(const struct tupc_wait_observer *) observers[TUPC_WAIT_OBSERVERS];
+static _Atomic int n_observers;
+/* Whether an observer has begin or end: only then is the slow path
+ * bracketed (the watchdog alone watches sleeps only). */
+static _Atomic int timed;
+
+void tupc_wait_set_policy(const struct tupc_wait_policy *p)
+{
+    atomic_store_explicit(&policy, p, memory_order_relaxed);
+}
+
+static void count_timed(void)
+{
+    int n = atomic_load_explicit(&n_observers, memory_order_relaxed), any = 0;
+    for (int i = 0; i < n; i++) {
+        const struct tupc_wait_observer *o =
+            atomic_load_explicit(&observers[i], memory_order_relaxed);
+        any |= o->begin || o->end;
+    }
+    atomic_store_explicit(&timed, any, memory_order_relaxed);
+}
+
+int tupc_wait_observe(const struct tupc_wait_observer *o)
+{
+    int n = atomic_load_explicit(&n_observers, memory_order_relaxed);
+    for (int i = 0; i < n; i++) /* a run that failed to start left it on */
+        if (atomic_load_explicit(&observers[i], memory_order_relaxed) == o)
+            return 0;
+    if (n == TUPC_WAIT_OBSERVERS)
+        return -1;
+    atomic_store_explicit(&observers[n], o, memory_order_relaxed);
+    atomic_store_explicit(&n_observers, n + 1, memory_order_relaxed);
+    count_timed();
+    return 0;
+}
+
+void tupc_wait_unobserve(const struct tupc_wait_observer *o)
+{
+    int n = atomic_load_explicit(&n_observers, memory_order_relaxed);
+    for (int i = 0; i < n; i++) {
+        if (atomic_load_explicit(&observers[i], memory_order_relaxed) != o)
+            continue;
+        /* Keep the order of the others: they are told in registration order. */
+        for (int j = i + 1; j < n; j++)
+            atomic_store_explicit(&observers[j - 1],
+                                  atomic_load_explicit(&observers[j], memory_order_relaxed),
+                                  memory_order_relaxed);
+        atomic_store_explicit(&n_observers, n - 1, memory_order_relaxed);
+        break;
+    }
+    count_timed();
+}
+
+enum hook { BEGIN, END, SLEEP, WOKE };
+
+/* Tells every observer that has hook h, in registration order. */
+static void notify(enum hook h, struct tupc_wait_event *e)
+{
+    int n = atomic_load_explicit(&n_observers, memory_order_relaxed);
+    for (int i = 0; i < n; i++) {
+        const struct tupc_wait_observer *o =
+            atomic_load_explicit(&observers[i], memory_order_relaxed);
+        void (*f)(struct tupc_wait_event *) = h == BEGIN   ? o->begin
+                                              : h == END   ? o->end
+                                              : h == SLEEP ? o->sleep
+                                                           : o->woke;
+        if (f)
+            f(e);
+    }
+}
+
 void tupc_wait_check_peer(tupc_word *w, uint32_t target, int peer, const char *func)
 {
     check_gone(w, target, peer, func);
+    const struct tupc_wait_policy *p = atomic_load_explicit(&policy, memory_order_relaxed);
     /* Acquire in peer_ahead: the peer stores its counters before it
      * notifies, so one more look at ours is final. */
-    if (peer >= 0 && tupc_calls_peer_ahead(peer) &&
+    if (peer >= 0 && p && p->peer_ahead(peer) &&
         !tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
-        tupc_calls_fail_ahead(peer, func);
+        p->fail_ahead(peer, func);
 }
 
-static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
-                          tupc_wait_check check, const void *arg)
+static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, tupc_wait_check check,
+                          const void *arg, struct tupc_wait_event *e)
 {
+    const char *func = e->func;
     uint32_t v;
     unsigned spins = atomic_load_explicit(&spin_limit, memory_order_relaxed);
     unsigned yields = atomic_load_explicit(&yield_limit, memory_order_relaxed);
@@ -225,7 +298,7 @@ static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, const char *f
     /* Only a wait that goes to sleep can be part of a hang: the watchdog
      * learns of it here, where two clock reads are nothing beside a futex
      * call (at the slow path's start they cost 8-byte ALL|ALL calls 20 %). */
-    tupc_watch_wait_begin(func, peer >= 0 ? peer : -1);
+    notify(SLEEP, e);
     for (;;) {
         check_stopping();
         if (peer != TUPC_NO_PEER)
@@ -237,7 +310,7 @@ static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, const char *f
         if (tupc_reached(v, target)) {
             if (timed_out)
                 atomic_fetch_add_explicit(&tupc_wait_lost_wakeups_, 1, memory_order_relaxed);
-            tupc_watch_wait_end();
+            notify(WOKE, e);
             return v;
         }
     }
@@ -248,13 +321,11 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
 {
     /* Only waits that did not find their value at once come here: the
      * trace's waits are these, timed from the first poll to the last. */
-    uint32_t v;
-    if (__builtin_expect(!atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed), 1)) {
-        v = wait_slow(w, target, peer, func, check, arg);
-    } else {
-        uint64_t t0 = tupc_trace_now();
-        v = wait_slow(w, target, peer, func, check, arg);
-        tupc_trace_wait(t0, peer >= 0 ? peer : -1);
-    }
+    struct tupc_wait_event e = {func, peer >= 0 ? peer : -1, 0};
+    if (__builtin_expect(!atomic_load_explicit(&timed, memory_order_relaxed), 1))
+        return wait_slow(w, target, peer, check, arg, &e);
+    notify(BEGIN, &e);
+    uint32_t v = wait_slow(w, target, peer, check, arg, &e);
+    notify(END, &e);
     return v;
 }

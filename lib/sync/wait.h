@@ -59,6 +59,46 @@ void tupc_wait_tune(int threads, int cpus);
  * wait can never end (and fail the run, saying why). */
 typedef void (*tupc_wait_check)(const void *arg, tupc_word *w, uint32_t target);
 
+/* The wait's policy and observers are hooks (Concurrency Kit's ck_ec ops),
+ * so that the wait calls nothing above it: the call ledger (check/calls.c)
+ * sets the policy, the trace and the hang watchdog observe. Both are set
+ * before the UPC threads start and cleared after they end (pthread_create
+ * and pthread_join order that), so the waits read them with relaxed loads.
+ * None of them is on the fast path: a wait that finds its value at once
+ * never looks at them. */
+
+/* Policy: before each sleep of a wait for thread `peer`, whether that peer
+ * sits in a barrier this thread has not reached (then the wait can never
+ * end, and fail_ahead, which does not return, stops the run naming func). */
+struct tupc_wait_policy {
+    int (*peer_ahead)(int peer);
+    void (*fail_ahead)(int peer, const char *func);
+};
+void tupc_wait_set_policy(const struct tupc_wait_policy *p);
+
+/* A wait that did not find its value at once, as its observers see it. */
+struct tupc_wait_event {
+    const char *func; /* the library function waiting, or NULL */
+    int peer;         /* the thread waited for; -1: several or unknown */
+    uint64_t t0;      /* for the observers: begin's time stamp, if one takes it */
+};
+
+/* An observer: any hook may be NULL. begin and end bracket the slow path
+ * (spins included: the trace's waits), sleep and woke the waits that went
+ * to sleep on the futex (the watchdog's; woke is not called for a wait
+ * that ends the thread instead). They run on the waiting thread. */
+struct tupc_wait_observer {
+    void (*begin)(struct tupc_wait_event *e);
+    void (*end)(struct tupc_wait_event *e);
+    void (*sleep)(struct tupc_wait_event *e);
+    void (*woke)(struct tupc_wait_event *e);
+};
+#define TUPC_WAIT_OBSERVERS 4
+/* Adds o, once (returns -1 when TUPC_WAIT_OBSERVERS are registered
+ * already), or removes it. */
+int tupc_wait_observe(const struct tupc_wait_observer *o);
+void tupc_wait_unobserve(const struct tupc_wait_observer *o);
+
 /* Slow path of the waits below. */
 uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
                         tupc_wait_check check, const void *arg);

@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 for side in A B; do
     dir=$A
     [ "$side" = B ] && dir=$B
-    cc -O2 -I"$dir/../include" -I"${src%/*}/common" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread \
+    cc -O2 -I"$dir/../include" -I"$dir/include" -I"${src%/*}/common" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread \
         -o "$tmp/small_$side"
 done
 nf=0

@@ -5,8 +5,8 @@
  * the run. It reads only what a wait writes when it goes to sleep (nothing
  * on the fast paths, nor while a wait spins or yields) and the call records
  * check/calls.h keeps anyway. */
-#ifndef TUPC_CHECK_WATCHDOG_H
-#define TUPC_CHECK_WATCHDOG_H
+#ifndef TUPC_OBSERVE_WATCHDOG_H
+#define TUPC_OBSERVE_WATCHDOG_H
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -25,10 +25,8 @@ struct tupc_watch {
 
 extern struct tupc_watch *tupc_watch_;
 
-/* Start and end of a wait's sleep (the end of its slow path), and
- * upc_lock's queueing: the thread ahead, -1 once the lock is held. */
-void tupc_watch_wait_begin(const char *func, int peer);
-void tupc_watch_wait_end(void);
+/* upc_lock's queueing: the thread ahead, -1 once the lock is held. The
+ * waits' sleeps it learns as an observer of the wait (sync/wait.h). */
 void tupc_watch_lock(int ahead);
 
 /* Run start (after the threads' state exists) and end. timeout_s 0: off.

@@ -5,8 +5,8 @@
  *
  * Off, it costs a call one relaxed load of tupc_trace_on_ and a branch
  * (TUPC_TRACE_VOID, TUPC_TRACE_RETURN). */
-#ifndef TUPC_CHECK_TRACE_H
-#define TUPC_CHECK_TRACE_H
+#ifndef TUPC_OBSERVE_TRACE_H
+#define TUPC_OBSERVE_TRACE_H
 
 #include <stdatomic.h>
 #include <stddef.h>

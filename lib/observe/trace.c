@@ -1,8 +1,9 @@
-#include "check/trace.h"
+#include "observe/trace.h"
 
-#include "check/stats.h"
+#include "observe/stats.h"
 
 #include "runtime/runtime.h"
+#include "sync/wait.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -180,6 +181,20 @@ void tupc_trace_wait(uint64_t t0, int peer)
     leave();
 }
 
+/* The wait's observer (sync/wait.h): the slow path of each wait, spins
+ * included, is a wait span. Registered while the trace is on. */
+static void wait_begins(struct tupc_wait_event *e)
+{
+    e->t0 = tupc_trace_now();
+}
+
+static void wait_ends(struct tupc_wait_event *e)
+{
+    tupc_trace_wait(e->t0, e->peer);
+}
+
+static const struct tupc_wait_observer waits = {.begin = wait_begins, .end = wait_ends};
+
 void tupc_trace_blame_start(void)
 {
     unblamed.depth = 0;
@@ -224,6 +239,7 @@ int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t
     out_path = path;
     origin = tupc_trace_now();
     atomic_store_explicit(&tupc_trace_on_, 1, memory_order_relaxed);
+    (void)tupc_wait_observe(&waits); /* two observers at most: room */
     return 0;
 }
 
@@ -276,6 +292,7 @@ static void write_event(FILE *f, int tid, const struct event *e, int *first)
 static int write_all(char *err, size_t errlen)
 {
     atomic_store_explicit(&tupc_trace_on_, 0, memory_order_relaxed);
+    tupc_wait_unobserve(&waits);
     int rc = 0;
     FILE *f = out;
     out = NULL;

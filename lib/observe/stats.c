@@ -1,4 +1,4 @@
-#include "check/stats.h"
+#include "observe/stats.h"
 
 #include "runtime/runtime.h"
 

@@ -3,8 +3,8 @@
  * thread waited for most, printed when the run ends in the manner of
  * mpiP. Fed by the trace's hooks (check/trace.c), which run only while
  * the trace or the summary is on. */
-#ifndef TUPC_CHECK_STATS_H
-#define TUPC_CHECK_STATS_H
+#ifndef TUPC_OBSERVE_STATS_H
+#define TUPC_OBSERVE_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>

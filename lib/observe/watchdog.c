@@ -1,9 +1,10 @@
-#include "check/watchdog.h"
+#include "observe/watchdog.h"
 
 #include "check/calls.h"
 #include "check/error.h"
-#include "check/trace.h"
+#include "observe/trace.h"
 #include "runtime/runtime.h"
+#include "sync/wait.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -29,26 +30,27 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void tupc_watch_wait_begin(const char *func, int peer)
+/* The wait's observer (sync/wait.h): a wait goes to sleep, and ends after
+ * sleeping. Registered while tupc_watch_ exists. */
+static void wait_sleeps(struct tupc_wait_event *e)
 {
-    if (!tupc_watch_)
-        return;
     struct tupc_watch *w = &tupc_watch_[tupc_impl_mythread];
-    atomic_store_explicit(&w->func, func, memory_order_relaxed);
-    atomic_store_explicit(&w->peer, peer, memory_order_relaxed);
+    atomic_store_explicit(&w->func, e->func, memory_order_relaxed);
+    atomic_store_explicit(&w->peer, e->peer, memory_order_relaxed);
     atomic_store_explicit(&w->since, now_ns(), memory_order_relaxed);
 }
 
-void tupc_watch_wait_end(void)
+static void wait_woke(struct tupc_wait_event *e)
 {
-    if (!tupc_watch_)
-        return;
+    (void)e;
     struct tupc_watch *w = &tupc_watch_[tupc_impl_mythread];
     uint64_t t = now_ns();
     atomic_store_explicit(&w->since, 0, memory_order_relaxed);
     atomic_store_explicit(&w->last, t, memory_order_relaxed);
     atomic_fetch_add_explicit(&w->waits, 1, memory_order_relaxed);
 }
+
+static const struct tupc_wait_observer sleeps = {.sleep = wait_sleeps, .woke = wait_woke};
 
 void tupc_watch_lock(int ahead)
 {
@@ -238,6 +240,7 @@ int tupc_watchdog_start(int threads, int timeout, char *err, size_t errlen)
     }
     for (int t = 0; t < threads; t++)
         atomic_store_explicit(&tupc_watch_[t].lock_ahead, -1, memory_order_relaxed);
+    (void)tupc_wait_observe(&sleeps); /* two observers at most: room */
     if (timeout <= 0)
         return 0;
     stop = 0;
@@ -260,6 +263,7 @@ void tupc_watchdog_stop(void)
         pthread_join(dog, NULL);
         running = 0;
     }
+    tupc_wait_unobserve(&sleeps);
     free(tupc_watch_);
     tupc_watch_ = NULL;
 }
