@@ -133,8 +133,10 @@ static inline int tupcc_ptr_cmp(tupc_sptr_t a, tupc_sptr_t b, size_t B, size_t e
     /* else by course (where the block starts in the partition: the array's
      * offset plus course * B * es), then thread; no division */
     ptrdiff_t S = (ptrdiff_t)tupc_impl_partition_size;
-    ptrdiff_t sa = (ptrdiff_t)(uintptr_t)a.addr - (ptrdiff_t)a.thread * S - (ptrdiff_t)a.phase * (ptrdiff_t)es;
-    ptrdiff_t sb = (ptrdiff_t)(uintptr_t)b.addr - (ptrdiff_t)b.thread * S - (ptrdiff_t)b.phase * (ptrdiff_t)es;
+    ptrdiff_t sa =
+        (ptrdiff_t)(uintptr_t)a.addr - (ptrdiff_t)a.thread * S - (ptrdiff_t)a.phase * (ptrdiff_t)es;
+    ptrdiff_t sb =
+        (ptrdiff_t)(uintptr_t)b.addr - (ptrdiff_t)b.thread * S - (ptrdiff_t)b.phase * (ptrdiff_t)es;
     if (sa != sb)
         return sa < sb ? -1 : 1;
     return a.thread < b.thread ? -1 : 1;
@@ -239,8 +241,8 @@ static inline void *tupcc_fb_at(char *p, tupc_sptr_t x, long long e, long long b
         return p + (e + off) * (long long)es;
     return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es).addr;
 }
-static inline tupc_sptr_t tupcc_fb_sptr(char *p, tupc_sptr_t x, long long e, long long b0, long long B,
-                                        long long off, size_t es)
+static inline tupc_sptr_t tupcc_fb_sptr(char *p, tupc_sptr_t x, long long e, long long b0,
+                                        long long B, long long off, size_t es)
 {
     if ((unsigned long long)(e - b0) < (unsigned long long)B) {
         tupc_sptr_t r = {p + (e + off) * (long long)es, (uint32_t)MYTHREAD, (uint32_t)(e - b0)};
@@ -376,9 +378,7 @@ static inline double bupc_tick_overheadus(void)
     return (double)upc_ticks_to_ns(upc_ticks_now() - t0) / 1e3 / 101;
 }
 
-static inline void bupc_poll(void)
-{
-}
+static inline void bupc_poll(void) {}
 
 /* UPC 1.2's upc_local_alloc, deprecated in 1.3 (tupcc warns): nblocks
  * blocks of nbytes in the calling thread's partition. */

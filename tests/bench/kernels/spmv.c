@@ -41,7 +41,8 @@ int tupc_main(int argc, char **argv)
             double s = 0;
             for (int k = 0; k < NZ; k++) {
                 long c = lc[r * NZ + k];
-                double xc = (unsigned long)(c - lo) < RPT ? lx[c - lo] : tupc_ref(x, c, RPT, double);
+                double xc =
+                    (unsigned long)(c - lo) < RPT ? lx[c - lo] : tupc_ref(x, c, RPT, double);
                 s += lv[r * NZ + k] * xc;
             }
             ly[r] = s;

@@ -13,7 +13,8 @@
 
 int main(void)
 {
-    double *val = malloc(sizeof(double) * R * NZ), *x = malloc(sizeof(double) * R), *y = malloc(sizeof(double) * R);
+    double *val = malloc(sizeof(double) * R * NZ), *x = malloc(sizeof(double) * R),
+           *y = malloc(sizeof(double) * R);
     int *col = malloc(sizeof(int) * R * NZ);
     if (!val || !x || !y || !col)
         return 1;

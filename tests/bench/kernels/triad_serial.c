@@ -10,7 +10,8 @@
 
 int main(void)
 {
-    double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double)), *c = malloc(N * sizeof(double));
+    double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double)),
+           *c = malloc(N * sizeof(double));
     if (!a || !b || !c)
         return 1;
     for (long i = 0; i < N; i++) {
