@@ -44,6 +44,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -361,10 +362,11 @@ static void fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
 }
 
 static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll *c,
-                         const struct tupc_red_lay *L, tupc_sptr_t dst, upc_op_t op, tupc_red_fn f,
-                         int excl)
+                         const struct tupc_team *t, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                         upc_op_t op, tupc_red_fn f, int excl)
 {
-    const int T = L->T, me = MYTHREAD;
+    /* Tiles go to the team's members by rank, wherever they lie. */
+    const int T = tupc_team_n(t), me = tupc_team_my_rank(t);
     enum fast fk = FAST_NONE;
 #if defined(__SSE2__)
     if (op == UPC_ADD && ty == &tupc_red_D)
@@ -426,11 +428,12 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
  * whichever partition holds them, and scans its own; no partial changes
  * hands, so under NOSYNC nobody waits at all. (OUT_MYSYNC keeps the partials
  * path: there nobody reads another thread's src, so nobody waits on exit.) */
+/* As thread `me` of the call (c; NULL in a posted call's job, whose IN
+ * sync was met at posting). */
 static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll *c,
-                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t B,
-                          tupc_red_fn f, int excl)
+                          const struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                          size_t nelems, size_t B, tupc_red_fn f, int excl, int me)
 {
-    const int me = MYTHREAD;
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, B, ty->size, 0);
     size_t end = 0; /* just past my last element */
@@ -452,7 +455,9 @@ static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll
         if ((int)p.thread == me) {
             ty->scan(op, f, d.addr, p.addr, r, have ? &acc : NULL, excl, &acc);
         } else {
-            tupc_coll_need(c, (int)p.thread); /* IN_MYSYNC: the owner has entered */
+            /* IN_MYSYNC: the owner (a member: tupc_red_covers) has entered */
+            if (c)
+                tupc_coll_need(c, tupc_team_rank_in(t, (int)p.thread));
             ty->reduce(op, f, p.addr, r, have ? &run : &acc);
             if (have)
                 ty->combine(op, f, &acc, &run);
@@ -466,12 +471,13 @@ static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll
     }
 }
 
-static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-                              tupc_red_fn f, upc_flag_t flags)
+/* The call on team t; 0 when the members of a team other than
+ * UPC_TEAM_ALL do not hold every piece (tupc_red_covers) and the path needs
+ * them to, having done nothing but the checks. */
+static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                            size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
-    TUPC_TRACE_VOID(prefix_reduce_all(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
-                    (uint64_t)nelems * ty->size, flags, 0);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
@@ -491,36 +497,44 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
     tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ARRAY,
                           src, nelems, blk_size, ty->size);
 
-    const int T = THREADS, me = MYTHREAD;
-    struct tupc_coll c;
-    tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
-    if (nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place) {
-        prefix_direct(ty, &c, dst, src, op, nelems, blk_size, f, excl);
-        tupc_coll_leave_symmetric(&c); /* ALLSYNC: a barrier; NOSYNC: nothing */
-        return;
-    }
-
+    const int T = tupc_team_n(t);
+    const int direct = nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place;
     struct tupc_red_lay L;
-    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 1);
-    if (!L.chunk && nelems * ty->size >= TILED_MIN_BYTES) {
-        /* Tiles go to every thread: any thread reads and writes any partition. */
+    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, !direct);
+    const int tiled = !direct && !L.chunk && nelems * ty->size >= TILED_MIN_BYTES;
+    /* Single-valued arguments decide: every member returns alike. The
+     * tiled path's results depend on the team's size; a team's posted
+     * calls do what the blocking ones do (tupc_red_prefix_serial), so it
+     * is left to the team form, which posts it as it runs it. */
+    if (t != &tupc_team_all_ && (tiled || !tupc_red_covers(t, &L)))
+        return 0;
+    struct tupc_coll c;
+    tupc_red_enter(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL,
+                   NULL);
+    if (direct) {
+        prefix_direct(ty, &c, t, dst, src, op, nelems, blk_size, f, excl, tupc_impl_mythread);
+        tupc_coll_leave_symmetric(&c); /* ALLSYNC: a barrier; NOSYNC: nothing */
+        return 1;
+    }
+    if (tiled) {
+        /* Tiles go to every member: any member reads and writes any partition. */
         if (in == TUPC_MYSYNC)
             for (int j = 0; j < T; j++)
                 tupc_coll_need(&c, j);
-        prefix_tiled(ty, &c, &L, dst, op, f, excl);
+        prefix_tiled(ty, &c, t, &L, dst, op, f, excl);
         tupc_coll_leave_symmetric(&c);
-        return;
+        return 1;
     }
     if (L.chunk && in == TUPC_MYSYNC)
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);
 
-    int key = tupc_red_key(&L, me);
+    int key = tupc_red_key(&L, tupc_impl_mythread);
     size_t lo, m = tupc_red_piece(&L, key, &lo);
     if (m) {
         /* Publish unless no later piece needs it. */
         int later = 0;
-        for (int k = key + 1; k < T && !later; k++) {
+        for (int k = key + 1; k < L.T && !later; k++) {
             size_t lo2;
             later = tupc_red_piece(&L, k, &lo2) != 0;
         }
@@ -536,7 +550,7 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
             size_t lo2;
             if (tupc_red_piece(&L, k, &lo2) == 0)
                 continue;
-            int j = tupc_red_thread(&L, k);
+            int j = tupc_team_rank_in(t, tupc_red_thread(&L, k));
             tupc_coll_wait_published(&c, j);
             memcpy(any ? (void *)&x : (void *)&seed, tupc_coll_scratch(&c, j), ty->size);
             if (any)
@@ -552,6 +566,71 @@ static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, 
         tupc_coll_leave_alone(&c); /* only I touched my src and dst */
     else
         tupc_coll_leave_symmetric(&c);
+    return 1;
+}
+
+int tupc_red_prefix_serial(const struct tupc_red_type *ty, const struct tupc_team *t,
+                           tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                           size_t blk_size, tupc_red_fn f, int in_place, int excl,
+                           enum tupc_sync out)
+{
+    const int direct = nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place;
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, !direct);
+    if ((!direct && !L.chunk && nelems * ty->size >= TILED_MIN_BYTES) || !tupc_red_covers(t, &L))
+        return 0;
+    if (direct) { /* each thread's part, as it does it */
+        for (int th = 0; th < L.T; th++)
+            prefix_direct(ty, NULL, t, dst, src, op, nelems, blk_size, f, excl, th);
+        return 1;
+    }
+    /* The pieces in key order: each piece's partial before any piece is
+     * scanned (in place, a piece is its own source), then each piece from
+     * the partials before it, folded left to right as its thread does. */
+    union tupc_red_val *part = malloc(sizeof *part * (size_t)L.T);
+    if (!part)
+        tupc_fail("tupc_team_prefix_reduce", "", "out of memory for an asynchronous reduction");
+    for (int k = 0; k < L.T; k++) {
+        size_t lo, m = tupc_red_piece(&L, k, &lo);
+        if (m)
+            tupc_red_range(ty, &L, lo, m, op, f, &part[k]);
+    }
+    for (int k = 0; k < L.T; k++) {
+        size_t lo, m = tupc_red_piece(&L, k, &lo);
+        if (!m)
+            continue;
+        union tupc_red_val seed;
+        int any = 0;
+        for (int j = 0; j < k; j++) {
+            size_t lo2;
+            if (tupc_red_piece(&L, j, &lo2) == 0)
+                continue;
+            if (any)
+                ty->combine(op, f, &seed, &part[j]);
+            else
+                memcpy(&seed, &part[j], ty->size);
+            any = 1;
+        }
+        scan_piece(ty, &L, dst, lo, m, op, f, any ? &seed : NULL, excl);
+    }
+    free(part);
+    return 1;
+}
+
+static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
+                              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                              tupc_red_fn f, upc_flag_t flags)
+{
+    TUPC_TRACE_VOID(prefix_reduce_all(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
+                    (uint64_t)nelems * ty->size, flags, 0);
+    (void)prefix_reduce_on(ty, func, &tupc_team_all_, dst, src, op, nelems, blk_size, f, flags);
+}
+
+int tupc_red_prefix_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                       size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+{
+    return prefix_reduce_on(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
 }
 
 #define TUPC_DEFINE_PREFIX(T, TYPE, ARITH, KIND)                                                   \

@@ -261,18 +261,16 @@ _Static_assert(sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES, "a partial fits a
  * of call s + 1, and s's worker stores its finish of s and its entry to
  * s + 1 in one line, moments apart: one transfer often brings both, so back
  * to back calls pay about one transfer each, as a barrier does. */
-static int reduce_is_direct(size_t nelems, size_t esize)
+/* Call c on team t after tupc_red_enter(..., worker): IN_ALLSYNC's scan is
+ * done on the worker, so only IN_MYSYNC and OUT_* are left. Ranks are t's;
+ * src's elements may lie with any thread, a non-member's counting as ready
+ * at entry (Extended Collectives 0.3 on teams). */
+static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c,
+                          const struct tupc_team *t, int worker, tupc_sptr_t dst, tupc_sptr_t src,
+                          upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+                          enum tupc_sync in, enum tupc_sync out)
 {
-    return nelems * esize <= TUPC_RED_DIRECT_MAX && THREADS <= TUPC_RED_SCAN_MAX;
-}
-
-/* Call c after tupc_red_enter(..., worker): IN_ALLSYNC's scan is done on
- * the worker, so only IN_MYSYNC and OUT_* are left. */
-static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, int worker,
-                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                          size_t blk_size, tupc_red_fn f, enum tupc_sync in, enum tupc_sync out)
-{
-    const int T = THREADS, me = MYTHREAD;
+    const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
     /* Exit waits are all done here, as OUT_MYSYNC waits on listed threads. */
@@ -281,19 +279,23 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
     if (me != worker) {
         /* The worker read my src (if I hold any) and wrote dst (if it has
          * my affinity): OUT_MYSYNC waits for it only then, OUT_ALLSYNC
-         * always (the worker finishes only after every thread has entered,
-         * see below). The worker is the root except under ALLSYNC|ALLSYNC. */
+         * always (the worker finishes only after every member has entered,
+         * see below). The worker is dst's thread except under ALLSYNC|ALLSYNC
+         * or when dst lies outside the team. */
         size_t lo;
         int wait = out_given == TUPC_ALLSYNC ||
-                   (out_given == TUPC_MYSYNC && tupc_red_piece(&L, tupc_red_key(&L, me), &lo));
+                   (out_given == TUPC_MYSYNC &&
+                    tupc_red_piece(&L, tupc_red_key(&L, tupc_impl_mythread), &lo));
         tupc_coll_leave_for(c, &worker, wait);
         return;
     }
-    if (in == TUPC_MYSYNC) /* every holder of src has entered */
-        for (int k = 0; k < T; k++) {
+    if (in == TUPC_MYSYNC) /* every member holding src has entered */
+        for (int k = 0; k < L.T; k++) {
             size_t lo;
-            if (tupc_red_piece(&L, k, &lo))
-                tupc_coll_need(c, tupc_red_thread(&L, k));
+            int r;
+            if (tupc_red_piece(&L, k, &lo) &&
+                (r = tupc_team_rank_in(t, tupc_red_thread(&L, k))) >= 0)
+                tupc_coll_need(c, r);
         }
     if (nelems) { /* nelems == 0: dst is left as it was */
         union tupc_red_val acc;
@@ -304,10 +306,18 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c, i
      * (they have nothing else to do); IN_ALLSYNC already waited for that,
      * IN_MYSYNC for the holders of src only. */
     if (out_given == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
-        for (int j = 0; j < T; j++)
+        for (int j = 0; j < n; j++)
             if (j != me)
                 tupc_coll_wait_entered(c, j);
     tupc_coll_leave_alone(c); /* my data was touched by me only */
+}
+
+/* The rank of t that combines a reduction to dst: dst's thread, or rank 0
+ * when dst lies outside the team. */
+static inline int reduce_root(const struct tupc_team *t, tupc_sptr_t dst)
+{
+    int r = tupc_team_rank_in(t, (int)dst.thread);
+    return r >= 0 ? r : 0;
 }
 
 /* The pointer checks of reduce_one_block, whose arguments a loop repeats:
@@ -339,7 +349,8 @@ static inline void check_ptrs_once(const struct tupc_red_type *ty, const char *f
 /* A small call whose src lies in one block (or has no blocks), the most
  * common small call, as reduce_direct does it with nothing left to lay out:
  * one thread holds all of src, which the worker reads in one run. Inlined
- * into each upc_all_reduceT, so the type's size is a constant.
+ * into each upc_all_reduceT, so the type's size is a constant, and into the
+ * team form (tupc_red_reduce_on).
  *
  * With ALLSYNC|ALLSYNC and a rotating worker, back-to-back calls cost one
  * transfer each only if a thread's entry to call s + 1 reaches the worker
@@ -354,17 +365,18 @@ static inline void check_ptrs_once(const struct tupc_red_type *ty, const char *f
  * for it: threads that disagree on the flags may disagree on who the
  * worker is, and then nobody else compares (test_coll_mismatch). */
 static inline __attribute__((always_inline)) void
-reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-                 upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                 tupc_red_fn f, upc_flag_t flags)
 {
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_coll_flags(func, flags, &in, &out);
-    const int me = MYTHREAD, holder = (int)src.thread;
+    const int me = tupc_team_my_rank(t), holder = tupc_team_rank_in(t, (int)src.thread);
     const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
     struct tupc_coll c;
-    int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
-                                rotate ? TUPC_RED_ROTATE : (int)dst.thread, dst.addr);
+    int worker = tupc_red_begin(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                                rotate ? TUPC_RED_ROTATE : reduce_root(t, dst), dst.addr);
     if (me != worker)
         tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
     tupc_red_check_op(func, ty, op, f);
@@ -374,8 +386,8 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
             tupc_coll_wait_finished(&c, worker);
         return;
     }
-    tupc_red_wait_in(&c, in, worker);
-    if (in == TUPC_MYSYNC)
+    tupc_red_wait_in(&c, t, in, worker);
+    if (in == TUPC_MYSYNC && holder >= 0)
         tupc_coll_need(&c, holder);
     if (nelems == 1) { /* one element reduces to itself, whatever op is */
         tupc_copy_elem(dst.addr, src.addr, ty->size);
@@ -384,27 +396,30 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, tupc_sptr_t d
         ty->reduce(op, f, src.addr, nelems, &acc);
         tupc_copy_elem(dst.addr, &acc, ty->size);
     }
-    /* OUT_ALLSYNC: as in reduce_direct, every thread must have entered. */
+    /* OUT_ALLSYNC: as in reduce_direct, every member must have entered. */
     if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
-        for (int j = 0; j < THREADS; j++)
+        for (int j = 0, n = tupc_team_n(t); j < n; j++)
             if (j != me)
                 tupc_coll_wait_entered(&c, j);
     tupc_coll_finish(&c);
 }
 
-static void reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-                            tupc_red_fn f, upc_flag_t flags, enum tupc_sync in, enum tupc_sync out);
+static void reduce_partials(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                            size_t blk_size, tupc_red_fn f, upc_flag_t flags, enum tupc_sync in,
+                            enum tupc_sync out);
 
 /* Every call that reduce_one_block does not take: checks, then the small
  * calls (reduce_direct) or the partials. */
-static __attribute__((noinline)) void
-reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-               upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+static __attribute__((noinline)) void reduce_checked(const struct tupc_red_type *ty,
+                                                     const char *func, struct tupc_team *t,
+                                                     tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                                     size_t nelems, size_t blk_size, tupc_red_fn f,
+                                                     upc_flag_t flags)
 {
     /* Every traced call comes here (tupc_red_direct_threads_). */
-    TUPC_TRACE_VOID(reduce_checked(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
-                    (uint64_t)nelems * ty->size, flags, 0);
+    TUPC_TRACE_VOID(reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags), func,
+                    (uint64_t)nelems * ty->size, flags, t == &tupc_team_all_ ? 0 : (int)t->id);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
@@ -414,56 +429,61 @@ reduce_checked(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst
     tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
                           src, nelems, blk_size, ty->size);
 
-    if (reduce_is_direct(nelems, ty->size)) {
+    if (tupc_red_is_direct(t, nelems, ty->size)) {
         const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
         struct tupc_coll c;
-        int worker = tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
-                                    rotate ? TUPC_RED_ROTATE : (int)dst.thread, dst.addr);
-        reduce_direct(ty, &c, worker, dst, src, op, nelems, blk_size, f, in, out);
+        int worker = tupc_red_enter(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                                    rotate ? TUPC_RED_ROTATE : reduce_root(t, dst), dst.addr);
+        reduce_direct(ty, &c, t, worker, dst, src, op, nelems, blk_size, f, in, out);
         return;
     }
-    reduce_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
+    reduce_partials(ty, func, t, dst, src, op, nelems, blk_size, f, flags, in, out);
 }
 
 int tupc_red_direct_threads_;
 
 static inline __attribute__((always_inline)) void
-reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+reduce_entry(const struct tupc_red_type *ty, const char *func, struct tupc_team *t, tupc_sptr_t dst,
+             tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+             upc_flag_t flags)
 {
     /* nelems in 1 .. the direct limit, all in one block: no overflow, and
-     * a phase below blk_size. */
+     * a phase below blk_size. A team's call was traced by its form. */
     if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
         (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
-        tupc_red_direct_threads_ <= TUPC_RED_SCAN_MAX)
-        reduce_one_block(ty, func, dst, src, op, nelems, blk_size, f, flags);
+        (t == &tupc_team_all_ ? tupc_red_direct_threads_ : t->n) <= TUPC_RED_SCAN_MAX)
+        reduce_one_block(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
-        reduce_checked(ty, func, dst, src, op, nelems, blk_size, f, flags);
+        reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
 }
 
-/* Out of line, so that the small calls above do not pay for its frame. */
+/* Out of line, so that the small calls above do not pay for its frame.
+ * Each member reduces its own piece (LOCAL) or index range (CHUNK): the
+ * caller has made sure that t's members hold every piece
+ * (tupc_red_reduce_on). */
 static __attribute__((noinline)) void
-reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-                upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags,
-                enum tupc_sync in, enum tupc_sync out)
+reduce_partials(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                tupc_red_fn f, upc_flag_t flags, enum tupc_sync in, enum tupc_sync out)
 {
-    const int T = THREADS, me = MYTHREAD, root = (int)dst.thread;
+    const int n = tupc_team_n(t), me = tupc_team_my_rank(t), root = reduce_root(t, dst);
     struct tupc_coll c;
-    tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
+    tupc_red_enter(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL,
+                   NULL);
 
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
     if (L.chunk && in == TUPC_MYSYNC)
-        for (int j = 0; j < T; j++)
+        for (int j = 0; j < n; j++)
             tupc_coll_need(&c, j); /* an index range may lie in any partition */
 
     union tupc_red_val mine;
-    int have = tupc_red_partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
+    int have = tupc_red_partial(ty, &L, tupc_red_key(&L, tupc_impl_mythread), op, f, &mine);
     if (me != root) {
         tupc_red_eager_send(ty, &c, have, &mine);
     } else {
         union tupc_red_val acc;
-        int any = tupc_red_eager_combine(ty, &c, &L, op, f, &mine, &acc);
+        int any = tupc_red_eager_combine(ty, &c, t, &L, op, f, &mine, &acc);
         if (any) /* nelems == 0: dst is left as it was */
             memcpy(dst.addr, &acc, ty->size);
     }
@@ -472,16 +492,36 @@ reduce_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t ds
         c.out = TUPC_MYSYNC;
         tupc_coll_leave_for(&c, &root, me == root ? 0 : 1);
     } else {
-        /* OUT_MYSYNC, LOCAL: no thread but me touched data of mine. */
+        /* OUT_MYSYNC, LOCAL: no member but me touched data of mine; dst's
+         * thread, if not the root, is outside the team. */
         tupc_coll_leave_alone(&c);
     }
+}
+
+int tupc_red_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                       size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+{
+    if (!tupc_red_is_direct(t, nelems, ty->size)) {
+        /* The partials path needs every piece held by a member; its layout
+         * depends on single-valued arguments only, so every member decides
+         * alike. Unchecked arguments make no layout: the team form checks. */
+        if (src.thread >= (unsigned)tupc_impl_threads || (blk_size && src.phase >= blk_size))
+            return 0;
+        struct tupc_red_lay L;
+        tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
+        if (!tupc_red_covers(t, &L))
+            return 0;
+    }
+    reduce_entry(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
+    return 1;
 }
 
 #define TUPC_DEFINE_REDUCE(T, TYPE, ARITH, KIND)                                                   \
     void upc_all_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,           \
                            size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags)            \
     {                                                                                              \
-        reduce_all(&tupc_red_##T, "upc_all_reduce" #T, dst, src, op, nelems, blk_size,             \
-                   (tupc_red_fn)func, flags);                                                      \
+        reduce_entry(&tupc_red_##T, "upc_all_reduce" #T, &tupc_team_all_, dst, src, op, nelems,    \
+                     blk_size, (tupc_red_fn)func, flags);                                          \
     }
 TUPC_REDUCE_TYPES_13(TUPC_DEFINE_REDUCE)

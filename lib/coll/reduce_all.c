@@ -84,7 +84,8 @@ static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_
     const int T = THREADS, me = MYTHREAD, root = 0;
     const int each = out == TUPC_MYSYNC;
     struct tupc_coll c;
-    tupc_red_enter(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL, NULL);
+    tupc_red_enter(&c, &tupc_team_all_, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                   TUPC_RED_ALL, NULL);
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
     /* An index range may lie in any partition; the root may write every dst[i]. */
@@ -100,7 +101,7 @@ static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_
             take_result(ty, &c, dst, root);
     } else {
         union tupc_red_val acc;
-        int any = tupc_red_eager_combine(ty, &c, &L, op, f, &mine, &acc);
+        int any = tupc_red_eager_combine(ty, &c, &tupc_team_all_, &L, op, f, &mine, &acc);
         hand_out(ty, &c, dst, &acc, any, each);
     }
 
@@ -156,8 +157,8 @@ all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tup
     const int rotate = !each && out != TUPC_NOSYNC;
     dst.phase = 0; /* item 11 */
     struct tupc_coll c;
-    int worker = tupc_red_begin(&c, func, flags, in, out, dst, src, op, nelems, blk_size, f,
-                                rotate ? TUPC_RED_ROTATE : holder, NULL);
+    int worker = tupc_red_begin(&c, &tupc_team_all_, func, flags, in, out, dst, src, op, nelems,
+                                blk_size, f, rotate ? TUPC_RED_ROTATE : holder, NULL);
     if (me != worker && !each)
         tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
     tupc_red_check_op(func, ty, op, f);
@@ -177,7 +178,7 @@ all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tup
     if (!each) /* start taking every dst[i] for writing while the others enter */
         for (int t = 0; t < T; t++)
             __builtin_prefetch(tupc_red_dst_of(dst, t), 1);
-    tupc_red_wait_in(&c, in, worker);
+    tupc_red_wait_in(&c, &tupc_team_all_, in, worker);
     union tupc_red_val acc;
     if (one) {
         if (in == TUPC_MYSYNC)

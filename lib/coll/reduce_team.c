@@ -105,6 +105,12 @@ static int combine(const struct tupc_red_type *ty, const struct tupc_coll *c, up
 
 enum what { REDUCE, PREFIX, ALL };
 
+/* How a reduction's work is cut, the blocking form's way (the same bits):
+ * RANGES the team's own (n balanced index ranges, in rank order), PIECES
+ * the 1.3 paths' pieces (tupc_red_covers; in key order), ONE the 1.3 small
+ * calls' (one thread reads all of src). */
+enum plan { RANGES, PIECES, ONE };
+
 /* Member r's range of nelems among n: the r-th of n balanced ranges. */
 static void range_of(size_t nelems, int n, int r, size_t *lo, size_t *m)
 {
@@ -117,11 +123,13 @@ static void range_of(size_t nelems, int n, int r, size_t *lo, size_t *m)
 struct job {
     const struct tupc_red_type *ty;
     struct tupc_red_lay L;
-    tupc_sptr_t dst;
+    tupc_sptr_t dst, src;
     upc_op_t op;
     tupc_red_fn f;
     enum what what;
-    int excl, n;
+    enum plan plan;
+    int excl, in_place, n; /* n: jobs of a reduction */
+    enum tupc_sync out;
     const struct tupc_team *t;
     _Atomic int pending;   /* REDUCE, ALL: ranges whose partial is not taken yet */
     struct partial part[]; /* REDUCE, ALL: by rank */
@@ -136,10 +144,19 @@ static void run_range(void *arg, size_t k)
     struct job *j = arg;
     const struct tupc_red_type *ty = j->ty;
     size_t lo, m;
-    range_of(j->L.n, j->n, (int)k, &lo, &m);
-    j->part[k].have = m != 0;
-    if (m)
-        walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &j->part[k].v);
+    if (j->plan == PIECES) {
+        j->part[k].have = tupc_red_partial(ty, &j->L, (int)k, j->op, j->f, &j->part[k].v);
+    } else {
+        if (j->plan == ONE)
+            lo = 0, m = j->L.n;
+        else
+            range_of(j->L.n, j->n, (int)k, &lo, &m);
+        j->part[k].have = m != 0;
+        if (m && j->plan == ONE)
+            tupc_red_range(ty, &j->L, 0, m, j->op, j->f, &j->part[k].v);
+        else if (m)
+            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &j->part[k].v);
+    }
     /* Acq_rel: every job's partial happens before its decrement, and so
      * before the last one's combine below. */
     if (atomic_fetch_sub_explicit(&j->pending, 1, memory_order_acq_rel) != 1)
@@ -173,6 +190,9 @@ static void run_prefix(void *arg, size_t k)
     (void)k;
     struct job *j = arg;
     const struct tupc_red_type *ty = j->ty;
+    if (tupc_red_prefix_serial(ty, j->t, j->dst, j->src, j->op, j->L.n, j->L.B, j->f, j->in_place,
+                               j->excl, j->out))
+        return;
     union tupc_red_val seed, part;
     int any = 0;
     for (int r = 0; r < j->n; r++) {
@@ -219,6 +239,12 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
                       team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, what),
                       func, (uint64_t)nelems * ty->size, flags, team);
     tupc_require_thread(func);
+    /* Blocking calls take the 1.3 paths, every tuned one, on the team,
+     * unless those need pieces that lie with non-members. */
+    if (!(flags & UPC_ASYNC) && what != ALL &&
+        (what == REDUCE ? tupc_red_reduce_on : tupc_red_prefix_on)(
+            ty, func, tupc_team_get(func, team), dst, src, op, nelems, blk_size, f, flags))
+        return UPC_HANDLE_COMPLETE;
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
     const int prefix = what == PREFIX;
@@ -274,12 +300,29 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
             struct job proto = {.ty = ty,
                                 .L = L,
                                 .dst = dst,
+                                .src = src,
                                 .op = op,
                                 .f = f,
                                 .what = what,
+                                .plan = RANGES,
                                 .excl = excl,
+                                .in_place = in_place,
+                                .out = out,
                                 .n = n,
                                 .t = t};
+            if (what == REDUCE && tupc_red_is_direct(t, nelems, ty->size)) {
+                proto.plan = ONE;
+                proto.n = 1;
+            } else if (what == REDUCE) {
+                tupc_red_lay_init(&proto.L, src, nelems, blk_size, ty->size,
+                                  op == UPC_NONCOMM_FUNC);
+                if (tupc_red_covers(t, &proto.L)) {
+                    proto.plan = PIECES;
+                    proto.n = proto.L.T;
+                } else {
+                    proto.L = L;
+                }
+            }
             post_jobs(req, func, &proto);
         }
         tupc_coll_finish(&c);

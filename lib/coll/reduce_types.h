@@ -377,52 +377,102 @@ extern int tupc_red_direct_threads_;
  * barrier, and the same reads as its flat form, without its second pass.
  * `scanner` is the one thread that touches data in this call, which alone
  * then reads the counters, TUPC_RED_ALL when every thread touches data, or
- * TUPC_RED_ROTATE for thread (call number % THREADS, c->turn), returned: see
- * reduce_direct. The scanner first starts taking `wline` (or NULL), which it
+ * TUPC_RED_ROTATE for rank (call number % team size, c->turn), returned: see
+ * reduce_direct. `scanner` is a rank of team t, the call's team (on
+ * UPC_TEAM_ALL a thread). The scanner first starts taking `wline` (or NULL), which it
  * will write, for writing, so that the transfer overlaps its wait. */
 #define TUPC_RED_ALL (-1)
 #define TUPC_RED_ROTATE (-2)
 /* tupc_red_enter is tupc_red_begin (the entry, no wait) and then
  * tupc_red_wait_in (IN_ALLSYNC's scan), for callers with work between. */
-static inline int tupc_red_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
-                                 enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst,
-                                 tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-                                 tupc_red_fn f, int scanner, const void *wline)
+static inline int tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func,
+                                 upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
+                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                 size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
 {
-    const int me = MYTHREAD;
-    int scan_in = in == TUPC_ALLSYNC && THREADS <= TUPC_RED_SCAN_MAX;
+    int scan_in = in == TUPC_ALLSYNC && tupc_team_n(t) <= TUPC_RED_SCAN_MAX;
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
     /* NOSYNC calls too: the running signature of check/calls.h carries it
      * to the next barrier or MYSYNC wait. */
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
-    tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
+    if (t == &tupc_team_all_) /* folds for the 1.3 functions */
+        tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
+    else
+        tupc_coll_begin_team(c, t, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = c->turn;
-    if (wline && scanner == me)
+    if (wline && scanner == tupc_team_my_rank(t))
         __builtin_prefetch(wline, 1);
     return scanner;
 }
 
-static inline void tupc_red_wait_in(const struct tupc_coll *c, enum tupc_sync in, int scanner)
+static inline void tupc_red_wait_in(const struct tupc_coll *c, const struct tupc_team *t,
+                                    enum tupc_sync in, int scanner)
 {
-    const int T = THREADS, me = MYTHREAD;
-    if (in == TUPC_ALLSYNC && T <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
-        for (int j = 0; j < T; j++)
+    const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
+    if (in == TUPC_ALLSYNC && n <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
+        for (int j = 0; j < n; j++)
             if (j != me)
                 tupc_coll_wait_entered(c, j);
 }
 
-static inline int tupc_red_enter(struct tupc_coll *c, const char *func, upc_flag_t flags,
-                                 enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst,
-                                 tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-                                 tupc_red_fn f, int scanner, const void *wline)
+static inline int tupc_red_enter(struct tupc_coll *c, struct tupc_team *t, const char *func,
+                                 upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
+                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                 size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
 {
-    scanner =
-        tupc_red_begin(c, func, flags, in, out, dst, src, op, nelems, blk_size, f, scanner, wline);
-    tupc_red_wait_in(c, in, scanner);
+    scanner = tupc_red_begin(c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, scanner,
+                             wline);
+    tupc_red_wait_in(c, t, in, scanner);
     return scanner;
+}
+
+/* Whether the members of team t hold every piece of layout L, so that the
+ * paths of the 1.3 functions, where each thread works on its own piece (or
+ * thread k on index range k), run on t as they are: always for a team of
+ * every thread; for fewer, only when no piece lies with a non-member (and
+ * never for CHUNK, whose ranges go to every thread). */
+static inline int tupc_red_covers(const struct tupc_team *t, const struct tupc_red_lay *L)
+{
+    if (tupc_team_n(t) == L->T)
+        return 1;
+    if (L->chunk)
+        return 0;
+    for (int k = 0; k < L->T; k++) {
+        size_t lo;
+        if (tupc_red_piece(L, k, &lo) && tupc_team_rank_in(t, tupc_red_thread(L, k)) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The 1.3 paths of upc_all_reduceT, prefix_reduceT and reduce_allT on team
+ * t, for the blocking team forms (reduce_team.c), which call them with
+ * their own name after their trace span opens. Each checks its arguments as
+ * the 1.3 function does. Returns 0, having done nothing, when the call must
+ * take the team forms' own path instead (pieces held by non-members). */
+int tupc_red_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                       size_t blk_size, tupc_red_fn f, upc_flag_t flags);
+int tupc_red_prefix_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                       size_t blk_size, tupc_red_fn f, upc_flag_t flags);
+
+/* What tupc_red_prefix_on computes on team t, done by one thread (a posted
+ * call's job), with the same kernels and combine order: the same bits.
+ * Returns 0, having done nothing, where tupc_red_prefix_on would. */
+int tupc_red_prefix_serial(const struct tupc_red_type *ty, const struct tupc_team *t,
+                           tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                           size_t blk_size, tupc_red_fn f, int in_place, int excl,
+                           enum tupc_sync out);
+
+/* Whether upc_all_reduceT's paths on team t read src by one thread (small
+ * calls) rather than by pieces. */
+static inline int tupc_red_is_direct(const struct tupc_team *t, size_t nelems, size_t esize)
+{
+    return nelems * esize <= TUPC_RED_DIRECT_MAX && tupc_team_n(t) <= TUPC_RED_SCAN_MAX;
 }
 
 /* Room for one partial result of any type in a scratch slot. */
@@ -501,8 +551,9 @@ static inline void tupc_red_eager_send(const struct tupc_red_type *ty, const str
 }
 
 static inline int tupc_red_eager_combine(const struct tupc_red_type *ty, const struct tupc_coll *c,
-                                         const struct tupc_red_lay *L, upc_op_t op, tupc_red_fn f,
-                                         const union tupc_red_val *mine, union tupc_red_val *acc)
+                                         const struct tupc_team *t, const struct tupc_red_lay *L,
+                                         upc_op_t op, tupc_red_fn f, const union tupc_red_val *mine,
+                                         union tupc_red_val *acc)
 {
     union tupc_red_val x;
     int any = 0, me = tupc_impl_mythread;
@@ -513,7 +564,7 @@ static inline int tupc_red_eager_combine(const struct tupc_red_type *ty, const s
             continue;
         const void *v = mine;
         if (j != me) {
-            memcpy(&x, tupc_coll_eager_wait(c, j), ty->size);
+            memcpy(&x, tupc_coll_eager_wait(c, tupc_team_rank_in(t, j)), ty->size);
             v = &x;
         }
         if (any)

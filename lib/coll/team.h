@@ -74,10 +74,12 @@ struct tupc_team {
 
 extern struct tupc_team tupc_team_all_;
 
-/* The thread of team rank r. */
+/* The thread of team rank r. The engine's paths take the team as an
+ * argument; the 1.3 functions pass &tupc_team_all_, a constant, so the
+ * comparison folds and they index nothing. */
 static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
 {
-    return t->thread ? t->thread[r] : r;
+    return t == &tupc_team_all_ || !t->thread ? r : t->thread[r];
 }
 
 /* The team that handle `team` names, with the caller a member of it, or a
@@ -99,13 +101,20 @@ const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
 /* The rank in t of thread th, -1 for a non-member. */
 static inline int tupc_team_rank_in(const struct tupc_team *t, int th)
 {
-    return t->rank ? t->rank[th] : th;
+    return t == &tupc_team_all_ || !t->rank ? th : t->rank[th];
+}
+
+/* The team's size: THREADS for UPC_TEAM_ALL, read as such so that the 1.3
+ * paths load what they loaded before teams took part. */
+static inline int tupc_team_n(const struct tupc_team *t)
+{
+    return t == &tupc_team_all_ ? tupc_impl_threads : t->n;
 }
 
 /* The caller's rank in t (a member). */
 static inline int tupc_team_my_rank(const struct tupc_team *t)
 {
-    return t->rank ? t->rank[tupc_impl_mythread] : tupc_impl_mythread;
+    return tupc_team_rank_in(t, tupc_impl_mythread);
 }
 
 /* Barrier of the members of t, for a library call named func. Compares the

@@ -381,9 +381,12 @@ static int team_reloc_body(void *arg)
     size_t A = (size_t)T * 200;
     tupc_sptr_t S = upc_all_alloc((size_t)T, A), D = upc_all_alloc((size_t)T, A);
     tupc_sptr_t P = upc_all_alloc((size_t)T, sizeof(int));
-    upc_team_t teams[2];
+    /* Halves, thirds in reverse order, and every thread in reverse order:
+     * the team forms take the 1.3 paths where the members hold the data. */
+    upc_team_t teams[3];
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &teams[0]);
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 3, -MYTHREAD, &teams[1]);
+    tupc_team_split(UPC_TEAM_ALL, 0, T - 1 - MYTHREAD, &teams[2]);
     int it = 0;
     for (int ti = 0; ti < 2; ti++) {
         upc_team_t team = teams[ti];
@@ -468,9 +471,12 @@ static int team_reduce_body(void *arg)
     int T = THREADS;
     static const size_t ns[] = {0, 1, 7, 100, 1000};
     static const size_t blks[] = {0, 1, 3, 64};
-    upc_team_t teams[2];
+    /* Halves, thirds in reverse order, and every thread in reverse order:
+     * the team forms take the 1.3 paths where the members hold the data. */
+    upc_team_t teams[3];
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &teams[0]);
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 3, -MYTHREAD, &teams[1]);
+    tupc_team_split(UPC_TEAM_ALL, 0, T - 1 - MYTHREAD, &teams[2]);
     size_t per = 1000 + 64;
     tupc_sptr_t A = upc_all_alloc((size_t)T, per * sizeof(long));
     tupc_sptr_t R = upc_all_alloc((size_t)T, per * sizeof(long));
@@ -478,7 +484,7 @@ static int team_reduce_body(void *arg)
     tupc_sptr_t Ab = upc_all_alloc((size_t)T, per * sizeof(long));
     tupc_sptr_t Rb = upc_all_alloc((size_t)T, per * sizeof(long));
     int it = 0;
-    for (int ti = 0; ti < 2; ti++) {
+    for (int ti = 0; ti < 3; ti++) {
         upc_team_t team = teams[ti];
         int lead = tupc_team_thread(team, 0), me = tupc_team_rank(team);
         for (size_t a = 0; a < 5; a++)
@@ -492,7 +498,7 @@ static int team_reduce_body(void *arg)
                      * team of thread 0 runs those, on Ab and Rb. The
                      * indefinite ones lie in block `lead` of A and R, one
                      * per team, so that teams never share an element. */
-                    if (B && lead != 0)
+                    if (B && tupc_team_rank_of(team, 0) < 0)
                         continue;
                     tupc_sptr_t src = B ? tupc_index(Ab, 0, B, long)
                                         : tupc_index(A, (ptrdiff_t)((size_t)lead * per), per, long);
@@ -540,6 +546,7 @@ static int team_reduce_body(void *arg)
                 }
     }
     upc_barrier();
+    tupc_team_free(&teams[2]);
     tupc_team_free(&teams[1]);
     tupc_team_free(&teams[0]);
     return 0;
@@ -638,16 +645,19 @@ static int team_sort_body(void *arg)
 {
     (void)arg;
     int T = THREADS;
-    upc_team_t teams[2];
+    /* Halves, thirds in reverse order, and every thread in reverse order:
+     * the team forms take the 1.3 paths where the members hold the data. */
+    upc_team_t teams[3];
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, 0, &teams[0]);
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD / 3, -MYTHREAD, &teams[1]);
+    tupc_team_split(UPC_TEAM_ALL, 0, T - 1 - MYTHREAD, &teams[2]);
     size_t per = 3000;
     tupc_sptr_t A = upc_all_alloc((size_t)T, per * sizeof(struct kv));
     tupc_sptr_t Ab = upc_all_alloc((size_t)T, per * sizeof(struct kv));
     static const size_t ns[] = {0, 1, 2, 17, 1000, 3000};
     static const size_t blks[] = {0, 1, 7, 100};
     int it = 0;
-    for (int ti = 0; ti < 2; ti++) {
+    for (int ti = 0; ti < 3; ti++) {
         upc_team_t team = teams[ti];
         int lead = tupc_team_thread(team, 0), me = tupc_team_rank(team);
         for (size_t a = 0; a < 6; a++)
