@@ -12,14 +12,9 @@
  * Copy: one memcpy per thread, into local memory; every thread copies, so
  * the root does no more work than the others.
  *
- * Small payloads under OUT_MYSYNC: with a single copy the root may return
- * only after every thread has read src, so each call costs a cache-line round
- * trip (root enters -> reader copies -> root sees it done). For payloads that
- * fit an engine eager line (56 bytes) the root instead copies src into its
- * line and posts it; the readers copy from the line. The root's own data is
- * then touched by the root alone and it returns at once, and the payload
- * travels in the line that signals it: one transfer instead of two. Larger
- * payloads keep the single copy. */
+ * Small payloads under OUT_MYSYNC travel in the root's eager line: see
+ * tupc_reloc_broadcast_run (coll/reloc.h), which tupc_team_broadcast runs
+ * too. */
 #include "observe/trace.h"
 #include "coll/reloc.h"
 
@@ -41,20 +36,6 @@ void upc_all_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag
 
     struct tupc_coll c;
     tupc_coll_begin(&c, FUNC, flags, in, out, sig);
-    int me = MYTHREAD, root = (int)src.thread;
-    if (c.out == TUPC_MYSYNC && c.in != TUPC_NOSYNC && nbytes <= TUPC_EAGER_BYTES) {
-        if (me == root) {
-            memcpy(tupc_coll_eager_claim(&c), src.addr, nbytes);
-            tupc_coll_eager_post(&c);
-            memcpy(tupc_reloc_on(dst, me), src.addr, nbytes);
-        } else {
-            memcpy(tupc_reloc_on(dst, me), tupc_coll_eager_wait(&c, root), nbytes);
-        }
-        tupc_coll_leave_alone(&c); /* each thread's data was touched by itself only */
-        return;
-    }
-    tupc_coll_need(&c, root);
-    tupc_copy(tupc_reloc_on(dst, me), src.addr, nbytes,
-              tupc_reloc_streams(nbytes, (size_t)THREADS + 1));
-    tupc_reloc_leave_rooted(&c, root);
+    tupc_reloc_broadcast_run(&c, &tupc_team_all_, MYTHREAD, tupc_reloc_on(dst, MYTHREAD), src,
+                             nbytes);
 }

@@ -498,9 +498,10 @@ reduce_partials(const struct tupc_red_type *ty, const char *func, struct tupc_te
     }
 }
 
-int tupc_red_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
-                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                       size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+static inline __attribute__((always_inline)) int
+reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t, tupc_sptr_t dst,
+          tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+          upc_flag_t flags)
 {
     if (!tupc_red_is_direct(t, nelems, ty->size)) {
         /* The partials path needs every piece held by a member; its layout
@@ -525,3 +526,14 @@ int tupc_red_reduce_on(const struct tupc_red_type *ty, const char *func, struct 
                      blk_size, (tupc_red_fn)func, flags);                                          \
     }
 TUPC_REDUCE_TYPES_13(TUPC_DEFINE_REDUCE)
+
+/* The team forms' entries, one per type as the 1.3 functions', so that a
+ * small call on a team runs the same inlined kernel. */
+#define TUPC_DEFINE_REDUCE_ON(T, TYPE, ARITH, KIND)                                                \
+    int tupc_red_reduce_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,              \
+                              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,        \
+                              tupc_red_fn f, upc_flag_t flags)                                     \
+    {                                                                                              \
+        return reduce_on(&tupc_red_##T, func, t, dst, src, op, nelems, blk_size, f, flags);        \
+    }
+TUPC_REDUCE_TYPES_13(TUPC_DEFINE_REDUCE_ON)

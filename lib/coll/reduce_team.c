@@ -230,20 +230,28 @@ static void post_jobs(struct tupc_coll_request *req, const char *func, const str
             tupc_async_add_job(req, run_range, j, (size_t)r);
 }
 
+/* A reduction's 1.3 paths on a team, of its type (tupc_red_reduce_onT). */
+typedef int reduce_on_fn(const char *func, struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src,
+                         upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+                         upc_flag_t flags);
+
 static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
                                      tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                                      size_t blk_size, tupc_red_fn f, upc_flag_t flags,
-                                     upc_team_t team, enum what what)
+                                     upc_team_t team, enum what what, reduce_on_fn *on)
 {
-    TUPC_TRACE_RETURN(upc_coll_handle_t,
-                      team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, what),
-                      func, (uint64_t)nelems * ty->size, flags, team);
+    TUPC_TRACE_RETURN(
+        upc_coll_handle_t,
+        team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, what, on), func,
+        (uint64_t)nelems * ty->size, flags, team);
     tupc_require_thread(func);
     /* Blocking calls take the 1.3 paths, every tuned one, on the team,
      * unless those need pieces that lie with non-members. */
     if (!(flags & UPC_ASYNC) && what != ALL &&
-        (what == REDUCE ? tupc_red_reduce_on : tupc_red_prefix_on)(
-            ty, func, tupc_team_get(func, team), dst, src, op, nelems, blk_size, f, flags))
+        (what == PREFIX
+             ? tupc_red_prefix_on(ty, func, tupc_team_get(func, team), dst, src, op, nelems,
+                                  blk_size, f, flags)
+             : on(func, tupc_team_get(func, team), dst, src, op, nelems, blk_size, f, flags)))
         return UPC_HANDLE_COMPLETE;
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
@@ -367,8 +375,17 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
             tupc_fail_as(NULL, NULL);                                                              \
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
+        /* Blocking: upc_all_reduce's paths on the team, unless they need                          \
+         * pieces held by non-members or the trace must open a span. */                            \
+        if (!(flags & UPC_ASYNC) && !tupc_trace_wanted("tupc_team_reduce" #T)) {                   \
+            tupc_require_thread("tupc_team_reduce" #T);                                            \
+            if (tupc_red_reduce_on##T("tupc_team_reduce" #T,                                       \
+                                      tupc_team_get("tupc_team_reduce" #T, team), dst, src, op,    \
+                                      nelems, blk_size, (tupc_red_fn)func, flags))                 \
+                return UPC_HANDLE_COMPLETE;                                                        \
+        }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,   \
-                           (tupc_red_fn)func, flags, team, REDUCE);                                \
+                           (tupc_red_fn)func, flags, team, REDUCE, tupc_red_reduce_on##T);         \
     }                                                                                              \
     upc_coll_handle_t tupc_team_prefix_reduce##T(                                                  \
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
@@ -381,7 +398,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,      \
-                           blk_size, (tupc_red_fn)func, flags, team, PREFIX);                      \
+                           blk_size, (tupc_red_fn)func, flags, team, PREFIX, NULL);                \
     }
 TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
 
@@ -397,6 +414,6 @@ TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems,         \
-                           blk_size, (tupc_red_fn)func, flags, team, ALL);                         \
+                           blk_size, (tupc_red_fn)func, flags, team, ALL, NULL);                   \
     }
 TUPC_REDUCE_TYPES(TUPC_DEFINE_TEAM_RED_ALL)

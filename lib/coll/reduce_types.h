@@ -448,14 +448,16 @@ static inline int tupc_red_covers(const struct tupc_team *t, const struct tupc_r
     return 1;
 }
 
-/* The 1.3 paths of upc_all_reduceT, prefix_reduceT and reduce_allT on team
- * t, for the blocking team forms (reduce_team.c), which call them with
+/* The 1.3 paths of upc_all_reduceT (tupc_red_reduce_onT) and
+ * prefix_reduceT on team t, for the blocking team forms (reduce_team.c), which call them with
  * their own name after their trace span opens. Each checks its arguments as
  * the 1.3 function does. Returns 0, having done nothing, when the call must
  * take the team forms' own path instead (pieces held by non-members). */
-int tupc_red_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
-                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                       size_t blk_size, tupc_red_fn f, upc_flag_t flags);
+#define TUPC_DECLARE_REDUCE_ON(T, TYPE, ARITH, KIND)                                               \
+    int tupc_red_reduce_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,              \
+                              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,        \
+                              tupc_red_fn f, upc_flag_t flags);
+TUPC_REDUCE_TYPES_13(TUPC_DECLARE_REDUCE_ON)
 int tupc_red_prefix_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
                        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                        size_t blk_size, tupc_red_fn f, upc_flag_t flags);

@@ -43,12 +43,13 @@ static inline void tupc_reloc_check_nbytes(const char *func, const char *section
 /* nbytes * THREADS, refused when it overflows size_t. */
 static inline size_t tupc_reloc_total(const char *func, size_t nbytes)
 {
-    size_t T = (size_t)tupc_impl_threads;
-    if (nbytes > SIZE_MAX / T)
+    size_t T = (size_t)tupc_impl_threads, total;
+    /* A multiply that reports overflow: no division on every call's path. */
+    if (__builtin_mul_overflow(nbytes, T, &total))
         tupc_fail(func, "UPC 1.3 7.4.2",
                   "nbytes * THREADS (%zu * %zu) overflows size_t; expected a size that fits",
                   nbytes, T);
-    return nbytes * T;
+    return total;
 }
 
 /* The pointer is in the heap, has affinity to thread 0, and `len` bytes from
@@ -136,6 +137,45 @@ static inline uint64_t tupc_reloc_sig(tupc_sptr_t dst, tupc_sptr_t src, size_t n
 static inline void tupc_reloc_leave_rooted(const struct tupc_coll *c, int root)
 {
     if (tupc_impl_mythread == root)
+        tupc_coll_leave_everyone(c);
+    else
+        tupc_coll_leave_alone(c);
+}
+
+/* A blocking broadcast's copies and exit on team t, once checked and
+ * entered (call c, the caller's rank me): upc_all_broadcast on
+ * &tupc_team_all_ and tupc_team_broadcast on any other team. `mine` is the
+ * caller's dst block. src may lie with a non-member, whose data counts as
+ * ready at entry and whom nobody waits for.
+ *
+ * Small payloads under OUT_MYSYNC: with a single copy the root may return
+ * only after every member has read src, so each call costs a cache-line
+ * round trip (root enters -> reader copies -> root sees it done). For
+ * payloads that fit an engine eager line (56 bytes) the root instead copies
+ * src into its line and posts it; the readers copy from the line. The
+ * root's own data is then touched by the root alone and it returns at once,
+ * and the payload travels in the line that signals it: one transfer instead
+ * of two. Larger payloads keep the single copy. */
+static inline __attribute__((always_inline)) void
+tupc_reloc_broadcast_run(struct tupc_coll *c, const struct tupc_team *t, int me, char *mine,
+                         tupc_sptr_t src, size_t nbytes)
+{
+    const int root = tupc_team_rank_in(t, (int)src.thread);
+    if (c->out == TUPC_MYSYNC && c->in != TUPC_NOSYNC && nbytes <= TUPC_EAGER_BYTES && root >= 0) {
+        if (me == root) {
+            memcpy(tupc_coll_eager_claim(c), src.addr, nbytes);
+            tupc_coll_eager_post(c);
+            memcpy(mine, src.addr, nbytes);
+        } else {
+            memcpy(mine, tupc_coll_eager_wait(c, root), nbytes);
+        }
+        tupc_coll_leave_alone(c); /* each member's data was touched by itself only */
+        return;
+    }
+    if (root >= 0)
+        tupc_coll_need(c, root);
+    tupc_copy(mine, src.addr, nbytes, tupc_reloc_streams(nbytes, (size_t)tupc_team_n(t) + 1));
+    if (me == root)
         tupc_coll_leave_everyone(c);
     else
         tupc_coll_leave_alone(c);

@@ -64,7 +64,8 @@ static void team_begin(struct call *k, const char *F, const char *sec3, const ch
     tupc_reloc_start(F, flags & ~UPC_ASYNC, &in, &out);
     struct tupc_team *t = k->t = tupc_team_get(F, team);
     tupc_reloc_check_nbytes(F, sec3, nbytes);
-    *total = tupc_reloc_total(F, nbytes) / (size_t)tupc_impl_threads * (size_t)t->n;
+    (void)tupc_reloc_total(F, nbytes);
+    *total = nbytes * (size_t)t->n; /* no overflow: n <= THREADS */
     struct tupc_reloc_area ra[3];
     for (int i = 0; i < na; i++) {
         size_t len = a[i].len ? a[i].len : a[i].n_blocks ? *total : nbytes;
@@ -145,6 +146,10 @@ upc_coll_handle_t tupc_team_broadcast(tupc_sptr_t dst, tupc_sptr_t src, size_t n
     struct area a[] = {{"dst", dst, 0, 1, 0}, {"src", src, 0, 0, 0}};
     team_begin(&k, "tupc_team_broadcast", SEC_OF("7.4.2.1 para 3"), SEC_OF("7.4.2.1 para 6"), flags,
                team, nbytes, a, 2, tupc_reloc_sig(dst, src, nbytes), &total);
+    if (!k.req) { /* blocking: upc_all_broadcast's paths on the team */
+        tupc_reloc_broadcast_run(&k.c, k.t, k.me, block_of(k.t, dst, k.me), src, nbytes);
+        return UPC_HANDLE_COMPLETE;
+    }
     return rooted_copy(&k, (int)src.thread, block_of(k.t, dst, k.me), src.addr, nbytes,
                        tupc_reloc_streams(nbytes, (size_t)k.t->n + 1));
 }

@@ -204,31 +204,6 @@ void tupc_coll_thread_start(void)
                                               .line = &tupc_team_all_.member[tupc_impl_mythread].k};
 }
 
-void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
-                          upc_flag_t flags, enum tupc_sync in, enum tupc_sync out, uint64_t args)
-{
-    if (t == &tupc_team_all_) {
-        tupc_coll_begin(c, func, flags, in, out, args);
-        return;
-    }
-    tupc_check_not_split(func);
-    int me = tupc_team_my_rank(t);
-    struct tupc_coll_self *self = &t->self[me];
-    c->self = self;
-    c->in = in;
-    c->out = out;
-    c->func = func;
-    c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    ++self->n;
-    tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
-    tupc_coll_post_entry_(c, self, self->n, t->n, func,
-                          tupc_sig(self->sig, c->args ^ (uintptr_t)func));
-    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
-        tupc_coll_compare_all(c);
-    if (in == TUPC_ALLSYNC)
-        tupc_coll_barrier(c);
-}
-
 void tupc_coll_barrier(const struct tupc_coll *c)
 {
     /* Both barriers compare the running signatures of the members they hear

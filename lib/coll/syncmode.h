@@ -164,16 +164,39 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
         tupc_coll_begin_barrier_(c);
 }
 
-/* As tupc_coll_begin, on team t, which the caller is a member of. */
-void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
-                          upc_flag_t flags, enum tupc_sync in, enum tupc_sync out, uint64_t args);
+/* The barrier of call c's team. */
+void tupc_coll_barrier(const struct tupc_coll *c);
+
+/* As tupc_coll_begin, on team t, which the caller is a member of. Inline,
+ * as tupc_coll_begin is: a team's calls take the paths of all threads'. */
+static inline void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
+                                        upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
+                                        uint64_t args)
+{
+    if (t == &tupc_team_all_) {
+        tupc_coll_begin(c, func, flags, in, out, args);
+        return;
+    }
+    tupc_check_not_split(func);
+    struct tupc_coll_self *self = &t->self[tupc_team_my_rank(t)];
+    c->self = self;
+    c->in = in;
+    c->out = out;
+    c->func = func;
+    c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
+    ++self->n;
+    tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
+    tupc_coll_post_entry_(c, self, self->n, t->n, func,
+                          tupc_sig(self->sig, c->args ^ (uintptr_t)func));
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
+        tupc_coll_compare_all(c);
+    if (in == TUPC_ALLSYNC)
+        tupc_coll_barrier(c);
+}
 
 /* Checks the caller's thread and flags and starts call c (the three steps
  * above, for collectives with no reason to split them). */
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
-
-/* The barrier of call c's team. */
-void tupc_coll_barrier(const struct tupc_coll *c);
 
 /* IN_MYSYNC: waits until member j has entered call c; no-op in other modes.
  * (j is a rank in c's team; on UPC_TEAM_ALL, a thread.) */

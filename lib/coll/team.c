@@ -19,14 +19,16 @@
 #include <string.h>
 
 #define SEC "Extended Collectives 0.3 section 4 item 9"
-#define SLOTS 4096 /* teams alive at once, UPC_TEAM_ALL included */
+#define SLOTS TUPC_TEAM_SLOTS
 #define GEN_MAX 0x7fff
 
 /* Slot s holds the team whose handle is ids[s], or NULL. Written under
  * `lock`; read without it (acquire) by lookups, which see a team that a
  * split made once the split's barrier has ordered its publication. */
-static _Atomic(struct tupc_team *) table[SLOTS];
-static _Atomic int ids[SLOTS];
+_Atomic(struct tupc_team *) tupc_team_table_[SLOTS];
+_Atomic int tupc_team_ids_[SLOTS];
+#define table tupc_team_table_
+#define ids tupc_team_ids_
 static uint16_t gens[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int last_slot; /* under lock */

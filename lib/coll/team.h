@@ -86,10 +86,25 @@ static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
  * failure naming `func`. Inline for UPC_TEAM_ALL, which every 1.3 call
  * and most _x calls name. */
 struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team);
+/* The team table (team.c): slot s holds the team whose handle is
+ * tupc_team_ids_[s], or NULL. Read here for the lookup of every call on a
+ * team; the slow path explains a refusal. */
+#define TUPC_TEAM_SLOTS 4096 /* teams alive at once, UPC_TEAM_ALL included */
+extern _Atomic(struct tupc_team *) tupc_team_table_[TUPC_TEAM_SLOTS];
+extern _Atomic int tupc_team_ids_[TUPC_TEAM_SLOTS];
 static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
         return &tupc_team_all_;
+    unsigned s = (unsigned)team & 0xffff;
+    /* Acquire, as in tupc_team_lookup_: a team is seen once the split's
+     * barrier has ordered its publication, and its fields with it. */
+    if (team >= 0 && s < TUPC_TEAM_SLOTS &&
+        atomic_load_explicit(&tupc_team_ids_[s], memory_order_acquire) == team) {
+        struct tupc_team *t = atomic_load_explicit(&tupc_team_table_[s], memory_order_acquire);
+        if (t && t->rank[tupc_impl_mythread] >= 0)
+            return t;
+    }
     return tupc_team_lookup_(func, team);
 }
 
