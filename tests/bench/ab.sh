@@ -11,7 +11,8 @@
 #   git worktree add /tmp/base COMMIT && (cd /tmp/base && meson setup build-release
 #     --buildtype=release && ninja -C build-release)
 #   tests/bench/ab.sh /tmp/base/build-release build-release -r 3
-# Each step is one line on stderr.
+# AB_PREBUILT=DIR takes bench_small's two programs from DIR/small_A and
+# DIR/small_B instead of compiling them. Each step is one line on stderr.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 A_BUILD B_BUILD [-r R] [-n P]" >&2; exit 2; }
 A=$1 B=$2
@@ -32,6 +33,12 @@ trap 'rm -rf "$tmp"' EXIT
 for side in A B; do
     dir=$A
     [ "$side" = B ] && dir=$B
+    # AB_PREBUILT: a folder with small_A and small_B built elsewhere (a
+    # machine without a compiler or libnuma's headers).
+    if [ -n "${AB_PREBUILT:-}" ]; then
+        cp "$AB_PREBUILT/small_$side" "$tmp/small_$side"
+        continue
+    fi
     cc -O2 -I"$dir/../include" -I"$dir/include" -I"${src%/*}/common" "$src" "$dir/lib/libtupc.a" -lnuma -lpthread \
         -o "$tmp/small_$side"
 done
