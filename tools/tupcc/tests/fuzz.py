@@ -24,7 +24,8 @@ def deep(body):
     return b'#include <upc.h>\nint x[4];\nint main(void)\n{\n' + body + b'\n    return 0;\n}\n'
 
 
-# TUPC_TEST_QUICK: one cut and one mutation of each program, not three
+# TUPC_TEST_QUICK: one cut and one mutation of each program, not three, and
+# no deeply nested input
 QUICK = bool(os.environ.get('TUPC_TEST_QUICK'))
 
 
@@ -42,13 +43,8 @@ def cases():
                 else:
                     b[at:at] = rng.choice(INSERTS)
             yield f'{name} mutated {k}', bytes(b), ['-E']
-    n = 400
-    yield 'a long sum', deep(b'    int s = ' + b' + '.join(b'x[%d]' % (i % 4) for i in range(n)) + b';\n    (void)s;'), ['-E']
-    yield 'a long else if', deep(b'    int r = 0;\n    if (x[0] == 1) r = 1;\n' +
-                                 b''.join(b'    else if (x[0] == %d) r = 2;\n' % i for i in range(300)) + b'    (void)r;'), ['-E']
-    yield 'nested parentheses', deep(b'    int s = ' + b'(' * 300 + b'1' + b')' * 300 + b';\n    (void)s;'), ['-E']
-    yield 'nested blocks', deep(b'{' * 300 + b'x[0]++;' + b'}' * 300), ['-E']
-    yield 'nested ifs', deep(b'if (x[0]) ' * 300 + b'x[1]++;'), ['-E']
+    if not QUICK:  # deep input takes clang and tupcc seconds each: CI's
+        yield from deep_cases()
     yield 'unbalanced', deep(b'{' * 50 + b'x[0]++;'), ['-E']
     yield 'a Latin-1 literal', deep(b'    const char *s = "caf\xe9";\n    (void)s;'), ['-E']
     yield 'a Latin-1 identifier', deep(b'    int caf\xe9 = 1;'), ['-E']
@@ -56,6 +52,16 @@ def cases():
     yield 'empty, linked', b'', []
     yield 'unwritable output', deep(b''), ['-E', '-o', '/nonexistent/dir/out.c']
     yield 'a variable length array', deep(b'    int n = x[0] + 2;\n    int a[n];\n    a[0] = 1;\n    (void)a;'), ['-E']
+
+
+def deep_cases():
+    n = 400
+    yield 'a long sum', deep(b'    int s = ' + b' + '.join(b'x[%d]' % (i % 4) for i in range(n)) + b';\n    (void)s;'), ['-E']
+    yield 'a long else if', deep(b'    int r = 0;\n    if (x[0] == 1) r = 1;\n' +
+                                 b''.join(b'    else if (x[0] == %d) r = 2;\n' % i for i in range(300)) + b'    (void)r;'), ['-E']
+    yield 'nested parentheses', deep(b'    int s = ' + b'(' * 300 + b'1' + b')' * 300 + b';\n    (void)s;'), ['-E']
+    yield 'nested blocks', deep(b'{' * 300 + b'x[0]++;' + b'}' * 300), ['-E']
+    yield 'nested ifs', deep(b'if (x[0]) ' * 300 + b'x[1]++;'), ['-E']
 
 
 def run(case, tmp):
