@@ -52,6 +52,7 @@ struct tupc_team_bar {
         _Atomic uint64_t sig;       /* their running signature */
         _Atomic(const char *) func; /* the function that arrived */
     } slot[2];
+    tupc_word arrived; /* the last episode arrived at (small teams' flat form) */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 struct tupc_team {
@@ -68,6 +69,10 @@ struct tupc_team {
     _Atomic(struct tupc_async_ring *) async;
     /* The team barrier (team.c): arrivals of all episodes, never reset. */
     _Alignas(TUPC_CACHELINE) _Atomic uint32_t arrived;
+    /* Beside it, in episode e % 2: the digest of what the first arrival
+     * said, and whether another said something else (team_barrier.c). */
+    _Atomic uint64_t digest[2];
+    _Atomic uint32_t differ[2];
     _Alignas(TUPC_CACHELINE) tupc_word release; /* last episode completed */
     _Alignas(TUPC_CACHELINE) _Atomic int left;  /* members past tupc_team_free's barrier */
 };

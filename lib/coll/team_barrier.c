@@ -1,5 +1,8 @@
-/* The barrier of a team other than UPC_TEAM_ALL: a counter of arrivals that
- * is never reset and a release word. Episode e is complete when the counter
+/* The barrier of a team other than UPC_TEAM_ALL. Teams of up to FLAT_MAX
+ * members use the flat form: each member stores the episode it arrived at
+ * in its own line, rank 0 waits for every member's and releases; no locked
+ * instruction. Larger teams: a counter of arrivals that is never reset and
+ * a release word. Episode e is complete when the counter
  * reaches e * n, as no member can arrive at e + 1 before e is released; its
  * last arriver stores e in the release word, on which the others wait (one
  * futex wake for all of them when they sleep). Before it arrives, each
@@ -68,8 +71,9 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
 {
     const struct tupc_coll_self *a = &t->self[me];
     for (int r = 0; r < t->n; r++) {
-        /* Relaxed: the arrivals' acq_rel increments order these stores
-         * before our last increment. */
+        /* Relaxed: the arrivals' acq_rel increments (the flat form: our
+         * acquire waits on the members' arrived words) order these stores
+         * before our reads. */
         uint32_t n = atomic_load_explicit(&t->bar[r].slot[e % 2].calls, memory_order_relaxed);
         uint64_t s = atomic_load_explicit(&t->bar[r].slot[e % 2].sig, memory_order_relaxed);
         const char *f = atomic_load_explicit(&t->bar[r].slot[e % 2].func, memory_order_relaxed);
@@ -88,6 +92,29 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
     }
 }
 
+#ifndef TUPC_TEAM_FLAT_MAX /* a build may set it, to compare the forms */
+#define TUPC_TEAM_FLAT_MAX 4
+#endif
+#define FLAT_MAX TUPC_TEAM_FLAT_MAX
+
+/* The flat form, episode e: slot e % 2 is written. */
+static void flat(struct tupc_team *t, int rank, uint32_t e, const char *func)
+{
+    if (rank != 0) {
+        /* Release: the slot and every access of our calls on the team,
+         * for rank 0's acquire wait. */
+        tupc_word_set(&t->bar[rank].arrived, e);
+        struct bar_wait bw = {t, e, func};
+        tupc_wait_checked(&t->release, e, NULL, bar_stuck, &bw); /* acquire: rank 0's release */
+        return;
+    }
+    for (int r = 1; r < t->n; r++) /* acquire: what member r did before it arrived */
+        tupc_wait_peer(&t->bar[r].arrived, e, tupc_team_thread_of(t, r), func);
+    bar_check(t, rank, e, func);
+    /* Release: passes on every member's accesses, which we acquired. */
+    tupc_word_set(&t->release, e);
+}
+
 void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
 {
     struct tupc_coll_self *s = &t->self[rank];
@@ -97,12 +124,33 @@ void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
     atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
+    if (t->n <= FLAT_MAX) {
+        flat(t, rank, e, func);
+        return;
+    }
+    /* What we say, folded into the counter's line, so that the last
+     * arriver reads no member's line unless two arrivals differ (as the
+     * nodes of the barrier of all threads do). Never 0, the empty value.
+     * Relaxed: the fetch_add below orders them. */
+    const int k = (int)(e % 2);
+    uint64_t digest = tupc_sig(tupc_sig(s->sig, s->n), (uintptr_t)func) | (uint64_t)1 << 63;
+    uint64_t seen = 0;
+    if (!atomic_compare_exchange_strong_explicit(&t->digest[k], &seen, digest, memory_order_relaxed,
+                                                 memory_order_relaxed) &&
+        seen != digest)
+        atomic_store_explicit(&t->differ[k], 1, memory_order_relaxed);
     /* acq_rel: our stores before it (the slot, and every access of our
      * calls on the team) are visible to the last arriver, whose release of
      * the word passes them on to every member. */
     uint32_t got = atomic_fetch_add_explicit(&t->arrived, 1, memory_order_acq_rel) + 1;
     if (got == e * (uint32_t)t->n) {
-        bar_check(t, rank, e, func);
+        uint32_t differ = atomic_load_explicit(&t->differ[k], memory_order_relaxed);
+        /* Nobody arrives at e + 2, which reuses them, before e + 1 ends,
+         * after our release of e. */
+        atomic_store_explicit(&t->digest[k], 0, memory_order_relaxed);
+        atomic_store_explicit(&t->differ[k], 0, memory_order_relaxed);
+        if (differ)
+            bar_check(t, rank, e, func); /* fails, naming who differs */
         tupc_word_set(&t->release, e);
     } else {
         struct bar_wait bw = {t, e, func};

@@ -157,6 +157,48 @@ static int all_alike(void *arg)
     return 0;
 }
 
+/* On a team (a split of every thread, so both barrier forms, flat and
+ * counter, see it by size): calls under NOSYNC that differ in an argument
+ * are found at the team's next barrier, and so are different functions. */
+static int team_different_nbytes(void *arg)
+{
+    (void)arg;
+    upc_team_t team;
+    tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &team);
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB);
+    tupc_team_broadcast(B, A, MYTHREAD == 1 ? 2 * NB : NB, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, team);
+    tupc_team_barrier(team);
+    TCHECK(0, "the team barrier after mismatched calls returned");
+    return 0;
+}
+
+static int team_different_functions(void *arg)
+{
+    (void)arg;
+    upc_team_t team;
+    tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &team);
+    tupc_sptr_t A = upc_all_alloc(THREADS, 4 * NB);
+    tupc_sptr_t B = upc_all_alloc(THREADS, 4 * NB);
+    if (MYTHREAD == THREADS - 1)
+        tupc_team_barrier(team);
+    else
+        tupc_team_broadcast(B, A, NB, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, team);
+    TCHECK(0, "the mismatched calls returned");
+    return 0;
+}
+
+static void test_team_mismatch(void **state)
+{
+    (void)state;
+    for (int n = 2; n <= 8; n *= 2) {
+        tt_expect_error(n, team_different_nbytes, NULL, "tupc_team_broadcast", "nbytes 100",
+                        "nbytes 200", NULL);
+        tt_expect_error(n, team_different_functions, NULL, "tupc_team_barrier",
+                        "tupc_team_broadcast", NULL);
+    }
+}
+
 static void test_different_functions(void **state)
 {
     (void)state;
@@ -211,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_different_functions),
         cmocka_unit_test(test_different_arguments),
         cmocka_unit_test(test_alike_passes),
+        cmocka_unit_test(test_team_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
