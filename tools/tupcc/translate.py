@@ -316,7 +316,8 @@ class Translator:
                     (r.kind == 'base' and (r.name in ARITH or r.name.startswith('enum '))))
 
     def strict_copy(self, n, value=None):
-        """a fenced read of the strict lvalue n, or its assignment of value."""
+        """a read of the strict lvalue n, or its assignment of value, as one
+        access: a copy under the strict lock, between two fences."""
         et = self.types.resolve(self.T(n)).copy()
         et.AS = 0
         et.quals = [q for q in et.quals if q != 'const']
@@ -327,9 +328,9 @@ class Translator:
         last = ('_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \\"-Wunused-value\\"") '
                 'tupcc_v; _Pragma("GCC diagnostic pop")')
         if value is None:
-            return f'({{ {v}; upc_fence(); memcpy(&tupcc_v, ({p}).addr, sizeof tupcc_v); upc_fence(); {last} }})'
-        return (f'({{ {v} = {value}; upc_fence(); memcpy(({p}).addr, &tupcc_v, sizeof tupcc_v); '
-                f'upc_fence(); {last} }})')
+            return f'({{ {v}; tupcc_strict_get(&tupcc_v, {p}, sizeof tupcc_v); {last} }})'
+        return f'({{ {v} = {value}; tupcc_strict_put({p}, &tupcc_v, sizeof tupcc_v); {last} }})'
+
 
     def sptr(self, n):
         """the pointer-to-shared (C text) that designates the shared lvalue or array n."""

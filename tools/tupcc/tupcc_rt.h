@@ -8,6 +8,7 @@
 #include <upc_tick.h>
 
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -393,6 +394,34 @@ static inline void *tupcc_strict_addr(tupc_sptr_t p)
 {
     upc_fence();
     return p.addr;
+}
+
+/* Strict reads and writes of a type no C11 atomic fits (a struct, a
+ * pointer-to-shared, long double) copy under one lock, between two fences:
+ * a strict read never sees part of a strict write, as each strict access
+ * is one access in the order all threads agree on (UPC 1.3 5.1.2.3 and B),
+ * and the copies are no data race for C11 or ThreadSanitizer. One lock for
+ * the program, weak so that every unit shares it: such accesses are rare,
+ * and no two overlapping objects (a struct and its struct member) can then
+ * take different locks. */
+__attribute__((weak)) pthread_mutex_t tupcc_strict_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline void tupcc_strict_get(void *v, tupc_sptr_t p, size_t n)
+{
+    upc_fence();
+    pthread_mutex_lock(&tupcc_strict_lock);
+    memcpy(v, p.addr, n);
+    pthread_mutex_unlock(&tupcc_strict_lock);
+    upc_fence();
+}
+
+static inline void tupcc_strict_put(tupc_sptr_t p, const void *v, size_t n)
+{
+    upc_fence();
+    pthread_mutex_lock(&tupcc_strict_lock);
+    memcpy(p.addr, v, n);
+    pthread_mutex_unlock(&tupcc_strict_lock);
+    upc_fence();
 }
 
 /* Each UPC thread is its own C program instance (UPC 1.3 5.1.2): the C
