@@ -44,6 +44,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -471,9 +472,37 @@ static void prefix_direct(const struct tupc_red_type *ty, const struct tupc_coll
     }
 }
 
-/* The call on team t; 0 when the members of a team other than
- * UPC_TEAM_ALL do not hold every piece (tupc_red_covers) and the path needs
- * them to, having done nothing but the checks. */
+/* The team forms' cut (reduce_types.h): member r takes the r-th of n
+ * balanced index ranges wherever they lie, publishes its partial unless it
+ * is the last, combines the partials before it in rank order and scans its
+ * range from them; every member may touch every partition. Used where the
+ * pieces do not fit the team (see prefix_reduce_on): the blocking and
+ * posted calls of a team (reduce_team.c's run_prefix) cut alike. */
+static void prefix_ranges(const struct tupc_red_type *ty, struct tupc_coll *c,
+                          const struct tupc_team *t, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                          upc_op_t op, tupc_red_fn f, int excl, enum tupc_sync in)
+{
+    const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
+    if (in == TUPC_MYSYNC)
+        for (int j = 0; j < n; j++)
+            tupc_coll_need(c, j);
+    size_t lo, m;
+    tupc_red_range_of(L->n, n, me, &lo, &m);
+    struct tupc_red_part *mine = tupc_coll_scratch_claim(c);
+    mine->have = m != 0;
+    if (m && me + 1 < n)
+        tupc_red_walk(ty, L, dst, lo, m, op, f, 0, NULL, &mine->v);
+    /* Release: the partial, for the readers' acquire waits. */
+    tupc_coll_publish(c);
+    if (m) {
+        union tupc_red_val seed;
+        int any = tupc_red_combine_ranks(ty, c, op, f, me, &seed);
+        tupc_red_walk(ty, L, dst, lo, m, op, f, excl ? 2 : 1, any ? &seed : NULL, NULL);
+    }
+    tupc_coll_leave_everyone(c);
+}
+
+/* The call on team t, on any team; returns 1. */
 static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                             size_t blk_size, tupc_red_fn f, upc_flag_t flags)
@@ -489,11 +518,10 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
     tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
     if (!in_place)
         tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    if (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase)))
-        tupc_fail(func, "UPC 1.3 7.4.3.1 para 10",
-                  "dst has thread %u and phase %u, src thread %u and phase %u; expected "
-                  "upc_threadof(dst) == upc_threadof(src) && upc_phaseof(dst) == upc_phaseof(src)",
-                  dst.thread, dst.phase, src.thread, src.phase);
+    /* Collectives 1.0's dst and src of other threads or phases (see
+     * tupc_red_prefix_apart): the team forms' cut, which reads and writes
+     * each array in its own layout. */
+    const int apart = tupc_red_prefix_apart(func, dst, src, nelems, blk_size);
     tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ARRAY,
                           src, nelems, blk_size, ty->size);
 
@@ -502,13 +530,18 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, !direct);
     const int tiled = !direct && !L.chunk && nelems * ty->size >= TILED_MIN_BYTES;
-    /* Single-valued arguments decide: every member returns alike. The
-     * tiled path's results depend on the team's size; a team's posted
-     * calls do what the blocking ones do (tupc_red_prefix_serial), so it
-     * is left to the team form, which posts it as it runs it. */
-    if (t != &tupc_team_all_ && (tiled || !tupc_red_covers(t, &L)))
-        return 0;
+    /* Single-valued arguments decide: every member takes the same path.
+     * The tiled path's results depend on the team's size; a team's posted
+     * call does what its blocking one does (tupc_red_prefix_serial), so a
+     * team takes the ranges instead, as it does where its members do not
+     * hold every piece. */
     struct tupc_coll c;
+    if (apart || (t != &tupc_team_all_ && (tiled || !tupc_red_covers(t, &L)))) {
+        tupc_red_enter(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL,
+                       NULL);
+        prefix_ranges(ty, &c, t, &L, dst, op, f, excl, in);
+        return 1;
+    }
     tupc_red_enter(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL,
                    NULL);
     if (direct) {
@@ -577,7 +610,8 @@ int tupc_red_prefix_serial(const struct tupc_red_type *ty, const struct tupc_tea
     const int direct = nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place;
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, !direct);
-    if ((!direct && !L.chunk && nelems * ty->size >= TILED_MIN_BYTES) || !tupc_red_covers(t, &L))
+    if ((!direct && !L.chunk && nelems * ty->size >= TILED_MIN_BYTES) || !tupc_red_covers(t, &L) ||
+        (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase))))
         return 0;
     if (direct) { /* each thread's part, as it does it */
         for (int th = 0; th < L.T; th++)
@@ -615,6 +649,18 @@ int tupc_red_prefix_serial(const struct tupc_red_type *ty, const struct tupc_tea
     }
     free(part);
     return 1;
+}
+
+void tupc_red_prefix_apart_note(const char *func, tupc_sptr_t dst, tupc_sptr_t src)
+{
+    static _Atomic int said; /* once per process: relaxed, nothing else hangs on it */
+    if (atomic_exchange_explicit(&said, 1, memory_order_relaxed))
+        return;
+    fprintf(stderr,
+            "tupc: %s (thread %d): warning: dst has thread %u and phase %u, src thread %u and "
+            "phase %u: Collectives 1.0 allows it and tupc follows it, UPC 1.3 7.4.3.1 para 10 "
+            "does not (not portable)\n",
+            func, tupc_impl_mythread, dst.thread, dst.phase, src.thread, src.phase);
 }
 
 static void prefix_reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,

@@ -43,66 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A member's partial in its scratch slot: `have` is 0 for an empty range. */
-struct partial {
-    union tupc_red_val v;
-    int have;
-};
-
-/* Reduces (scan == 0) elements lo..lo+m-1 of the array at L->src into *out,
- * or scans them into dst from seed (NULL: none), inclusive (scan == 1) or
- * exclusive (scan == 2). */
-static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
-                 size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
-                 union tupc_red_val *out)
-{
-    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
-    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, L->es) : dst;
-    union tupc_red_val acc, part, carry;
-    int any = 0;
-    for (size_t left = m; left;) {
-        size_t r = tupc_red_run(L, s, left);
-        if (scan) {
-            ty->scan(op, f, d.addr, s.addr, r, seed, scan == 2, &carry);
-            seed = &carry;
-        } else {
-            ty->reduce(op, f, s.addr, r, any ? &part : &acc);
-            if (any)
-                ty->combine(op, f, &acc, &part);
-            any = 1;
-        }
-        left -= r;
-        if (left) {
-            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, L->es);
-            if (scan)
-                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, L->es);
-        }
-    }
-    if (!scan)
-        memcpy(out, &acc, ty->size);
-}
-
-/* Combines the partials of ranks 0..upto-1 in rank order into *acc, each
- * once its member has published it; 0 when all of them were empty. */
-static int combine(const struct tupc_red_type *ty, const struct tupc_coll *c, upc_op_t op,
-                   tupc_red_fn f, int upto, union tupc_red_val *acc)
-{
-    int any = 0;
-    for (int j = 0; j < upto; j++) {
-        if (j != tupc_coll_state(c)->me)
-            tupc_coll_wait_published(c, j); /* acquire: j's partial */
-        const struct partial *p = tupc_coll_scratch(c, j);
-        if (!p->have)
-            continue;
-        if (any)
-            ty->combine(op, f, acc, &p->v);
-        else
-            memcpy(acc, &p->v, ty->size);
-        any = 1;
-    }
-    return any;
-}
-
 enum what { REDUCE, PREFIX, ALL };
 
 /* How a reduction's work is cut, the blocking form's way (the same bits):
@@ -110,14 +50,6 @@ enum what { REDUCE, PREFIX, ALL };
  * the 1.3 paths' pieces (tupc_red_covers; in key order), ONE the 1.3 small
  * calls' (one thread reads all of src). */
 enum plan { RANGES, PIECES, ONE };
-
-/* Member r's range of nelems among n: the r-th of n balanced ranges. */
-static void range_of(size_t nelems, int n, int r, size_t *lo, size_t *m)
-{
-    size_t base = nelems / (size_t)n, extra = nelems % (size_t)n, k = (size_t)r;
-    *lo = k * base + (k < extra ? k : extra);
-    *m = base + (k < extra);
-}
 
 /* An asynchronous call's computation (see the top); its request frees it. */
 struct job {
@@ -131,8 +63,8 @@ struct job {
     int excl, in_place, n; /* n: jobs of a reduction */
     enum tupc_sync out;
     const struct tupc_team *t;
-    _Atomic int pending;   /* REDUCE, ALL: ranges whose partial is not taken yet */
-    struct partial part[]; /* REDUCE, ALL: by rank */
+    _Atomic int pending;         /* REDUCE, ALL: ranges whose partial is not taken yet */
+    struct tupc_red_part part[]; /* REDUCE, ALL: by rank */
 };
 
 /* REDUCE and ALL, one job per range, run by anyone, maybe at once: range
@@ -150,12 +82,12 @@ static void run_range(void *arg, size_t k)
         if (j->plan == ONE)
             lo = 0, m = j->L.n;
         else
-            range_of(j->L.n, j->n, (int)k, &lo, &m);
+            tupc_red_range_of(j->L.n, j->n, (int)k, &lo, &m);
         j->part[k].have = m != 0;
         if (m && j->plan == ONE)
             tupc_red_range(ty, &j->L, 0, m, j->op, j->f, &j->part[k].v);
         else if (m)
-            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &j->part[k].v);
+            tupc_red_walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &j->part[k].v);
     }
     /* Acq_rel: every job's partial happens before its decrement, and so
      * before the last one's combine below. */
@@ -197,13 +129,14 @@ static void run_prefix(void *arg, size_t k)
     int any = 0;
     for (int r = 0; r < j->n; r++) {
         size_t lo, m;
-        range_of(j->L.n, j->n, r, &lo, &m);
+        tupc_red_range_of(j->L.n, j->n, r, &lo, &m);
         if (!m)
             continue;
         int last = r + 1 == j->n;
         if (!last)
-            walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &part);
-        walk(ty, &j->L, j->dst, lo, m, j->op, j->f, j->excl ? 2 : 1, any ? &seed : NULL, NULL);
+            tupc_red_walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &part);
+        tupc_red_walk(ty, &j->L, j->dst, lo, m, j->op, j->f, j->excl ? 2 : 1, any ? &seed : NULL,
+                      NULL);
         if (last)
             break;
         if (any)
@@ -218,7 +151,7 @@ static void run_prefix(void *arg, size_t k)
 static void post_jobs(struct tupc_coll_request *req, const char *func, const struct job *proto)
 {
     int prefix = proto->what == PREFIX, n = proto->n;
-    struct job *j = malloc(sizeof *j + (prefix ? 0 : sizeof(struct partial) * (size_t)n));
+    struct job *j = malloc(sizeof *j + (prefix ? 0 : sizeof(struct tupc_red_part) * (size_t)n));
     if (!j)
         tupc_fail(func, "", "out of memory for an asynchronous reduction");
     memcpy(j, proto, sizeof *j);
@@ -273,12 +206,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     if (!in_place)
         tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
     if (prefix) {
-        if (nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase)))
-            tupc_fail(func, "UPC 1.3 7.4.3.1 para 10",
-                      "dst has thread %u and phase %u, src thread %u and phase %u; expected "
-                      "upc_threadof(dst) == upc_threadof(src) && upc_phaseof(dst) == "
-                      "upc_phaseof(src)",
-                      dst.thread, dst.phase, src.thread, src.phase);
+        (void)tupc_red_prefix_apart(func, dst, src, nelems, blk_size); /* allowed, see there */
     } else if (what == ALL) {
         dst = tupc_red_check_dst_all(func, dst, ty->size);
     } else {
@@ -336,28 +264,26 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         tupc_coll_finish(&c);
         return tupc_async_post(req);
     }
+    /* A blocking reduction or reduce_all (tupc_red_prefix_on took every
+     * blocking prefix reduction): each member's range, the combiner's
+     * result. */
     size_t lo, m;
-    range_of(nelems, n, me, &lo, &m);
-    struct partial *mine = tupc_coll_scratch_claim(&c);
+    tupc_red_range_of(nelems, n, me, &lo, &m);
+    struct tupc_red_part *mine = tupc_coll_scratch_claim(&c);
     mine->have = m != 0;
-    if (m && (prefix ? me + 1 < n : 1))
-        walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine->v);
+    if (m)
+        tupc_red_walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine->v);
     /* Release: the partial, for the readers' acquire waits below. */
     tupc_coll_publish(&c);
-
-    if (what != PREFIX && me == combiner) {
+    if (me == combiner) {
         union tupc_red_val acc;
-        if (combine(ty, &c, op, f, n, &acc)) { /* nelems == 0: dst is left as it was */
-            if (what == ALL)                   /* one result, copied to every member's element */
+        if (tupc_red_combine_ranks(ty, &c, op, f, n, &acc)) { /* nelems == 0: dst as it was */
+            if (what == ALL) /* one result, copied to every member's element */
                 for (int j = 0; j < n; j++)
                     memcpy(tupc_red_dst_of(dst, tupc_team_thread_of(t, j)), &acc, ty->size);
             else
                 memcpy(dst.addr, &acc, ty->size);
         }
-    } else if (prefix && m) {
-        union tupc_red_val seed;
-        int any = combine(ty, &c, op, f, me, &seed);
-        walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &seed : NULL, NULL);
     }
     tupc_coll_leave_everyone(&c);
     return UPC_HANDLE_COMPLETE;

@@ -578,4 +578,93 @@ static inline int tupc_red_eager_combine(const struct tupc_red_type *ty, const s
     return any;
 }
 
+/* ---- The team forms' cut: n balanced index ranges, in rank order ------ */
+
+/* A member's partial in its scratch slot: `have` is 0 for an empty range. */
+struct tupc_red_part {
+    union tupc_red_val v;
+    int have;
+};
+
+/* Member r's range of nelems among n: the r-th of n balanced ranges. */
+static inline void tupc_red_range_of(size_t nelems, int n, int r, size_t *lo, size_t *m)
+{
+    size_t base = nelems / (size_t)n, extra = nelems % (size_t)n, k = (size_t)r;
+    *lo = k * base + (k < extra ? k : extra);
+    *m = base + (k < extra);
+}
+
+/* Reduces (scan == 0) elements lo..lo+m-1 of the array at L->src into *out,
+ * or scans them into dst from seed (NULL: none), inclusive (scan == 1) or
+ * exclusive (scan == 2), block run by block run. dst has src's block size
+ * but may have another thread and phase (Collectives 1.0's prefix
+ * reduction): a run ends where either array's block does. */
+static inline void tupc_red_walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
+                                 tupc_sptr_t dst, size_t lo, size_t m, upc_op_t op, tupc_red_fn f,
+                                 int scan, const void *seed, union tupc_red_val *out)
+{
+    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, L->es);
+    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, L->es) : dst;
+    union tupc_red_val acc, part, carry;
+    int any = 0;
+    for (size_t left = m; left;) {
+        size_t r = tupc_red_run(L, s, left);
+        if (scan) {
+            size_t rd = tupc_red_run(L, d, r);
+            r = rd < r ? rd : r;
+            ty->scan(op, f, d.addr, s.addr, r, seed, scan == 2, &carry);
+            seed = &carry;
+        } else {
+            ty->reduce(op, f, s.addr, r, any ? &part : &acc);
+            if (any)
+                ty->combine(op, f, &acc, &part);
+            any = 1;
+        }
+        left -= r;
+        if (left) {
+            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, L->es);
+            if (scan)
+                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, L->es);
+        }
+    }
+    if (!scan)
+        memcpy(out, &acc, ty->size);
+}
+
+/* Combines the partials of ranks 0..upto-1 of call c in rank order into
+ * *acc, each once its member has published it; 0 when all were empty. */
+static inline int tupc_red_combine_ranks(const struct tupc_red_type *ty, const struct tupc_coll *c,
+                                         upc_op_t op, tupc_red_fn f, int upto,
+                                         union tupc_red_val *acc)
+{
+    int any = 0;
+    for (int j = 0; j < upto; j++) {
+        if (j != tupc_coll_state(c)->me)
+            tupc_coll_wait_published(c, j); /* acquire: j's partial */
+        const struct tupc_red_part *p = tupc_coll_scratch(c, j);
+        if (!p->have)
+            continue;
+        if (any)
+            ty->combine(op, f, acc, &p->v);
+        else
+            memcpy(acc, &p->v, ty->size);
+        any = 1;
+    }
+    return any;
+}
+
+/* Whether a prefix reduction's dst and src differ in thread or phase, which
+ * Collectives 1.0 allows ("the phases of src and dst are respected") and
+ * UPC 1.3 7.4.3.1 para 10 does not: tupc takes the 1.0 meaning, and at
+ * TUPC_CHECKS=full says once per run that the call is not portable. */
+void tupc_red_prefix_apart_note(const char *func, tupc_sptr_t dst, tupc_sptr_t src);
+static inline int tupc_red_prefix_apart(const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+                                        size_t nelems, size_t blk_size)
+{
+    int apart = nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase));
+    if (__builtin_expect(apart, 0) && tupc_checks_ == TUPC_CHECK_FULL)
+        tupc_red_prefix_apart_note(func, dst, src);
+    return apart;
+}
+
 #endif
