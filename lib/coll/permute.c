@@ -31,7 +31,12 @@
  * 5.2): the block of dst on thread i moves to thread perm[i]. Each thread
  * copies its block into a private buffer and publishes that it did, then
  * waits until its target has done the same and writes the buffer there:
- * the blocks form cycles, so one of each cycle must be saved anyway. */
+ * the blocks form cycles, so one of each cycle must be saved anyway.
+ *
+ * tupc_team_permute (a tupc extension): the same on a team, ranks for
+ * threads (coll/reloc.h); perm's entry of rank r's thread holds r's target
+ * rank. With UPC_ASYNC the copy is recorded and the completion waits for
+ * every member (in place, the blocks move at posting). */
 #include "observe/trace.h"
 #include "coll/in_place.h"
 #include "coll/reloc.h"
@@ -44,17 +49,18 @@
 
 #include <stdatomic.h>
 
-#define FUNC "upc_all_permute"
 #define SEC "UPC 1.3 7.4.2.6"
 
 /* A sleeping OUT_MYSYNC wait for our writer: the check of an engine wait
  * on the writer once it has claimed our mailbox. Before that the writer is
- * not known, but a wait that can never end shows in some thread that has
+ * not known, but a wait that can never end shows in some member that has
  * not made this call: it returned, or sits in a barrier this thread has not
  * reached; or in one that made another call of the same number. */
 struct writer_wait {
     const struct tupc_coll *c;
+    const struct tupc_team *t;
     const struct tupc_mailbox *mine;
+    const char *func;
 };
 
 static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
@@ -67,94 +73,135 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
         tupc_coll_check_wait(ww->c, (int)(uint32_t)claim, w, target);
         return;
     }
-    for (int t = 0; t < THREADS; t++) {
-        if (t == MYTHREAD)
+    const int n = tupc_team_n(ww->t), me = tupc_team_my_rank(ww->t);
+    for (int r = 0; r < n; r++) {
+        if (r == me)
             continue;
-        uint32_t e = tupc_coll_entered(ww->c, t);
+        int th = tupc_team_thread_of(ww->t, r);
+        uint32_t e = tupc_coll_entered(ww->c, r);
         if (e == seq)
-            tupc_coll_compare(ww->c, t);
+            tupc_coll_compare(ww->c, r);
         if (tupc_reached(e, seq))
             continue;
         /* Acquire: the gone mark follows the thread's last entry. */
-        if (atomic_load_explicit(&tupc_gone_[t], memory_order_acquire) &&
-            !tupc_reached(tupc_coll_entered(ww->c, t), seq))
-            tupc_fail(FUNC, "UPC 1.3 6.6.1, 7.4 para 3",
+        if (atomic_load_explicit(&tupc_gone_[th], memory_order_acquire) &&
+            !tupc_reached(tupc_coll_entered(ww->c, r), seq))
+            tupc_fail(ww->func, "UPC 1.3 6.6.1, 7.4 para 3",
                       "thread %d returned from its entry function without making collective call "
                       "%u; expected every thread to make the same collective calls",
-                      t, (unsigned)seq);
-        /* Acquire in peer_ahead: t enters a call before it notifies. */
-        if (tupc_calls_peer_ahead(t) && !tupc_reached(tupc_coll_entered(ww->c, t), seq))
-            tupc_calls_fail_ahead(t, FUNC);
+                      th, (unsigned)seq);
+        /* Acquire in peer_ahead: th enters a call before it notifies. */
+        if (tupc_calls_peer_ahead(th) && !tupc_reached(tupc_coll_entered(ww->c, r), seq))
+            tupc_calls_fail_ahead(th, ww->func);
     }
+}
+
+/* A bad entry of perm: out of range (other < 0) or the same as rank
+ * other's. */
+static _Noreturn void bad_perm(const struct tupc_reloc_form *fm, int me, int to, int other, int n)
+{
+    if (!fm->team && other < 0)
+        tupc_fail(fm->func, SEC " para 4",
+                  "perm[%d] is %d; expected perm to hold the THREADS distinct values 0..%d", me, to,
+                  n - 1);
+    if (!fm->team)
+        tupc_fail(fm->func, SEC " para 4",
+                  "perm[%d] and perm[%d] are both %d; expected perm to hold the THREADS distinct "
+                  "values 0..%d",
+                  me, other, to, n - 1);
+    if (other < 0)
+        tupc_fail(fm->func, SEC " para 4, on a team",
+                  "perm's entry of rank %d (thread %d) is %d; expected the team's ranks 0..%d, "
+                  "each once",
+                  me, tupc_impl_mythread, to, n - 1);
+    tupc_fail(fm->func, SEC " para 4, on a team",
+              "the entries of ranks %d and %d of perm are both %d; expected the team's ranks "
+              "0..%d, each once",
+              me, other, to, n - 1);
+}
+
+static inline __attribute__((always_inline)) upc_coll_handle_t
+permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
+        size_t nbytes, upc_flag_t flags, upc_team_t team)
+{
+    struct tupc_reloc_call k;
+    size_t total;
+    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
+    if (in_place)
+        src = dst; /* a decoy src is not read; dst first: a refusal names it */
+    const struct tupc_reloc_arg a[] = {
+        {"dst", dst, 0, 1, 0}, {"src", src, 0, 1, 0}, {"perm", perm, 0, 1, sizeof(int)}};
+    /* In place the areas are dst and perm. */
+    const struct tupc_reloc_arg a_in_place[] = {{"dst", dst, 0, 1, 0},
+                                                {"perm", perm, 0, 1, sizeof(int)}};
+    tupc_reloc_begin(&k, fm, flags & ~UPC_IN_PLACE, team, nbytes, in_place ? a_in_place : a,
+                     in_place ? 2 : 3,
+                     tupc_calls_args("*dst,*src,nbytes,*perm", (uintptr_t)dst.addr,
+                                     (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0),
+                     &total);
+    struct tupc_coll *c = &k.c;
+    const struct tupc_team *t = k.t;
+    const int me = k.me, n = tupc_team_n(t);
+    /* perm is shared int * (block size 1): the entry of my thread is here.
+     * Read only now: under IN_ALLSYNC any thread may write it up to its own
+     * entry (Collectives 1.0 section 3), under IN_MYSYNC this thread up to
+     * ours. */
+    int to = *(const int *)tupc_reloc_block(t, perm, me);
+    if (to < 0 || to >= n)
+        bad_perm(fm, me, to, -1, n);
+    /* Slot seq % SLOTS was last used by call seq - SLOTS, which every member
+     * has finished once this returns (usually without waiting). */
+    (void)tupc_coll_scratch_claim(c);
+    struct tupc_mailbox *mine = tupc_coll_mailbox(c, me);
+    struct tupc_mailbox *theirs = tupc_coll_mailbox(c, to);
+    /* Relaxed: only claimers read the claim, through this exchange, whose
+     * atomicity alone makes the second claimer see the first. */
+    uint64_t old = atomic_exchange_explicit(&theirs->claim, (uint64_t)c->seq << 32 | (uint32_t)me,
+                                            memory_order_relaxed);
+    if ((uint32_t)(old >> 32) == c->seq)
+        bad_perm(fm, me, to, (int)(uint32_t)old, n);
+
+    if (in_place) { /* at posting too */
+        tupc_permute_move(c, tupc_reloc_block(t, dst, me), tupc_reloc_block(t, dst, to), nbytes,
+                          to);
+    } else {
+        tupc_coll_need(c, to);
+        tupc_reloc_put(&k, tupc_reloc_block(t, dst, to), tupc_reloc_block(t, src, me), nbytes,
+                       tupc_reloc_streams(nbytes, 2 * (size_t)n));
+    }
+    if (k.req) /* the completion waits for every member's copy */
+        return tupc_reloc_end(&k, TUPC_LEAVE_EVERYONE);
+    if (c->out == TUPC_MYSYNC) {
+        /* Release (tupc_word_set): publishes the copy above, and wakes our
+         * target. */
+        tupc_word_set(&theirs->done, c->seq);
+        /* Our writer's copy into our dst block, the only access to our data
+         * by another member. The slot's done only grows past seq once we
+         * have finished seq, so reaching seq means "is seq". Acquire
+         * (tupc_wait_checked): the writer's copy is complete and visible. */
+        struct writer_wait ww = {c, t, mine, fm->func};
+        tupc_wait_checked(&mine->done, c->seq, NULL, writer_lost, &ww);
+    }
+    /* Every OUT_MYSYNC wait this call needs was the one above. */
+    return tupc_reloc_end(&k, TUPC_LEAVE_ALONE);
 }
 
 void upc_all_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes,
                      upc_flag_t flags)
 {
     TUPC_TRACE_VOID(upc_all_permute(dst, src, perm, nbytes, flags), __func__, nbytes, flags, 0);
-    enum tupc_sync in, out;
-    int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
-    tupc_reloc_start(FUNC, flags & ~UPC_IN_PLACE, &in, &out);
-    tupc_reloc_check_nbytes(FUNC, SEC " para 3", nbytes);
-    /* dst first: in place, it is also the source, and a refusal names it. */
-    tupc_reloc_check_thread0(FUNC, SEC " para 6", "dst", dst, nbytes);
-    if (in_place)
-        src = dst; /* a decoy src is not read */
-    else
-        tupc_reloc_check_thread0(FUNC, SEC " para 6", "src", src, nbytes);
-    tupc_reloc_check_thread0(FUNC, SEC " para 6", "perm", perm, sizeof(int));
-    uint64_t sig = tupc_calls_args("*dst,*src,nbytes,*perm", (uintptr_t)dst.addr,
-                                   (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0);
-    tupc_reloc_check_allocs(FUNC, sig,
-                            (const struct tupc_reloc_area[]){{"dst", dst, nbytes, 1},
-                                                             {"perm", perm, sizeof(int), 1},
-                                                             {"src", src, nbytes, 1}},
-                            in_place ? 2 : 3);
-    int me = MYTHREAD, T = THREADS;
+    static const struct tupc_reloc_form fm = {__func__, SEC " para 3", SEC " para 6", 0};
+    (void)permute(&fm, dst, src, perm, nbytes, flags, UPC_TEAM_ALL);
+}
 
-    struct tupc_coll c;
-    tupc_coll_begin(&c, FUNC, flags, in, out, sig);
-    /* perm is shared int * (block size 1): perm[me] is on this thread. Read
-     * only now: under IN_ALLSYNC any thread may write it up to its own entry
-     * (Collectives 1.0 section 3), under IN_MYSYNC this thread up to ours. */
-    int to = *(const int *)tupc_reloc_on(perm, me);
-    if (to < 0 || to >= T)
-        tupc_fail(FUNC, SEC " para 4",
-                  "perm[%d] is %d; expected perm to hold the THREADS distinct values 0..%d", me, to,
-                  T - 1);
-    /* Slot seq % SLOTS was last used by call seq - SLOTS, which every thread
-     * has finished once this returns (usually without waiting). */
-    (void)tupc_coll_scratch_claim(&c);
-    struct tupc_mailbox *mine = tupc_coll_mailbox(&c, me);
-    struct tupc_mailbox *theirs = tupc_coll_mailbox(&c, to);
-    /* Relaxed: only claimers read the claim, through this exchange, whose
-     * atomicity alone makes the second claimer see the first. */
-    uint64_t old = atomic_exchange_explicit(&theirs->claim, (uint64_t)c.seq << 32 | (uint32_t)me,
-                                            memory_order_relaxed);
-    if ((uint32_t)(old >> 32) == c.seq)
-        tupc_fail(FUNC, SEC " para 4",
-                  "perm[%d] and perm[%u] are both %d; expected perm to hold the THREADS distinct "
-                  "values 0..%d",
-                  me, (unsigned)(uint32_t)old, to, T - 1);
-
-    if (in_place) {
-        tupc_permute_move(&c, tupc_reloc_on(dst, me), tupc_reloc_on(dst, to), nbytes, to);
-    } else {
-        tupc_coll_need(&c, to);
-        tupc_copy(tupc_reloc_on(dst, to), tupc_reloc_on(src, me), nbytes,
-                  tupc_reloc_streams(nbytes, 2 * (size_t)T));
-    }
-
-    if (out == TUPC_MYSYNC) {
-        /* Release (tupc_word_set): publishes the copy above, and wakes t. */
-        tupc_word_set(&theirs->done, c.seq);
-        /* Our writer's copy into our dst block, the only access to our data
-         * by another thread. The slot's done only grows past seq once we
-         * have finished seq, so reaching seq means "is seq". Acquire
-         * (tupc_wait_checked): the writer's copy is complete and visible. */
-        struct writer_wait ww = {&c, mine};
-        tupc_wait_checked(&mine->done, c.seq, NULL, writer_lost, &ww);
-    }
-    /* Every OUT_MYSYNC wait this call needs was the one above. */
-    tupc_coll_leave_alone(&c);
+upc_coll_handle_t tupc_team_permute(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
+                                    size_t nbytes, upc_flag_t flags, upc_team_t team)
+{
+    TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_permute", __func__,
+                          upc_all_permute(dst, src, perm, nbytes, flags));
+    TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_permute(dst, src, perm, nbytes, flags, team),
+                      __func__, nbytes, flags, team);
+    static const struct tupc_reloc_form fm = {__func__, SEC " para 3, on a team",
+                                              SEC " para 6, on a team", 1};
+    return permute(&fm, dst, src, perm, nbytes, flags, team);
 }

@@ -10,6 +10,7 @@
 #define TUPC_COLL_RELOC_H
 
 #include "check/error.h"
+#include "coll/async.h"
 #include "coll/copy.h"
 #include "coll/syncmode.h"
 #include "heap/heap.h"
@@ -140,6 +141,214 @@ static inline void tupc_reloc_leave_rooted(const struct tupc_coll *c, int root)
         tupc_coll_leave_everyone(c);
     else
         tupc_coll_leave_alone(c);
+}
+
+/* ---- One pipeline per verb: check, enter, copy or record, leave ---------
+ *
+ * Each relocalization is written once (relocalize.c, permute.c): its
+ * checks and entry (tupc_reloc_begin), then its copies through
+ * tupc_reloc_put and its exit through tupc_reloc_end, on a team whose ranks
+ * stand for threads. Its 1.3 function runs it on &tupc_team_all_, a
+ * constant, so that ranks fold to threads and nothing is recorded; its
+ * team form (a tupc extension) on any team, and with UPC_ASYNC the same
+ * copies are recorded in a request (coll/async.h) that completes later.
+ *
+ * The team forms' areas are the 1.3 ones: a pointer with affinity to thread
+ * 0 designates one block in every partition at the same offset (an array
+ * from upc_all_alloc), and the block of rank r is the one in the partition
+ * of the thread of rank r, so one array serves every team at once. The
+ * root areas (broadcast's and scatter's src, gather's dst) are n blocks in
+ * one partition, block r at r * nbytes; gather_all's dst and exchange's src
+ * and dst hold n blocks per member thread. permute's perm is a shared int
+ * array of THREADS entries, block size 1: the entry of the thread of rank r
+ * holds r's target rank. */
+
+/* A call in progress: its entry, team, the caller's rank, and its request
+ * when it posts (UPC_ASYNC). */
+struct tupc_reloc_call {
+    struct tupc_coll c;
+    struct tupc_team *t;
+    struct tupc_coll_request *req;
+    int me;
+};
+
+/* How a form names itself in messages: its function and the sections its
+ * nbytes and area checks cite. */
+struct tupc_reloc_form {
+    const char *func, *sec_nbytes, *sec_area;
+    int team; /* a team form: takes UPC_ASYNC, folds the team's size in */
+};
+
+/* An area a call checks: p, of one block (nbytes) or of n blocks (n *
+ * nbytes, n the team's size), at the same offset in every partition (`all`,
+ * a pointer with affinity to thread 0) or in one partition (a root area);
+ * or of `len` bytes when not 0 (permute's perm: one int). */
+struct tupc_reloc_arg {
+    const char *arg;
+    tupc_sptr_t p;
+    int n_blocks, all;
+    size_t len;
+};
+
+/* The checks of every form, in the order of its areas (flags, nbytes, the
+ * areas, their allocations), then the entry to the call on `team`.
+ * *total gets n * nbytes where an area holds n blocks, else nbytes. */
+static inline __attribute__((always_inline)) void
+tupc_reloc_begin(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
+                 upc_team_t team, size_t nbytes, const struct tupc_reloc_arg *a, int na,
+                 uint64_t sig, size_t *total)
+{
+    enum tupc_sync in, out;
+    tupc_reloc_start(fm->func, fm->team ? flags & ~UPC_ASYNC : flags, &in, &out);
+    struct tupc_team *t = k->t = fm->team ? tupc_team_get(fm->func, team) : &tupc_team_all_;
+    tupc_reloc_check_nbytes(fm->func, fm->sec_nbytes, nbytes);
+    /* n * nbytes, where an area holds n blocks (checked against overflow
+     * at THREADS * nbytes, as the 1.3 function does); nbytes otherwise. */
+    int blocks = 0;
+    for (int i = 0; i < na; i++)
+        blocks |= a[i].n_blocks;
+    *total = nbytes;
+    if (blocks) {
+        size_t all_threads = tupc_reloc_total(fm->func, nbytes);
+        *total = t == &tupc_team_all_ ? all_threads : nbytes * (size_t)t->n; /* n <= THREADS */
+    }
+    struct tupc_reloc_area ra[3];
+    for (int i = 0; i < na; i++) {
+        size_t len = a[i].len ? a[i].len : a[i].n_blocks ? *total : nbytes;
+        if (a[i].all)
+            tupc_reloc_check_thread0(fm->func, fm->sec_area, a[i].arg, a[i].p, len);
+        else
+            (void)tupc_check_in_partition(fm->func, a[i].arg, a[i].p, len);
+        ra[i] = (struct tupc_reloc_area){a[i].arg, a[i].p, len, a[i].all};
+    }
+    /* A team's extents depend on its size: fold it into the key. */
+    tupc_reloc_check_allocs(fm->func, t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)t->n),
+                            ra, na);
+    tupc_coll_begin_team(&k->c, t, fm->func, flags, in, out, sig);
+    k->me = tupc_team_my_rank(t);
+    k->req = fm->team && (flags & UPC_ASYNC) ? tupc_async_begin(t, k->me, fm->func, out) : NULL;
+}
+
+/* tupc_reloc_begin for the calls of a dst and a src area (all but
+ * permute), each of a shape: TUPC_AREA_BLOCKS (n blocks, not one), and
+ * TUPC_AREA_ALL (a block in every partition, not one root area); src
+ * checked first when src_first, dst alone when na is 1 (in place). */
+#define TUPC_AREA_BLOCKS 1
+#define TUPC_AREA_ALL 2
+static inline __attribute__((always_inline)) void
+tupc_reloc_begin_ds(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
+                    upc_team_t team, size_t nbytes, tupc_sptr_t dst, int dst_shape, tupc_sptr_t src,
+                    int src_shape, int src_first, int na, size_t *total)
+{
+    const struct tupc_reloc_arg d = {"dst", dst, dst_shape & TUPC_AREA_BLOCKS,
+                                     (dst_shape & TUPC_AREA_ALL) != 0, 0},
+                                s = {"src", src, src_shape & TUPC_AREA_BLOCKS,
+                                     (src_shape & TUPC_AREA_ALL) != 0, 0};
+    const struct tupc_reloc_arg a[2] = {src_first ? s : d, src_first ? d : s};
+    tupc_reloc_begin(k, fm, flags, team, nbytes, a, na, tupc_reloc_sig(dst, src, nbytes), total);
+}
+
+/* Block r (a rank) of an area at the same offset in every partition. */
+static inline char *tupc_reloc_block(const struct tupc_team *t, tupc_sptr_t p, int r)
+{
+    return tupc_reloc_on(p, tupc_team_thread_of(t, r));
+}
+
+/* Copies n bytes, or records the copy when the call posts. */
+static inline void tupc_reloc_put(struct tupc_reloc_call *k, void *d, const void *s, size_t n,
+                                  int stream)
+{
+    if (k->req)
+        tupc_async_add(k->req, d, s, n, stream);
+    else
+        tupc_copy(d, s, n, stream);
+}
+
+enum tupc_reloc_leave { TUPC_LEAVE_ALONE, TUPC_LEAVE_EVERYONE, TUPC_LEAVE_SYMMETRIC };
+
+/* Ends the call, the OUT sync waiting for nobody, every member, or the
+ * members as a barrier; a posting call leaves it to its completion. */
+static inline upc_coll_handle_t tupc_reloc_end(struct tupc_reloc_call *k, enum tupc_reloc_leave how)
+{
+    if (k->req) {
+        tupc_coll_finish(&k->c);
+        return tupc_async_post(k->req);
+    }
+    if (how == TUPC_LEAVE_ALONE)
+        tupc_coll_leave_alone(&k->c);
+    else if (how == TUPC_LEAVE_EVERYONE)
+        tupc_coll_leave_everyone(&k->c);
+    else
+        tupc_coll_leave_symmetric(&k->c);
+    return UPC_HANDLE_COMPLETE;
+}
+
+/* A rooted call (scatter, gather): every member needs the root, if a
+ * member; under OUT_MYSYNC the root waits for every member, the others for
+ * nobody. */
+static inline upc_coll_handle_t tupc_reloc_rooted(struct tupc_reloc_call *k, int root_thread,
+                                                  void *d, const void *s, size_t nbytes, int stream)
+{
+    int root = tupc_team_rank_in(k->t, root_thread);
+    if (root >= 0)
+        tupc_coll_need(&k->c, root);
+    tupc_reloc_put(k, d, s, nbytes, stream);
+    return tupc_reloc_end(k, k->me == root ? TUPC_LEAVE_EVERYONE : TUPC_LEAVE_ALONE);
+}
+
+/* A team form's blocking call on UPC_TEAM_ALL is its 1.3 function's, under
+ * that name in the call ledger (so that it matches a thread that calls the
+ * 1.3 function) and under its own in messages. */
+#define TUPC_TEAM_FORM_ON_ALL(team, flags, name13, name, call)                                     \
+    do {                                                                                           \
+        if ((team) == UPC_TEAM_ALL && !((flags)&UPC_ASYNC)) {                                      \
+            tupc_fail_as(name13, name);                                                            \
+            call;                                                                                  \
+            tupc_fail_as(NULL, NULL);                                                              \
+            return UPC_HANDLE_COMPLETE;                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* The 1.3 function upc_all_VERB and its team form tupc_team_VERB, both
+ * running the file's VERB (dst, src, nbytes, flags: all but permute). The
+ * trace counts TRACE_BYTES for the 1.3 function, nbytes for the team form;
+ * the checks cite SEC's paragraph 3 (nbytes) and AREA_PARA (the areas). */
+#define TUPC_RELOC_FORMS(VERB, SEC, AREA_PARA, TRACE_BYTES)                                        \
+    void upc_all_##VERB(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags)         \
+    {                                                                                              \
+        TUPC_TRACE_VOID(upc_all_##VERB(dst, src, nbytes, flags), __func__, TRACE_BYTES, flags, 0); \
+        static const struct tupc_reloc_form fm = {__func__, SEC " para 3", SEC " " AREA_PARA, 0};  \
+        (void)VERB(&fm, dst, src, nbytes, flags, UPC_TEAM_ALL);                                    \
+    }                                                                                              \
+    upc_coll_handle_t tupc_team_##VERB(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,            \
+                                       upc_flag_t flags, upc_team_t team)                          \
+    {                                                                                              \
+        TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_" #VERB, __func__,                             \
+                              upc_all_##VERB(dst, src, nbytes, flags));                            \
+        TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_##VERB(dst, src, nbytes, flags, team),      \
+                          __func__, nbytes, flags, team);                                          \
+        static const struct tupc_reloc_form fm = {__func__, SEC " para 3, on a team",              \
+                                                  SEC " " AREA_PARA ", on a team", 1};             \
+        return VERB(&fm, dst, src, nbytes, flags, team);                                           \
+    }
+
+/* Member me fills its n blocks of dst from block `from` of each member's src
+ * area (gather_all: 0, exchange: me * nbytes), starting after its own block
+ * so that the members do not all read rank 0 first; every member's data is
+ * read by every member, so OUT_MYSYNC is a barrier. */
+static inline upc_coll_handle_t tupc_reloc_fill_mine(struct tupc_reloc_call *k, tupc_sptr_t dst,
+                                                     tupc_sptr_t src, size_t from, size_t nbytes,
+                                                     int stream)
+{
+    const int me = k->me, n = tupc_team_n(k->t);
+    char *mine = tupc_reloc_block(k->t, dst, me);
+    for (int i = 1; i <= n; i++) {
+        int j = me + i < n ? me + i : me + i - n;
+        tupc_coll_need(&k->c, j);
+        tupc_reloc_put(k, mine + (size_t)j * nbytes, tupc_reloc_block(k->t, src, j) + from, nbytes,
+                       stream);
+    }
+    return tupc_reloc_end(k, TUPC_LEAVE_SYMMETRIC);
 }
 
 /* A blocking broadcast's copies and exit on team t, once checked and
