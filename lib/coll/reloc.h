@@ -83,16 +83,11 @@ struct tupc_reloc_area {
 /* TUPC_CHECKS=full: areas[0] (dst) must not overlap the others. */
 void tupc_reloc_check_overlaps(const char *func, const struct tupc_reloc_area *areas, int n);
 
-/* The allocation checks (heap/range_check.h) of a call whose single-valued
- * arguments have signature `sig`, made once per distinct call between
- * frees: sig and the function cover every argument the checks read. */
-static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
-                                           const struct tupc_reloc_area *areas, int n)
+/* The allocation checks (heap/range_check.h) of a call's areas, made now
+ * (tupc_reloc_check_allocs: once per distinct call between frees). */
+static inline void tupc_reloc_check_allocs_now(const char *func,
+                                               const struct tupc_reloc_area *areas, int n)
 {
-    uint64_t key = tupc_call_key(func, sig);
-    uint32_t gen;
-    if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
-        return;
     if (tupc_checks_ == TUPC_CHECK_OFF)
         return;
     for (int i = 0; i < n; i++) {
@@ -105,6 +100,19 @@ static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
     }
     if (tupc_checks_ == TUPC_CHECK_FULL)
         tupc_reloc_check_overlaps(func, areas, n);
+}
+
+/* The same, of a call whose single-valued arguments have signature `sig`,
+ * made once per distinct call between frees: sig and the function cover
+ * every argument the checks read. */
+static inline void tupc_reloc_check_allocs(const char *func, uint64_t sig,
+                                           const struct tupc_reloc_area *areas, int n)
+{
+    uint64_t key = tupc_call_key(func, sig);
+    uint32_t gen;
+    if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
+        return;
+    tupc_reloc_check_allocs_now(func, areas, n);
     tupc_call_seen(key, gen);
 }
 
@@ -190,49 +198,92 @@ struct tupc_reloc_arg {
     size_t len;
 };
 
+/* What every form does first: the caller, the flags, the team (k->t),
+ * nbytes; *total gets n * nbytes where an area holds n blocks (`blocks`),
+ * checked against overflow at THREADS * nbytes as the 1.3 function does,
+ * and nbytes otherwise. */
+static inline __attribute__((always_inline)) void
+tupc_reloc_front(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
+                 upc_team_t team, size_t nbytes, int blocks, enum tupc_sync *in,
+                 enum tupc_sync *out, size_t *total)
+{
+    tupc_reloc_start(fm->func, fm->team ? flags & ~UPC_ASYNC : flags, in, out);
+    struct tupc_team *t = k->t = fm->team ? tupc_team_get(fm->func, team) : &tupc_team_all_;
+    tupc_reloc_check_nbytes(fm->func, fm->sec_nbytes, nbytes);
+    *total = nbytes;
+    if (blocks) {
+        size_t all_threads = tupc_reloc_total(fm->func, nbytes);
+        *total = t == &tupc_team_all_ ? all_threads : nbytes * (size_t)t->n; /* n <= THREADS */
+    }
+}
+
+/* The checks of one area (its length: its own, n blocks or one). */
+static inline size_t tupc_reloc_area_len(const struct tupc_reloc_arg *a, size_t nbytes,
+                                         size_t total)
+{
+    return a->len ? a->len : a->n_blocks ? total : nbytes;
+}
+static inline __attribute__((always_inline)) void
+tupc_reloc_check_arg(const struct tupc_reloc_form *fm, const struct tupc_reloc_arg *a,
+                     size_t nbytes, size_t total)
+{
+    size_t len = tupc_reloc_area_len(a, nbytes, total);
+    if (a->all)
+        tupc_reloc_check_thread0(fm->func, fm->sec_area, a->arg, a->p, len);
+    else
+        (void)tupc_check_in_partition(fm->func, a->arg, a->p, len);
+}
+
+/* The allocation checks of areas a[0..na-1], once per distinct call: the
+ * key inline, the checks out of line (their areas built only then). A
+ * team's extents depend on its size, which its key folds in. */
+void tupc_reloc_allocs_slow(const char *func, uint64_t key, uint32_t gen,
+                            const struct tupc_reloc_arg *a, int na, size_t nbytes, size_t total);
+static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
+                                             const struct tupc_reloc_form *fm, uint64_t sig)
+{
+    return tupc_call_key(fm->func,
+                         k->t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)k->t->n));
+}
+
+/* What every form does last: the entry to the call, its rank, its request. */
+static inline __attribute__((always_inline)) void
+tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
+                 enum tupc_sync in, enum tupc_sync out, uint64_t sig)
+{
+    tupc_coll_begin_team(&k->c, k->t, fm->func, flags, in, out, sig);
+    k->me = tupc_team_my_rank(k->t);
+    k->req = fm->team && (flags & UPC_ASYNC) ? tupc_async_begin(k->t, k->me, fm->func, out) : NULL;
+}
+
 /* The checks of every form, in the order of its areas (flags, nbytes, the
- * areas, their allocations), then the entry to the call on `team`.
- * *total gets n * nbytes where an area holds n blocks, else nbytes. */
+ * areas, their allocations), then the entry to the call on `team`. */
 static inline __attribute__((always_inline)) void
 tupc_reloc_begin(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
                  upc_team_t team, size_t nbytes, const struct tupc_reloc_arg *a, int na,
                  uint64_t sig, size_t *total)
 {
     enum tupc_sync in, out;
-    tupc_reloc_start(fm->func, fm->team ? flags & ~UPC_ASYNC : flags, &in, &out);
-    struct tupc_team *t = k->t = fm->team ? tupc_team_get(fm->func, team) : &tupc_team_all_;
-    tupc_reloc_check_nbytes(fm->func, fm->sec_nbytes, nbytes);
-    /* n * nbytes, where an area holds n blocks (checked against overflow
-     * at THREADS * nbytes, as the 1.3 function does); nbytes otherwise. */
     int blocks = 0;
     for (int i = 0; i < na; i++)
         blocks |= a[i].n_blocks;
-    *total = nbytes;
-    if (blocks) {
-        size_t all_threads = tupc_reloc_total(fm->func, nbytes);
-        *total = t == &tupc_team_all_ ? all_threads : nbytes * (size_t)t->n; /* n <= THREADS */
-    }
-    struct tupc_reloc_area ra[3];
-    for (int i = 0; i < na; i++) {
-        size_t len = a[i].len ? a[i].len : a[i].n_blocks ? *total : nbytes;
-        if (a[i].all)
-            tupc_reloc_check_thread0(fm->func, fm->sec_area, a[i].arg, a[i].p, len);
-        else
-            (void)tupc_check_in_partition(fm->func, a[i].arg, a[i].p, len);
-        ra[i] = (struct tupc_reloc_area){a[i].arg, a[i].p, len, a[i].all};
-    }
-    /* A team's extents depend on its size: fold it into the key. */
-    tupc_reloc_check_allocs(fm->func, t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)t->n),
-                            ra, na);
-    tupc_coll_begin_team(&k->c, t, fm->func, flags, in, out, sig);
-    k->me = tupc_team_my_rank(t);
-    k->req = fm->team && (flags & UPC_ASYNC) ? tupc_async_begin(t, k->me, fm->func, out) : NULL;
+    tupc_reloc_front(k, fm, flags, team, nbytes, blocks, &in, &out, total);
+    for (int i = 0; i < na; i++)
+        tupc_reloc_check_arg(fm, &a[i], nbytes, *total);
+    uint64_t key = tupc_reloc_allocs_key(k, fm, sig);
+    uint32_t gen;
+    if (__builtin_expect(tupc_call_unseen(key, &gen), 0))
+        tupc_reloc_allocs_slow(fm->func, key, gen, a, na, nbytes, *total);
+    tupc_reloc_enter(k, fm, flags, in, out, sig);
 }
 
 /* tupc_reloc_begin for the calls of a dst and a src area (all but
  * permute), each of a shape: TUPC_AREA_BLOCKS (n blocks, not one), and
  * TUPC_AREA_ALL (a block in every partition, not one root area); src
- * checked first when src_first, dst alone when na is 1 (in place). */
+ * checked first when src_first, dst alone when na is 1 (in place). The
+ * areas are checked one by one and put in an array only for the
+ * allocation checks, which a call makes once: every call pays for its
+ * arguments, not for the array. */
 #define TUPC_AREA_BLOCKS 1
 #define TUPC_AREA_ALL 2
 static inline __attribute__((always_inline)) void
@@ -240,12 +291,25 @@ tupc_reloc_begin_ds(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm,
                     upc_team_t team, size_t nbytes, tupc_sptr_t dst, int dst_shape, tupc_sptr_t src,
                     int src_shape, int src_first, int na, size_t *total)
 {
+    enum tupc_sync in, out;
     const struct tupc_reloc_arg d = {"dst", dst, dst_shape & TUPC_AREA_BLOCKS,
                                      (dst_shape & TUPC_AREA_ALL) != 0, 0},
                                 s = {"src", src, src_shape & TUPC_AREA_BLOCKS,
                                      (src_shape & TUPC_AREA_ALL) != 0, 0};
-    const struct tupc_reloc_arg a[2] = {src_first ? s : d, src_first ? d : s};
-    tupc_reloc_begin(k, fm, flags, team, nbytes, a, na, tupc_reloc_sig(dst, src, nbytes), total);
+    tupc_reloc_front(k, fm, flags, team, nbytes, d.n_blocks | (na > 1 ? s.n_blocks : 0), &in, &out,
+                     total);
+    if (src_first && na > 1)
+        tupc_reloc_check_arg(fm, &s, nbytes, *total);
+    tupc_reloc_check_arg(fm, &d, nbytes, *total);
+    if (!src_first && na > 1)
+        tupc_reloc_check_arg(fm, &s, nbytes, *total);
+    uint64_t sig = tupc_reloc_sig(dst, src, nbytes), key = tupc_reloc_allocs_key(k, fm, sig);
+    uint32_t gen;
+    if (__builtin_expect(tupc_call_unseen(key, &gen), 0)) {
+        const struct tupc_reloc_arg a[2] = {src_first ? s : d, src_first ? d : s};
+        tupc_reloc_allocs_slow(fm->func, key, gen, a, na, nbytes, *total);
+    }
+    tupc_reloc_enter(k, fm, flags, in, out, sig);
 }
 
 /* Block r (a rank) of an area at the same offset in every partition. */
