@@ -385,10 +385,10 @@ extern int tupc_red_direct_threads_;
 #define TUPC_RED_ROTATE (-2)
 /* tupc_red_enter is tupc_red_begin (the entry, no wait) and then
  * tupc_red_wait_in (IN_ALLSYNC's scan), for callers with work between. */
-static inline int tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func,
-                                 upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
-                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                                 size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
+static inline __attribute__((always_inline)) int
+tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_flag_t flags,
+               enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+               size_t nelems, size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
 {
     int scan_in = in == TUPC_ALLSYNC && tupc_team_n(t) <= TUPC_RED_SCAN_MAX;
     /* Six independent products rather than a chain of six: the signature
@@ -408,8 +408,9 @@ static inline int tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const
     return scanner;
 }
 
-static inline void tupc_red_wait_in(const struct tupc_coll *c, const struct tupc_team *t,
-                                    enum tupc_sync in, int scanner)
+static inline __attribute__((always_inline)) void tupc_red_wait_in(const struct tupc_coll *c,
+                                                                   const struct tupc_team *t,
+                                                                   enum tupc_sync in, int scanner)
 {
     const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
     if (in == TUPC_ALLSYNC && n <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
@@ -418,10 +419,10 @@ static inline void tupc_red_wait_in(const struct tupc_coll *c, const struct tupc
                 tupc_coll_wait_entered(c, j);
 }
 
-static inline int tupc_red_enter(struct tupc_coll *c, struct tupc_team *t, const char *func,
-                                 upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
-                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                                 size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
+static inline __attribute__((always_inline)) int
+tupc_red_enter(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_flag_t flags,
+               enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+               size_t nelems, size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
 {
     scanner = tupc_red_begin(c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, scanner,
                              wline);

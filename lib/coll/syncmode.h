@@ -169,9 +169,9 @@ void tupc_coll_barrier(const struct tupc_coll *c);
 
 /* As tupc_coll_begin, on team t, which the caller is a member of. Inline,
  * as tupc_coll_begin is: a team's calls take the paths of all threads'. */
-static inline void tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
-                                        upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
-                                        uint64_t args)
+static inline __attribute__((always_inline)) void
+tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_flag_t flags,
+                     enum tupc_sync in, enum tupc_sync out, uint64_t args)
 {
     if (t == &tupc_team_all_) {
         tupc_coll_begin(c, func, flags, in, out, args);
