@@ -52,7 +52,6 @@ struct tupc_team_bar {
         _Atomic uint64_t sig;       /* their running signature */
         _Atomic(const char *) func; /* the function that arrived */
     } slot[2];
-    tupc_word arrived; /* the last episode arrived at (small teams' flat form) */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
 struct tupc_team {

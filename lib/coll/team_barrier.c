@@ -1,15 +1,13 @@
-/* The barrier of a team other than UPC_TEAM_ALL. Teams of up to FLAT_MAX
- * members use the flat form: each member stores the episode it arrived at
- * in its own line, rank 0 waits for every member's and releases; no locked
- * instruction. Larger teams: a counter of arrivals that is never reset and
- * a release word. Episode e is complete when the counter
- * reaches e * n, as no member can arrive at e + 1 before e is released; its
- * last arriver stores e in the release word, on which the others wait (one
- * futex wake for all of them when they sleep). Before it arrives, each
- * member leaves in its own line, in slot e % 2, its count of calls on the
- * team, their running signature and the function that arrived; the last
- * arriver compares them before it releases. A slot is rewritten at e + 2
- * only, after every member has left e.
+/* The barrier of a team other than UPC_TEAM_ALL: a counter of arrivals that
+ * is never reset and a release word. (A flat form, where each member stores
+ * its arrival in its own line and rank 0 gathers them, took 8-byte ALL|ALL
+ * team calls to 1.6-1.7x the calls on all threads at 2 and 4 members, where
+ * the counter with its digest took 0.95-1.26x; 16-core machine.) Episode e is complete when the
+ * counter reaches e * n, as no member can arrive at e + 1 before e is released; its last arriver
+ * stores e in the release word, on which the others wait (one futex wake for all of them when they
+ * sleep). Before it arrives, each member leaves in its own line, in slot e % 2, its count of calls
+ * on the team, their running signature and the function that arrived; the last arriver compares
+ * them before it releases. A slot is rewritten at e + 2 only, after every member has left e.
  *
  * Below the sync-mode engine, which calls it for ALLSYNC on a team; team.c
  * (split, free) is above the engine. */
@@ -71,9 +69,8 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
 {
     const struct tupc_coll_self *a = &t->self[me];
     for (int r = 0; r < t->n; r++) {
-        /* Relaxed: the arrivals' acq_rel increments (the flat form: our
-         * acquire waits on the members' arrived words) order these stores
-         * before our reads. */
+        /* Relaxed: the arrivals' acq_rel increments order these stores
+         * before our last increment. */
         uint32_t n = atomic_load_explicit(&t->bar[r].slot[e % 2].calls, memory_order_relaxed);
         uint64_t s = atomic_load_explicit(&t->bar[r].slot[e % 2].sig, memory_order_relaxed);
         const char *f = atomic_load_explicit(&t->bar[r].slot[e % 2].func, memory_order_relaxed);
@@ -92,29 +89,6 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
     }
 }
 
-#ifndef TUPC_TEAM_FLAT_MAX /* a build may set it, to compare the forms */
-#define TUPC_TEAM_FLAT_MAX 4
-#endif
-#define FLAT_MAX TUPC_TEAM_FLAT_MAX
-
-/* The flat form, episode e: slot e % 2 is written. */
-static void flat(struct tupc_team *t, int rank, uint32_t e, const char *func)
-{
-    if (rank != 0) {
-        /* Release: the slot and every access of our calls on the team,
-         * for rank 0's acquire wait. */
-        tupc_word_set(&t->bar[rank].arrived, e);
-        struct bar_wait bw = {t, e, func};
-        tupc_wait_checked(&t->release, e, NULL, bar_stuck, &bw); /* acquire: rank 0's release */
-        return;
-    }
-    for (int r = 1; r < t->n; r++) /* acquire: what member r did before it arrived */
-        tupc_wait_peer(&t->bar[r].arrived, e, tupc_team_thread_of(t, r), func);
-    bar_check(t, rank, e, func);
-    /* Release: passes on every member's accesses, which we acquired. */
-    tupc_word_set(&t->release, e);
-}
-
 void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
 {
     struct tupc_coll_self *s = &t->self[rank];
@@ -124,10 +98,6 @@ void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
     atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
-    if (t->n <= FLAT_MAX) {
-        flat(t, rank, e, func);
-        return;
-    }
     /* What we say, folded into the counter's line, so that the last
      * arriver reads no member's line unless two arrivals differ (as the
      * nodes of the barrier of all threads do). Never 0, the empty value.

@@ -157,9 +157,9 @@ static int all_alike(void *arg)
     return 0;
 }
 
-/* On a team (a split of every thread, so both barrier forms, flat and
- * counter, see it by size): calls under NOSYNC that differ in an argument
- * are found at the team's next barrier, and so are different functions. */
+/* On a team (a split of every thread, at 2 to 8 members): calls under
+ * NOSYNC that differ in an argument are found at the team's next barrier,
+ * whose arrivals' digests differ, and so are different functions. */
 static int team_different_nbytes(void *arg)
 {
     (void)arg;
