@@ -163,6 +163,75 @@ static void post_jobs(struct tupc_coll_request *req, const char *func, const str
             tupc_async_add_job(req, run_range, j, (size_t)r);
 }
 
+/* A posted call's entry is made: the combiner records the jobs, the cut
+ * its blocking call takes (the same bits), and every member posts. */
+static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, struct tupc_coll *c,
+                              struct tupc_team *t, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                              tupc_sptr_t src, upc_op_t op, size_t blk_size, tupc_red_fn f,
+                              enum what what, int in_place, int excl, enum tupc_sync out,
+                              int combiner)
+{
+    const int me = tupc_coll_state(c)->me;
+    struct tupc_coll_request *req = tupc_async_begin(t, me, func, out);
+    if (combiner && L->n) {
+        struct job proto = {.ty = ty,
+                            .L = *L,
+                            .dst = dst,
+                            .src = src,
+                            .op = op,
+                            .f = f,
+                            .what = what,
+                            .plan = RANGES,
+                            .excl = excl,
+                            .in_place = in_place,
+                            .out = out,
+                            .n = tupc_coll_state(c)->size,
+                            .t = t};
+        if (what == REDUCE && tupc_red_is_direct(t, L->n, ty->size)) {
+            proto.plan = ONE;
+            proto.n = 1;
+        } else if (what == REDUCE) {
+            tupc_red_lay_init(&proto.L, src, L->n, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
+            if (tupc_red_covers(t, &proto.L)) {
+                proto.plan = PIECES;
+                proto.n = proto.L.T;
+            } else {
+                proto.L = *L;
+            }
+        }
+        post_jobs(req, func, &proto);
+    }
+    tupc_coll_finish(c);
+    return tupc_async_post(req);
+}
+
+/* The checks of a team form, after its flags: the arrays (src taken as dst
+ * in place), dst as its verb has it, their allocations. Returns dst as the
+ * call uses it. */
+static tupc_sptr_t check_arrays(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
+                                tupc_sptr_t src, size_t nelems, size_t blk_size, enum what what,
+                                int in_place)
+{
+    const int prefix = what == PREFIX;
+    if (prefix)
+        tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
+    if (!in_place)
+        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    if (prefix)
+        (void)tupc_red_prefix_apart(func, dst, src, nelems, blk_size); /* allowed, see there */
+    else if (what == ALL)
+        dst = tupc_red_check_dst_all(func, dst, ty->size);
+    else
+        (void)tupc_check_in_partition(func, "dst", dst, ty->size);
+    uint64_t args = tupc_red_args(dst, src, nelems, blk_size);
+    tupc_red_check_allocs(func, args, dst,
+                          prefix        ? TUPC_RED_DST_ARRAY
+                          : what == ALL ? TUPC_RED_DST_EVERY
+                                        : TUPC_RED_DST_ONE,
+                          src, nelems, blk_size, ty->size);
+    return dst;
+}
+
 /* A reduction's 1.3 paths on a team, of its type (tupc_red_reduce_onT). */
 typedef int reduce_on_fn(const char *func, struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src,
                          upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
@@ -201,23 +270,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     struct tupc_team *t = tupc_team_get(func, team);
     if (in_place)
         src = dst; /* a decoy src is not read */
-    if (prefix)
-        tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
-    if (!in_place)
-        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    if (prefix) {
-        (void)tupc_red_prefix_apart(func, dst, src, nelems, blk_size); /* allowed, see there */
-    } else if (what == ALL) {
-        dst = tupc_red_check_dst_all(func, dst, ty->size);
-    } else {
-        (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    }
-    uint64_t args = tupc_red_args(dst, src, nelems, blk_size);
-    tupc_red_check_allocs(func, args, dst,
-                          prefix        ? TUPC_RED_DST_ARRAY
-                          : what == ALL ? TUPC_RED_DST_EVERY
-                                        : TUPC_RED_DST_ONE,
-                          src, nelems, blk_size, ty->size);
+    dst = check_arrays(ty, func, dst, src, nelems, blk_size, what, in_place);
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 
     struct tupc_coll c;
@@ -230,40 +283,9 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
     int dst_rank = tupc_team_rank_in(t, (int)dst.thread);
     int combiner = prefix || what == ALL ? 0 : dst_rank >= 0 ? dst_rank : 0;
-    if (async) {
-        struct tupc_coll_request *req = tupc_async_begin(t, me, func, out);
-        if (me == combiner && nelems) {
-            struct job proto = {.ty = ty,
-                                .L = L,
-                                .dst = dst,
-                                .src = src,
-                                .op = op,
-                                .f = f,
-                                .what = what,
-                                .plan = RANGES,
-                                .excl = excl,
-                                .in_place = in_place,
-                                .out = out,
-                                .n = n,
-                                .t = t};
-            if (what == REDUCE && tupc_red_is_direct(t, nelems, ty->size)) {
-                proto.plan = ONE;
-                proto.n = 1;
-            } else if (what == REDUCE) {
-                tupc_red_lay_init(&proto.L, src, nelems, blk_size, ty->size,
-                                  op == UPC_NONCOMM_FUNC);
-                if (tupc_red_covers(t, &proto.L)) {
-                    proto.plan = PIECES;
-                    proto.n = proto.L.T;
-                } else {
-                    proto.L = L;
-                }
-            }
-            post_jobs(req, func, &proto);
-        }
-        tupc_coll_finish(&c);
-        return tupc_async_post(req);
-    }
+    if (async)
+        return post(ty, func, &c, t, &L, dst, src, op, blk_size, f, what, in_place, excl, out,
+                    me == combiner);
     /* A blocking reduction or reduce_all (tupc_red_prefix_on took every
      * blocking prefix reduction): each member's range, the combiner's
      * result. */

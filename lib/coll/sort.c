@@ -175,15 +175,11 @@ static size_t corank(const struct sort_ctx *s, char *x, size_t nx, char *y, size
 
 /* The sort on a team (UPC_TEAM_ALL for upc_all_sort): "thread k" above is
  * rank k of the team, the barriers are the team's. */
-static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
-                    size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
+/* The argument checks of upc_all_sort and its team form; returns A as the
+ * call uses it (phase 0 for an indefinite layout). */
+static tupc_sptr_t check_args(const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
+                              size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t))
 {
-    TUPC_TRACE_VOID(sort_on(team, fn, A, elem_size, nelems, blk_size, func, flags), fn,
-                    (uint64_t)elem_size * nelems, flags, team);
-    tupc_require_thread(fn);
-    enum tupc_sync in, out;
-    tupc_coll_flags(fn, flags, &in, &out);
-    struct tupc_team *team_p = tupc_team_get(fn, team);
     if (!func)
         tupc_fail(fn, "Collectives 1.0 4.3.4 para 5",
                   "func is NULL; expected a comparison function");
@@ -210,6 +206,19 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
         }
         tupc_check_range_array(fn, "A", A, nelems, blk_size, elem_size);
     }
+    return A;
+}
+
+static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
+                    size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
+{
+    TUPC_TRACE_VOID(sort_on(team, fn, A, elem_size, nelems, blk_size, func, flags), fn,
+                    (uint64_t)elem_size * nelems, flags, team);
+    tupc_require_thread(fn);
+    enum tupc_sync in, out;
+    tupc_coll_flags(fn, flags, &in, &out);
+    struct tupc_team *team_p = tupc_team_get(fn, team);
+    A = check_args(fn, A, elem_size, nelems, blk_size, func);
 
     struct tupc_coll c;
     uint64_t sig = tupc_calls_args("*A,elem_size,nelems,blk_size,&func", (uintptr_t)A.addr,
@@ -224,8 +233,8 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
         return;
     }
 
-    /* Rank 0 allocates; the barrier hands the area to every member (on a
-     * team, through rank 0's scratch slot, which the barrier orders). */
+    /* Rank 0 allocates; the barrier hands the area to every member through
+     * rank 0's scratch slot, which the barrier orders. */
     struct sort_tmp *tmp = NULL;
     size_t bytes = 2 * nelems * elem_size;
     if (me == 0) {
@@ -236,14 +245,10 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
         if (tmp)
             atomic_init(&tmp->left, T);
     }
-    if (team_p == &tupc_team_all_) {
-        tmp = tupc_barrier_bcast(fn, tmp);
-    } else {
-        if (me == 0)
-            *(struct sort_tmp **)tupc_coll_scratch_claim(&c) = tmp;
-        tupc_coll_barrier(&c);
-        tmp = *(struct sort_tmp **)tupc_coll_scratch(&c, 0);
-    }
+    if (me == 0)
+        *(struct sort_tmp **)tupc_coll_scratch_claim(&c) = tmp;
+    tupc_coll_barrier(&c);
+    tmp = *(struct sort_tmp **)tupc_coll_scratch(&c, 0);
     if (!tmp)
         tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", bytes);
 

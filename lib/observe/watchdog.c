@@ -73,21 +73,11 @@ static uint64_t progress(void)
     return p;
 }
 
-static void report(uint64_t start)
+/* One line per thread: where it is and since when. Returns 1 if a thread
+ * runs user code, which the stop flag cannot reach. */
+static int report_threads(FILE *f, uint64_t t_now, uint64_t start)
 {
-    uint64_t t_now = now_ns();
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return;
-    fprintf(f,
-            "tupc: tupc_run: no thread has made progress for %d s (TUPC_HANG_TIMEOUT, which a "
-            "program that computes longer between barriers raises, and 0 turns off): the "
-            "program hangs; expected every thread to reach the same barriers, collective calls "
-            "and lock releases (UPC 1.3 6.6.1, 7.2.4, 7.4)\n",
-            timeout_s);
-    int in_user = 0; /* a thread in user code, which the stop flag cannot reach */
+    int in_user = 0;
     for (int t = 0; t < nthreads; t++) {
         const struct tupc_watch *w = &tupc_watch_[t];
         uint64_t since = atomic_load_explicit(&w->since, memory_order_relaxed);
@@ -129,7 +119,12 @@ static void report(uint64_t start)
                 bar ? ", the last by " : "", bar ? bar : "", calls, cf ? "; the last call " : "",
                 cf ? cf : "", cf ? " (" : "", lastd, cf ? ")" : "");
     }
-    /* Who waits for whom, from what the threads have reached. */
+    return in_user;
+}
+
+/* Who waits for whom, from what the threads have reached. */
+static void report_waits(FILE *f)
+{
     for (int t = 0; t < nthreads; t++) {
         const struct tupc_watch *w = &tupc_watch_[t];
         if (!atomic_load_explicit(&w->since, memory_order_relaxed))
@@ -162,6 +157,24 @@ static void report(uint64_t start)
             shown++;
         }
     }
+}
+
+static void report(uint64_t start)
+{
+    uint64_t t_now = now_ns();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    fprintf(f,
+            "tupc: tupc_run: no thread has made progress for %d s (TUPC_HANG_TIMEOUT, which a "
+            "program that computes longer between barriers raises, and 0 turns off): the "
+            "program hangs; expected every thread to reach the same barriers, collective calls "
+            "and lock releases (UPC 1.3 6.6.1, 7.2.4, 7.4)\n",
+            timeout_s);
+    int in_user = report_threads(f, t_now, start);
+    report_waits(f);
     /* A thread in user code may be computing, not stuck: nothing tells a
      * long computation from a loop that waits on a flag nobody will set, so
      * the report stands and says how to wait longer. */
