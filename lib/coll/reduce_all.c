@@ -50,8 +50,9 @@ _Static_assert(RESULT_AT + sizeof(union tupc_red_val) <= TUPC_EAGER_BYTES,
 
 /* The worker's part after the entry: the result into every dst[i] (each ==
  * 0) or into its eager line and its own dst[i] (each == 1). */
-static void hand_out(const struct tupc_red_type *ty, const struct tupc_coll *c, tupc_sptr_t dst,
-                     const union tupc_red_val *v, int have, int each)
+static void hand_out(const struct tupc_red_type *ty, const struct tupc_coll *c,
+                     const struct tupc_team *t, tupc_sptr_t dst, const union tupc_red_val *v,
+                     int have, int each)
 {
     const int me = MYTHREAD;
     if (each) {
@@ -62,8 +63,8 @@ static void hand_out(const struct tupc_red_type *ty, const struct tupc_coll *c, 
         if (have)
             tupc_copy_elem(tupc_red_dst_of(dst, me), v, ty->size);
     } else if (have) {
-        for (int t = 0; t < THREADS; t++)
-            tupc_copy_elem(tupc_red_dst_of(dst, t), v, ty->size);
+        for (int r = 0, n = tupc_team_n(t); r < n; r++) /* every member's element */
+            tupc_copy_elem(tupc_red_dst_of(dst, tupc_team_thread_of(t, r)), v, ty->size);
     }
 }
 
@@ -77,15 +78,18 @@ static void take_result(const struct tupc_red_type *ty, const struct tupc_coll *
         tupc_copy_elem(tupc_red_dst_of(dst, MYTHREAD), line + RESULT_AT, ty->size);
 }
 
-static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                         tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-                         tupc_red_fn f, upc_flag_t flags, enum tupc_sync in, enum tupc_sync out)
+/* Each member reduces its piece; rank 0 combines them. The caller has made
+ * sure that t's members hold every piece (tupc_red_covers). */
+static void all_partials(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                         size_t blk_size, tupc_red_fn f, upc_flag_t flags, enum tupc_sync in,
+                         enum tupc_sync out)
 {
-    const int T = THREADS, me = MYTHREAD, root = 0;
+    const int T = tupc_team_n(t), me = tupc_team_my_rank(t), root = 0;
     const int each = out == TUPC_MYSYNC;
     struct tupc_coll c;
-    tupc_red_enter(&c, &tupc_team_all_, func, flags, in, out, dst, src, op, nelems, blk_size, f,
-                   TUPC_RED_ALL, NULL);
+    tupc_red_enter(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f, TUPC_RED_ALL,
+                   NULL);
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
     /* An index range may lie in any partition; the root may write every dst[i]. */
@@ -94,15 +98,15 @@ static void all_partials(const struct tupc_red_type *ty, const char *func, tupc_
             tupc_coll_need(&c, j);
 
     union tupc_red_val mine;
-    int have = tupc_red_partial(ty, &L, tupc_red_key(&L, me), op, f, &mine);
+    int have = tupc_red_partial(ty, &L, tupc_red_key(&L, tupc_impl_mythread), op, f, &mine);
     if (me != root) {
         tupc_red_eager_send(ty, &c, have, &mine);
         if (each)
             take_result(ty, &c, dst, root);
     } else {
         union tupc_red_val acc;
-        int any = tupc_red_eager_combine(ty, &c, &tupc_team_all_, &L, op, f, &mine, &acc);
-        hand_out(ty, &c, dst, &acc, any, each);
+        int any = tupc_red_eager_combine(ty, &c, t, &L, op, f, &mine, &acc);
+        hand_out(ty, &c, t, dst, &acc, any, each);
     }
 
     /* OUT_MYSYNC: my src was read by me, or (CHUNK) by threads that posted
@@ -138,15 +142,19 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
  * OUT_ALLSYNC) stores its finish with its entry, and the worker reads every
  * element itself: one run when src lies in one block. */
 static inline __attribute__((always_inline)) void
-all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-          upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+all_small(const struct tupc_red_type *ty, const char *func, struct tupc_team *t, tupc_sptr_t dst,
+          tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+          upc_flag_t flags)
 {
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_coll_flags(func, flags, &in, &out);
-    const int T = THREADS, me = MYTHREAD;
-    /* src.thread is read only when there are elements (it is checked then). */
-    const int holder = nelems ? (int)src.thread : 0;
+    const int T = tupc_team_n(t), me = tupc_team_my_rank(t);
+    /* src.thread is read only when there are elements (it is checked then);
+     * on a team src may lie with a non-member (-1), whose data counts as
+     * ready at entry, and rank 0 works. */
+    const int held = nelems ? tupc_team_rank_in(t, (int)src.thread) : 0;
+    const int holder = held >= 0 ? held : 0;
     /* Each thread writes its own dst[i] (OUT_MYSYNC) where the worker waits
      * for nobody before it reads: then it runs ahead and the others take
      * its result as it comes. Where it must wait for others' entries, it
@@ -157,8 +165,8 @@ all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tup
     const int rotate = !each && out != TUPC_NOSYNC;
     dst.phase = 0; /* item 11 */
     struct tupc_coll c;
-    int worker = tupc_red_begin(&c, &tupc_team_all_, func, flags, in, out, dst, src, op, nelems,
-                                blk_size, f, rotate ? TUPC_RED_ROTATE : holder, NULL);
+    int worker = tupc_red_begin(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f,
+                                rotate ? TUPC_RED_ROTATE : holder, NULL);
     if (me != worker && !each)
         tupc_coll_finish(&c); /* nothing to touch: in the same burst as the entry */
     tupc_red_check_op(func, ty, op, f);
@@ -176,14 +184,14 @@ all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tup
         return;
     }
     if (!each) /* start taking every dst[i] for writing while the others enter */
-        for (int t = 0; t < T; t++)
-            __builtin_prefetch(tupc_red_dst_of(dst, t), 1);
-    tupc_red_wait_in(&c, &tupc_team_all_, in, worker);
+        for (int r = 0; r < T; r++)
+            __builtin_prefetch(tupc_red_dst_of(dst, tupc_team_thread_of(t, r)), 1);
+    tupc_red_wait_in(&c, t, in, worker);
     union tupc_red_val acc;
     if (one) {
         if (in == TUPC_MYSYNC)
             for (int j = 0; j < T; j++)
-                if (!each || j == holder)
+                if (!each || j == held)
                     tupc_coll_need(&c, j);
         if (nelems == 1) /* one element reduces to itself, whatever op is */
             tupc_copy_elem(&acc, src.addr, ty->size);
@@ -195,10 +203,10 @@ all_small(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tup
                 tupc_coll_need(&c, j);
         /* What tupc_red_range reads of a layout, without lay_init's division. */
         const struct tupc_red_lay L = {
-            .src = src, .n = nelems, .B = blk_size, .es = ty->size, .T = T};
+            .src = src, .n = nelems, .B = blk_size, .es = ty->size, .T = tupc_impl_threads};
         tupc_red_range(ty, &L, 0, nelems, op, f, &acc);
     }
-    hand_out(ty, &c, dst, &acc, nelems != 0, each);
+    hand_out(ty, &c, t, dst, &acc, nelems != 0, each);
     /* OUT_ALLSYNC: every thread has entered, as upc_all_reduceT's worker
      * sees it (reduce.c, reduce_direct). */
     if (out == TUPC_ALLSYNC && in != TUPC_ALLSYNC)
@@ -215,13 +223,13 @@ static int all_is_small(size_t nelems, size_t esize)
 
 /* Traced calls, and those with more threads or more bytes than all_small takes. */
 static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty, const char *func,
-                                                  tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                                  size_t nelems, size_t blk_size, tupc_red_fn f,
-                                                  upc_flag_t flags)
+                                                  struct tupc_team *t, tupc_sptr_t dst,
+                                                  tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                                  size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
     /* Every traced call comes here (tupc_red_direct_threads_). */
-    TUPC_TRACE_VOID(all_checked(ty, func, dst, src, op, nelems, blk_size, f, flags), func,
-                    (uint64_t)nelems * ty->size, flags, 0);
+    TUPC_TRACE_VOID(all_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags), func,
+                    (uint64_t)nelems * ty->size, flags, t == &tupc_team_all_ ? 0 : (int)t->id);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_red_check_op(func, ty, op, f);
@@ -230,27 +238,56 @@ static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty
     tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
     tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_EVERY,
                           src, nelems, blk_size, ty->size);
-    if (all_is_small(nelems, ty->size) && THREADS <= TUPC_RED_SCAN_MAX)
-        all_small(ty, func, dst, src, op, nelems, blk_size, f, flags);
+    if (all_is_small(nelems, ty->size) && tupc_team_n(t) <= TUPC_RED_SCAN_MAX)
+        all_small(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
-        all_partials(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out);
+        all_partials(ty, func, t, dst, src, op, nelems, blk_size, f, flags, in, out);
 }
 
 static inline __attribute__((always_inline)) void
-reduce_all(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags)
+reduce_all(const struct tupc_red_type *ty, const char *func, struct tupc_team *t, tupc_sptr_t dst,
+           tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+           upc_flag_t flags)
 {
-    if (all_is_small(nelems, ty->size) && tupc_red_direct_threads_ <= TUPC_RED_SCAN_MAX)
-        all_small(ty, func, dst, src, op, nelems, blk_size, f, flags);
+    if (all_is_small(nelems, ty->size) &&
+        (t == &tupc_team_all_ ? tupc_red_direct_threads_ : t->n) <= TUPC_RED_SCAN_MAX)
+        all_small(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
-        all_checked(ty, func, dst, src, op, nelems, blk_size, f, flags);
+        all_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
+}
+
+/* On a team: 0, having done nothing, where the members do not hold every
+ * piece that all_partials would have them reduce (tupc_red_covers); the
+ * layout depends on single-valued arguments only, so every member decides
+ * alike, and unchecked ones make no layout (the team form checks). */
+static inline __attribute__((always_inline)) int
+reduce_all_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+              tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+              tupc_red_fn f, upc_flag_t flags)
+{
+    if (!(all_is_small(nelems, ty->size) && t->n <= TUPC_RED_SCAN_MAX)) {
+        if (src.thread >= (unsigned)tupc_impl_threads || (blk_size && src.phase >= blk_size))
+            return 0;
+        struct tupc_red_lay L;
+        tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
+        if (!tupc_red_covers(t, &L))
+            return 0;
+    }
+    reduce_all(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
+    return 1;
 }
 
 #define TUPC_DEFINE_REDUCE_ALL(T, TYPE, ARITH, KIND)                                               \
     void upc_all_reduce_all##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,       \
                                size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t mode)         \
     {                                                                                              \
-        reduce_all(&tupc_red_##T, "upc_all_reduce_all" #T, dst, src, op, nelems, blk_size,         \
-                   (tupc_red_fn)func, mode);                                                       \
+        reduce_all(&tupc_red_##T, "upc_all_reduce_all" #T, &tupc_team_all_, dst, src, op, nelems,  \
+                   blk_size, (tupc_red_fn)func, mode);                                             \
+    }                                                                                              \
+    int tupc_red_reduce_all_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,          \
+                                  tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,    \
+                                  tupc_red_fn f, upc_flag_t flags)                                 \
+    {                                                                                              \
+        return reduce_all_on(&tupc_red_##T, func, t, dst, src, op, nelems, blk_size, f, flags);    \
     }
 TUPC_REDUCE_TYPES(TUPC_DEFINE_REDUCE_ALL)

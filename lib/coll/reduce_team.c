@@ -106,8 +106,8 @@ static void run_range(void *arg, size_t k)
     }
     if (!any)
         return;
-    if (j->what == ALL)
-        for (int r = 0; r < j->n; r++)
+    if (j->what == ALL) /* every member's element (j->n counts jobs, not members) */
+        for (int r = 0, n = tupc_team_n(j->t); r < n; r++)
             memcpy(tupc_red_dst_of(j->dst, tupc_team_thread_of(j->t, r)), &acc, ty->size);
     else
         memcpy(j->dst.addr, &acc, ty->size);
@@ -187,10 +187,10 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
                             .out = out,
                             .n = tupc_coll_state(c)->size,
                             .t = t};
-        if (what == REDUCE && tupc_red_is_direct(t, L->n, ty->size)) {
+        if (what != PREFIX && tupc_red_is_direct(t, L->n, ty->size)) {
             proto.plan = ONE;
             proto.n = 1;
-        } else if (what == REDUCE) {
+        } else if (what != PREFIX) {
             tupc_red_lay_init(&proto.L, src, L->n, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
             if (tupc_red_covers(t, &proto.L)) {
                 proto.plan = PIECES;
@@ -249,7 +249,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     tupc_require_thread(func);
     /* Blocking calls take the 1.3 paths, every tuned one, on the team,
      * unless those need pieces that lie with non-members. */
-    if (!(flags & UPC_ASYNC) && what != ALL &&
+    if (!(flags & UPC_ASYNC) &&
         (what == PREFIX
              ? tupc_red_prefix_on(ty, func, tupc_team_get(func, team), dst, src, op, nelems,
                                   blk_size, f, flags)
@@ -362,6 +362,7 @@ TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
             return UPC_HANDLE_COMPLETE;                                                            \
         }                                                                                          \
         return team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems,         \
-                           blk_size, (tupc_red_fn)func, flags, team, ALL, NULL);                   \
+                           blk_size, (tupc_red_fn)func, flags, team, ALL,                          \
+                           tupc_red_reduce_all_on##T);                                             \
     }
 TUPC_REDUCE_TYPES(TUPC_DEFINE_TEAM_RED_ALL)

@@ -459,6 +459,11 @@ static inline int tupc_red_covers(const struct tupc_team *t, const struct tupc_r
                               tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,        \
                               tupc_red_fn f, upc_flag_t flags);
 TUPC_REDUCE_TYPES_13(TUPC_DECLARE_REDUCE_ON)
+#define TUPC_DECLARE_REDUCE_ALL_ON(T, TYPE, ARITH, KIND)                                           \
+    int tupc_red_reduce_all_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,          \
+                                  tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,    \
+                                  tupc_red_fn f, upc_flag_t flags);
+TUPC_REDUCE_TYPES(TUPC_DECLARE_REDUCE_ALL_ON)
 int tupc_red_prefix_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
                        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                        size_t blk_size, tupc_red_fn f, upc_flag_t flags);
