@@ -662,7 +662,7 @@ static inline int tupc_red_combine_ranks(const struct tupc_red_type *ty, const s
 /* Whether a prefix reduction's dst and src differ in thread or phase, which
  * Collectives 1.0 allows ("the phases of src and dst are respected") and
  * UPC 1.3 7.4.3.1 para 10 does not: tupc takes the 1.0 meaning, and at
- * TUPC_CHECKS=full says once per run that the call is not portable. */
+ * TUPC_CHECKS=full says once per process that the call is not portable. */
 void tupc_red_prefix_apart_note(const char *func, tupc_sptr_t dst, tupc_sptr_t src);
 static inline int tupc_red_prefix_apart(const char *func, tupc_sptr_t dst, tupc_sptr_t src,
                                         size_t nelems, size_t blk_size)
