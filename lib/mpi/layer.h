@@ -39,6 +39,10 @@ int tupc_mpi_rank_of(uint32_t t);
 
 /* ---- window.c: the heap's mapping and the RMA window --------------------- */
 
+/* The window over each process's partitions, at byte displacements from
+ * its first partition (the benchmark compares raw MPI on it). */
+extern MPI_Win tupc_mpi_win_;
+
 /* Maps len bytes at one address in every process (collective), with the
  * bytes [mine, mine + mine_len) readable and writable here, the rest not. */
 int tupc_mpi_map_heap(size_t len, size_t mine, size_t mine_len, char **base, char *err,
