@@ -142,7 +142,7 @@ test-mpi)
     rc=0
     for impl in openmpi mpich; do
         configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
-        ninja -C build-mpi-$impl $(for t in runtime memory lock barrier barrier_status refuse; do
+        ninja -C build-mpi-$impl $(for t in runtime memory lock barrier barrier_status refuse runs; do
             echo tests/mpi/mpi_$t
         done) || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 MPI_Comm tupc_mpi_comm_ = MPI_COMM_NULL;
 int tupc_mpi_rank_;
@@ -18,8 +19,15 @@ int tupc_procs_ = 1;
 int tupc_impl_first_thread;
 int tupc_impl_local_threads;
 
+/* The process that started MPI: a child it forked (a test of an exit
+ * status) exits without finalizing its parent's MPI, which would wait for
+ * the launcher forever. */
+static pid_t mpi_pid;
+
 static void finalize(void)
 {
+    if (getpid() != mpi_pid)
+        return;
     int done = 0;
     MPI_Finalized(&done);
     if (!done)
@@ -43,6 +51,7 @@ static int init_once(char *err, size_t len)
             snprintf(err, len, "MPI_Init_thread failed");
             return -1;
         }
+        mpi_pid = getpid();
         atexit(finalize);
         if (provided < MPI_THREAD_MULTIPLE) {
             snprintf(err, len,
