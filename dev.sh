@@ -142,9 +142,10 @@ test-mpi)
     rc=0
     for impl in openmpi mpich; do
         configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
-        ninja -C build-mpi-$impl $(for t in runtime memory lock barrier barrier_status refuse runs; do
-            echo tests/mpi/mpi_$t
-        done) || rc=1
+        ninja -C build-mpi-$impl lib/libtupc.a lib/libtupc_main.a tools/tupcc/tupcc \
+            $(for t in runtime memory lock barrier barrier_status refuse runs; do
+                echo tests/mpi/mpi_$t
+            done) || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1
     done
     exit $rc
