@@ -407,7 +407,7 @@ static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
 /* An expression statement that ends with its value: clang warns that the
  * value is unused (gcc does not). */
 #define TUPCC_VALUE_(v)                                                                            \
-    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-value\"") v;        \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-value\"") v;         \
     _Pragma("GCC diagnostic pop")
 #define tupcc_rd(T, p)                                                                             \
     ({                                                                                             \
@@ -473,13 +473,13 @@ static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
     })
 #else
 #define tupcc_rmw_strict(T, p, OP, v) (*(_Atomic(__typeof__(T)) *)(p).addr OP(v))
-#define tupcc_post_strict(T, p, OP) ((*(_Atomic(__typeof__(T)) *)(p).addr) OP)
+#define tupcc_post_strict(T, p, OP) ((*(_Atomic(__typeof__(T)) *)(p).addr)OP)
 #define tupcc_rd(T, p) (*(__typeof__(T) *)(p).addr)
 #define tupcc_rd_strict(T, p) (*(_Atomic(__typeof__(T)) *)(p).addr)
 #define tupcc_wr(T, p, v) (*(__typeof__(T) *)(p).addr = (v))
 #define tupcc_wr_strict(T, p, v) (*(_Atomic(__typeof__(T)) *)(p).addr = (v))
 #define tupcc_rmw(T, p, OP, v) (*(__typeof__(T) *)(p).addr OP(v))
-#define tupcc_post(T, p, OP) ((*(__typeof__(T) *)(p).addr) OP)
+#define tupcc_post(T, p, OP) ((*(__typeof__(T) *)(p).addr)OP)
 #endif
 
 /* The address of a strict access of a type no C11 atomic fits: after a
