@@ -143,7 +143,7 @@ test-mpi)
     for impl in openmpi mpich; do
         configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
         ninja -C build-mpi-$impl lib/libtupc.a lib/libtupc_main.a \
-            $(for t in runtime memory lock barrier barrier_status refuse runs; do
+            $(for t in runtime memory lock barrier barrier_status refuse runs heat; do
                 echo tests/mpi/mpi_$t
             done) || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1
