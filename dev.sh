@@ -9,6 +9,7 @@
 #   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan (clang, strictest checks)
 #   ./dev.sh test-nonuma the runtime tests of a build without libnuma
 #   ./dev.sh test-tupcc-clangs  tupcc with clang 16 and 19 as its front end
+#   ./dev.sh test-mpi    THREADS across MPI processes: the suite mpi with Open MPI and MPICH
 #   ./dev.sh bench       build and run the benchmarks (see README)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -132,6 +133,23 @@ test-tupcc-clangs)
     need_packages
     setup build -Dwerror=true -Dtests=true -Dsamples=true
     sh tools/tupcc/tests/clangs.sh build/tools/tupcc/tupcc clang-16 clang-19
+    ;;
+test-mpi)
+    # -Dmpi=enabled with each MPI Debian ships: the library, the tests of
+    # the suite mpi (under mpirun at 2x2, 4x1, 3x2; Open MPI over TCP too)
+    # and nothing else, so that the step stays short.
+    packages=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
+    need_packages
+    rc=0
+    for impl in openmpi mpich; do
+        configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
+        ninja -C build-mpi-$impl lib/libtupc.a lib/libtupc_main.a \
+            $(for t in runtime memory lock barrier barrier_status refuse runs heat; do
+                echo tests/mpi/mpi_$t
+            done) || rc=1
+        meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1
+    done
+    exit $rc
     ;;
 bench)
     setup build-release --buildtype=release

@@ -60,6 +60,59 @@ static inline int tupc_impl_affine_ptr(tupc_sptr_t p)
     return (int)p.thread == tupc_impl_mythread;
 }
 
+#if TUPC_HAVE_MPI
+/* This process's threads: MYTHREAD from first to first + local - 1
+ * (local is 0 outside a run, where every thread is another's). */
+extern int tupc_impl_first_thread;
+extern int tupc_impl_local_threads;
+static inline int tupc_impl_is_local(uint32_t t)
+{
+    /* Unsigned: a thread below first wraps to a large number. */
+    return t - (uint32_t)tupc_impl_first_thread < (uint32_t)tupc_impl_local_threads;
+}
+/* The accessors' way to another process's data, through its MPI window. */
+void tupc_impl_get(void *dst, tupc_sptr_t src, size_t n, int strict);
+void tupc_impl_put(tupc_sptr_t dst, const void *src, size_t n, int strict);
+/* Refuses p where func needs an address of this process. */
+TUPC_IMPL_NORETURN void tupc_impl_refuse_remote(const char *func, tupc_sptr_t p);
+static inline char *tupc_impl_here(tupc_sptr_t p, const char *func)
+{
+    if (__builtin_expect(!tupc_impl_is_local(p.thread), 0) && p.addr)
+        tupc_impl_refuse_remote(func, p);
+    return p.addr;
+}
+#endif
+
+/* A strict access is ordered with every other access of the thread
+ * (UPC 1.3 5.1.2.3): a full fence on each side. */
+static inline void tupc_impl_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* The typed accessors of <upc.h>: tupc_get_NAME and its put and strict forms. */
+#define TUPC_IMPL_ACCESSORS(NAME, T)                                                               \
+    static inline T tupc_get_##NAME(tupc_sptr_t p)                                                 \
+    {                                                                                              \
+        T v;                                                                                       \
+        tupc_get(&v, p, sizeof v);                                                                 \
+        return v;                                                                                  \
+    }                                                                                              \
+    static inline void tupc_put_##NAME(tupc_sptr_t p, T v)                                         \
+    {                                                                                              \
+        tupc_put(p, &v, sizeof v);                                                                 \
+    }                                                                                              \
+    static inline T tupc_get_strict_##NAME(tupc_sptr_t p)                                          \
+    {                                                                                              \
+        T v;                                                                                       \
+        tupc_get_strict(&v, p, sizeof v);                                                          \
+        return v;                                                                                  \
+    }                                                                                              \
+    static inline void tupc_put_strict_##NAME(tupc_sptr_t p, T v)                                  \
+    {                                                                                              \
+        tupc_put_strict(p, &v, sizeof v);                                                          \
+    }
+
 /* The barrier statements; named is 0 where no id was given. */
 void tupc_impl_barrier(int named, int id);
 void tupc_impl_notify(int named, int id);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <upc_types.h>
 #include <tupc_version.h>
 
@@ -179,13 +180,94 @@ static inline tupc_sptr_t tupc_ptr_cast(tupc_sptr_t p)
 /* &a[i] and a[i] for `shared [B] T *a`: the spec's examples read almost line
  * for line, e.g. upc_all_broadcast(B, tupc_index(A, 1, 1, int), ...). */
 #define tupc_index(p, i, B, T) tupc_ptr_add((p), (ptrdiff_t)(i), (B), sizeof(T))
+#if TUPC_HAVE_MPI
+/* Across processes only this process's data has an address here: another
+ * process's is refused with one line that says to use tupc_get/tupc_put. */
+#define tupc_ref(p, i, B, T) (*(T *)tupc_impl_here(tupc_index((p), (i), (B), T), "tupc_ref"))
+#else
 #define tupc_ref(p, i, B, T) (*(T *)tupc_index((p), (i), (B), T).addr)
+#endif
 
-/* Local C pointer to what p designates; valid in every thread of the run. */
+/* Local C pointer to what p designates; valid in every thread of the
+ * process (across MPI processes, refused for another process's data). */
 static inline void *tupc_local(tupc_sptr_t p)
 {
+#if TUPC_HAVE_MPI
+    return tupc_impl_here(p, "tupc_local");
+#else
     return p.addr;
+#endif
 }
+
+/* ---- Access that may cross processes ------------------------------------ */
+
+/* n bytes between local memory and what a pointer-to-shared designates, on
+ * any thread of the run, in this process or (built with MPI) another: a
+ * relaxed access, as upc_memget and upc_memput, done when the call returns.
+ * This process's data is a memcpy, inline. */
+static inline void tupc_get(void *dst, tupc_sptr_t src, size_t n)
+{
+#if TUPC_HAVE_MPI
+    if (__builtin_expect(!tupc_impl_is_local(src.thread), 0)) {
+        tupc_impl_get(dst, src, n, 0);
+        return;
+    }
+#endif
+    memcpy(dst, src.addr, n);
+}
+
+static inline void tupc_put(tupc_sptr_t dst, const void *src, size_t n)
+{
+#if TUPC_HAVE_MPI
+    if (__builtin_expect(!tupc_impl_is_local(dst.thread), 0)) {
+        tupc_impl_put(dst, src, n, 0);
+        return;
+    }
+#endif
+    memcpy(dst.addr, src, n);
+}
+
+/* The strict forms: ordered with every other shared access of the thread. */
+static inline void tupc_get_strict(void *dst, tupc_sptr_t src, size_t n)
+{
+#if TUPC_HAVE_MPI
+    /* Out of line here too: a thread that waits on a strict flag of its own
+     * must let MPI bring the other processes' puts in. */
+    tupc_impl_get(dst, src, n, 1);
+#else
+    tupc_impl_fence();
+    memcpy(dst, src.addr, n);
+    tupc_impl_fence();
+#endif
+}
+
+static inline void tupc_put_strict(tupc_sptr_t dst, const void *src, size_t n)
+{
+#if TUPC_HAVE_MPI
+    tupc_impl_put(dst, src, n, 1);
+#else
+    tupc_impl_fence();
+    memcpy(dst.addr, src, n);
+    tupc_impl_fence();
+#endif
+}
+
+/* tupc_get_int(p), tupc_put_int(p, v), tupc_get_strict_int(p),
+ * tupc_put_strict_int(p, v), and so for each type below: the value at p. */
+TUPC_IMPL_ACCESSORS(char, char)
+TUPC_IMPL_ACCESSORS(schar, signed char)
+TUPC_IMPL_ACCESSORS(uchar, unsigned char)
+TUPC_IMPL_ACCESSORS(short, short)
+TUPC_IMPL_ACCESSORS(ushort, unsigned short)
+TUPC_IMPL_ACCESSORS(int, int)
+TUPC_IMPL_ACCESSORS(uint, unsigned int)
+TUPC_IMPL_ACCESSORS(long, long)
+TUPC_IMPL_ACCESSORS(ulong, unsigned long)
+TUPC_IMPL_ACCESSORS(llong, long long)
+TUPC_IMPL_ACCESSORS(ullong, unsigned long long)
+TUPC_IMPL_ACCESSORS(float, float)
+TUPC_IMPL_ACCESSORS(double, double)
+TUPC_IMPL_ACCESSORS(ldouble, long double)
 
 /* upc_forall(init, cond, step, affinity): `affinity` is an integer (the thread
  * that runs the iteration is affinity mod THREADS) or a tupc_sptr_t (the

@@ -18,6 +18,10 @@
 
 #include "runtime/runtime.h"
 
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
+
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -154,6 +158,12 @@ static inline void tupc_calls_record_(struct tupc_calls_self *s, const char *fun
 static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_t args)
 {
     struct tupc_calls_self *s = &tupc_calls_self_;
+#if TUPC_HAVE_MPI
+    /* The collectives' engine reads other threads' counters and data in
+     * place: not across processes yet. */
+    if (__builtin_expect(tupc_procs_ > 1, 0))
+        tupc_mpi_refuse(func, "a collective");
+#endif
     uint32_t n = ++s->n;
     s->sig = tupc_sig(s->sig, args ^ (uintptr_t)func);
     tupc_calls_record_(s, func, flags, args, 0, n);
@@ -164,6 +174,10 @@ static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_
 static inline void tupc_calls_note_team(const char *func, unsigned flags, uint64_t args, int team,
                                         uint32_t seq)
 {
+#if TUPC_HAVE_MPI
+    if (__builtin_expect(tupc_procs_ > 1, 0))
+        tupc_mpi_refuse(func, "a collective");
+#endif
     tupc_calls_record_(&tupc_calls_self_, func, flags, args, team, seq);
 }
 

@@ -2,6 +2,10 @@
 
 #include "runtime/runtime.h"
 
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,6 +81,14 @@ _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt,
 
     if (tupc_record_error_(line) && !tupc_run_.quiet)
         fprintf(stderr, "%s\n", line);
+#if TUPC_HAVE_MPI
+    /* Across processes an error ends the whole job, with its message
+     * printed first: the other processes' threads would wait for this
+     * one forever (return_on_error too: a run cannot return on one
+     * process alone). */
+    if (tupc_procs_ > 1 && tupc_run_.active)
+        tupc_mpi_abort(1);
+#endif
 
     if (!tupc_run_.active || tupc_impl_mythread < 0) {
         fflush(NULL);

@@ -98,8 +98,22 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
         return -1;
     }
     map_len = part * (size_t)threads;
-    void *m = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *m;
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        /* At one address in every process, this process's partitions only
+         * accessible (mpi/window.c). */
+        char *at;
+        size_t first = (size_t)tupc_first_thread_ * part;
+        if (tupc_mpi_map_heap(map_len, first, (size_t)tupc_local_threads_ * part, &at, err,
+                              errlen) != 0)
+            return -1;
+        tupc_mpi_regions(part);
+        m = at;
+    } else
+#endif
+        m = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
     if (m == MAP_FAILED) {
         snprintf(err, errlen,
                  "cannot map a shared heap of %d x %zu bytes; lower UPC_SHARED_HEAP_SIZE", threads,
@@ -237,6 +251,12 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len, size_t nblocks, size_
         max_local = l > max_local ? l : max_local;
     }
     size_t limit = tupc_impl_partition_size - max_local, old_top = sym.top;
+#if TUPC_HAVE_MPI
+    /* Across processes the arena has a region of its own: another
+     * process's upc_alloc blocks are not in parts[]. */
+    if (tupc_procs_ > 1)
+        limit = tupc_mpi_sym_end_;
+#endif
     size_t off;
     int rc = tupc_arena_alloc(&sym, rounded, len, limit, &off);
     if (rc == 0 && sym.top > old_top) {
@@ -286,6 +306,23 @@ tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes)
         alloc_error[0] = '\0';
         return TUPC_NULL;
     }
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        /* One thread calls: the offset comes from rank 0's count, the same
+         * in every partition and unknown to the other processes' arenas. */
+        size_t rounded = tupc_arena_round(len);
+        size_t off = rounded ? tupc_mpi_global_offset(rounded) : SIZE_MAX;
+        if (off == SIZE_MAX) {
+            snprintf(alloc_error, sizeof alloc_error,
+                     "upc_global_alloc: %zu bytes per partition asked; across processes its "
+                     "region (%zu bytes of UPC_SHARED_HEAP_SIZE) is full",
+                     len, tupc_mpi_local_from_ - tupc_mpi_sym_end_);
+            return TUPC_NULL;
+        }
+        alloc_error[0] = '\0';
+        return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
+    }
+#endif
     return sym_alloc("upc_global_alloc", len, nblocks, nbytes);
 }
 
@@ -309,7 +346,9 @@ tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
     tupc_check_not_split("upc_all_alloc");
     size_t len = per_thread("upc_all_alloc", nblocks, nbytes);
     struct all_alloc *slot = &all_alloc_slot[all_alloc_calls++ % 2];
-    if (tupc_impl_mythread == 0) {
+    /* Across processes each process's first thread keeps its copy of the
+     * arena, alike in every process (the same calls in the same order). */
+    if (tupc_impl_mythread == tupc_first_thread_) {
         slot->nblocks = nblocks;
         slot->nbytes = nbytes;
         slot->result = len ? sym_alloc("upc_all_alloc", len, nblocks, nbytes) : TUPC_NULL;
@@ -318,9 +357,9 @@ tupc_sptr_t upc_all_alloc(size_t nblocks, size_t nbytes)
     tupc_barrier_bcast("upc_all_alloc", slot);
     if (slot->nblocks != nblocks || slot->nbytes != nbytes)
         tupc_fail("upc_all_alloc", "UPC 1.3 7.2.2.2",
-                  "nblocks, nbytes are %zu, %zu here but %zu, %zu on thread 0; expected "
+                  "nblocks, nbytes are %zu, %zu here but %zu, %zu on thread %d; expected "
                   "single-valued arguments",
-                  nblocks, nbytes, slot->nblocks, slot->nbytes);
+                  nblocks, nbytes, slot->nblocks, slot->nbytes, tupc_first_thread_);
     snprintf(alloc_error, sizeof alloc_error, "%s", slot->error);
     return slot->result;
 }
@@ -341,6 +380,10 @@ tupc_sptr_t upc_alloc(size_t nbytes)
     pthread_mutex_lock(&p->lock);
     /* Relaxed: a guess of the room left, made exact below. */
     size_t limit = tupc_impl_partition_size - atomic_load_explicit(&sym_top, memory_order_relaxed);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) /* the region from local_from up (mpi/layer.h) */
+        limit = tupc_impl_partition_size - tupc_mpi_local_from_;
+#endif
     size_t off, old_top = p->local.top;
     int rc = tupc_arena_alloc(&p->local, rounded, nbytes, limit, &off);
     if (rc == 0 && p->local.top > old_top) {
@@ -415,6 +458,19 @@ void upc_free(tupc_sptr_t ptr)
     tupc_require_thread("upc_free");
     if (tupc_isnull(ptr))
         return;
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_check_sptr("upc_free", "ptr", ptr, 0);
+        size_t off = tupc_offset(ptr);
+        if (off >= tupc_mpi_sym_end_ && off < tupc_mpi_local_from_)
+            return; /* upc_global_alloc's region: rank 0 only counts, its space stays */
+        if (off < tupc_mpi_sym_end_)
+            tupc_mpi_refuse("upc_free", "upc_free of a upc_all_alloc block (every process keeps "
+                                        "its copy of their arena: free it with upc_all_free)");
+        if (!tupc_impl_is_local(ptr.thread))
+            tupc_mpi_refuse("upc_free", "upc_free of another process's upc_alloc block");
+    }
+#endif
     free_block("upc_free", ptr);
 }
 
@@ -442,7 +498,7 @@ void upc_all_free(tupc_sptr_t ptr)
      * goes stale now, not when the block goes: the count of frees moves
      * before the barrier, which orders it before every thread's next
      * check. Relaxed: the barrier is the release and the acquire. */
-    if (tupc_impl_mythread == 0)
+    if (tupc_impl_mythread == tupc_first_thread_)
         atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
     /* No thread may still use the block when it goes; and every thread
      * must name the same block (single-valued), or blocks would leak or go
@@ -451,11 +507,19 @@ void upc_all_free(tupc_sptr_t ptr)
     if (first != ptr.addr) {
         char here[96], there[96];
         tupc_fail("upc_all_free", "UPC 1.3 7.2.2.5",
-                  "ptr is %s here but %s on thread 0; expected the same pointer on every thread "
-                  "(a single-valued argument)",
+                  "ptr is %s here but %s on thread %d; expected the same pointer on every "
+                  "thread (a single-valued argument)",
                   describe_ptr(ptr.addr, here, sizeof here),
-                  describe_ptr(first, there, sizeof there));
+                  describe_ptr(first, there, sizeof there), tupc_first_thread_);
     }
-    if (tupc_impl_mythread == 0 && !tupc_isnull(ptr))
-        free_block("upc_all_free", ptr);
+    if (tupc_impl_mythread != tupc_first_thread_ || tupc_isnull(ptr))
+        return;
+#if TUPC_HAVE_MPI
+    /* Across processes: upc_global_alloc's blocks stay (rank 0 only
+     * counts them), and a upc_alloc block goes in its owner's process. */
+    if (tupc_procs_ > 1 && tupc_offset(ptr) >= tupc_mpi_sym_end_ &&
+        (tupc_offset(ptr) < tupc_mpi_local_from_ || !tupc_impl_is_local(ptr.thread)))
+        return;
+#endif
+    free_block("upc_all_free", ptr);
 }

@@ -7,6 +7,10 @@
 
 #include <upc.h>
 
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,6 +71,14 @@ static inline size_t tupc_check_in_partition(const char *func, const char *arg, 
 static inline void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_t p, size_t n)
 {
     size_t off = tupc_check_in_partition(func, arg, p, n);
+#if TUPC_HAVE_MPI
+    /* Across processes this process knows the symmetric arena (alike
+     * everywhere) and its own threads' upc_alloc blocks, not the blocks of
+     * upc_global_alloc (counted on rank 0) or another process's. */
+    if (tupc_procs_ > 1 && off >= tupc_mpi_sym_end_ &&
+        (off < tupc_mpi_local_from_ || !tupc_impl_is_local(p.thread)))
+        return;
+#endif
     if (n)
         tupc_check_range(func, arg, (int)p.thread, off, off + n);
 }

@@ -22,6 +22,12 @@ static void copy(const char *func, tupc_sptr_t dst, tupc_sptr_t src, size_t n)
     tupc_check_sptr(func, "dst", dst, n);
     tupc_check_sptr(func, "src", src, n);
     check_overlap(func, dst.addr, src.addr, n);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1 && (!tupc_impl_is_local(dst.thread) || !tupc_impl_is_local(src.thread))) {
+        tupc_mpi_memcpy(dst, src, n);
+        return;
+    }
+#endif
     memcpy(dst.addr, src.addr, n);
 }
 
@@ -32,6 +38,12 @@ static void get(const char *func, void *dst, tupc_sptr_t src, size_t n)
     if (!dst && n)
         tupc_fail(func, "UPC 1.3 7.2.5.2", "dst is NULL; expected local memory");
     check_overlap(func, dst, src.addr, n);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1 && !tupc_impl_is_local(src.thread)) {
+        tupc_mpi_memget(dst, src, n);
+        return;
+    }
+#endif
     memcpy(dst, src.addr, n);
 }
 
@@ -42,6 +54,12 @@ static void put(const char *func, tupc_sptr_t dst, const void *src, size_t n)
     if (!src && n)
         tupc_fail(func, "UPC 1.3 7.2.5.3", "src is NULL; expected local memory");
     check_overlap(func, dst.addr, src, n);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1 && !tupc_impl_is_local(dst.thread)) {
+        tupc_mpi_memput(dst, src, n);
+        return;
+    }
+#endif
     memcpy(dst.addr, src, n);
 }
 
@@ -49,6 +67,12 @@ static void set(const char *func, tupc_sptr_t dst, int c, size_t n)
 {
     tupc_require_thread(func);
     tupc_check_sptr(func, "dst", dst, n);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1 && !tupc_impl_is_local(dst.thread)) {
+        tupc_mpi_memset(dst, c, n);
+        return;
+    }
+#endif
     memset(dst.addr, c, n);
 }
 
@@ -156,4 +180,8 @@ void upc_fence(void)
 {
     /* A strict access: orders every earlier access before every later one. */
     atomic_thread_fence(memory_order_seq_cst);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) /* and this process's view of its window */
+        tupc_mpi_fence();
+#endif
 }

@@ -41,7 +41,11 @@ size_t upc_affinitysize(size_t totalsize, size_t nbytes, size_t threadid)
 
 void *upc_cast(tupc_sptr_t p)
 {
-    return p.addr; /* every thread of a run shares one address space */
+#if TUPC_HAVE_MPI
+    if (!tupc_impl_is_local(p.thread))
+        return NULL; /* another process's: no address here (UPC 1.3 <upc_castable.h>) */
+#endif
+    return p.addr; /* every thread of a process shares one address space */
 }
 
 upc_thread_info_t upc_thread_info(size_t threadId)
@@ -51,6 +55,10 @@ upc_thread_info_t upc_thread_info(size_t threadId)
         tupc_fail("upc_thread_info", "UPC 1.3 <upc_castable.h>",
                   "threadId is %zu; expected a thread of the run, 0 to THREADS - 1 = %d", threadId,
                   THREADS - 1);
+#if TUPC_HAVE_MPI
+    if (!tupc_impl_is_local((uint32_t)threadId))
+        return (upc_thread_info_t){0, 0}; /* another process's: nothing casts */
+#endif
     /* one address space: every object of every thread casts */
     return (upc_thread_info_t){UPC_CASTABLE_ALL, UPC_CASTABLE_ALL};
 }

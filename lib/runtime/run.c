@@ -18,6 +18,10 @@
 #include "sync/lock.h"
 #include "sync/wait.h"
 
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
+
 #include <limits.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -43,6 +47,10 @@ void tupc_impl_set_main_mode(void)
 _Noreturn void upc_global_exit(int status)
 {
     tupc_require_thread("upc_global_exit");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) /* every process ends, with the status as mpirun's */
+        tupc_mpi_abort(status);
+#endif
     tupc_stop_run(status);
     /* In main, exit() ends the process at once, unless the trace or the
      * stats are on: then, once every other thread has left (those in the
@@ -137,11 +145,34 @@ static int sync_state_oom(char *err, size_t len)
              tupc_run_.threads);
     return -1;
 }
+#if TUPC_HAVE_MPI
+/* With the heap, across processes: the windows over it and the barrier
+ * (mpi/layer.h). */
+static int start_heap(char *err, size_t len)
+{
+    if (tupc_heap_init(tupc_run_.threads, tupc_run_.heap_size, tupc_run_.node_of_thread, err,
+                       len) != 0)
+        return -1;
+    if (tupc_procs_ == 1)
+        return 0;
+    return tupc_mpi_window_start(err, len) ? -1 : tupc_mpi_barrier_start(err, len);
+}
+static void stop_heap(void)
+{
+    if (tupc_procs_ > 1) {
+        tupc_mpi_barrier_stop();
+        tupc_mpi_window_stop();
+    }
+    tupc_heap_fini();
+}
+#else
 static int start_heap(char *err, size_t len)
 {
     return tupc_heap_init(tupc_run_.threads, tupc_run_.heap_size, tupc_run_.node_of_thread, err,
                           len);
 }
+#define stop_heap tupc_heap_fini
+#endif
 static int start_calls(char *err, size_t len)
 {
     return tupc_calls_init(tupc_run_.threads) ? sync_state_oom(err, len) : 0;
@@ -182,10 +213,14 @@ static int start_async(char *err, size_t len)
     return 0;
 }
 static const struct module modules[] = {
-    {start_heap, tupc_heap_fini},       {start_calls, tupc_calls_fini},
-    {start_barrier, tupc_barrier_fini}, {start_coll, tupc_coll_fini},
-    {start_team, tupc_team_fini},       {NULL, tupc_lock_fini}, /* locks start on demand */
-    {start_trace, stop_trace},          {start_watchdog, tupc_watchdog_stop},
+    {start_heap, stop_heap},
+    {start_calls, tupc_calls_fini},
+    {start_barrier, tupc_barrier_fini},
+    {start_coll, tupc_coll_fini},
+    {start_team, tupc_team_fini},
+    {NULL, tupc_lock_fini}, /* locks start on demand */
+    {start_trace, stop_trace},
+    {start_watchdog, tupc_watchdog_stop},
     {start_async, tupc_async_fini},
 };
 #define NMODULES (sizeof modules / sizeof modules[0])
@@ -211,6 +246,10 @@ static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomi
     tupc_gone_ = NULL;
     tupc_run_ = (struct tupc_run_state){0};
     tupc_impl_threads = 0;
+#if TUPC_HAVE_MPI
+    tupc_procs_ = 1;
+    tupc_impl_first_thread = tupc_impl_local_threads = 0;
+#endif
 }
 
 /* One run at a time in a process: runs share the library's state. */
@@ -349,7 +388,8 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
 static int start_threads(int threads, const int *cpu, pthread_t *tid, char *err, size_t len)
 {
     int started = 0;
-    for (int t = 0; t < threads; t++) {
+    /* This process's threads: all of them without MPI. */
+    for (int t = tupc_first_thread_; t < tupc_first_thread_ + tupc_local_threads_; t++) {
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         if (cpu[t] >= 0) {
@@ -378,7 +418,10 @@ static int end_run(int threads, int started, const int *status, char *err, size_
     tupc_run_.active = 0;
     /* Every thread returned: their collective calls must agree, as at a
      * barrier (NOSYNC calls at the end of a run are checked only here). */
-    if (started == threads && !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
+    /* Across processes the other processes' calls are not here to check:
+     * every barrier compared the kinds of arrival already. */
+    if (started == tupc_local_threads_ && tupc_procs_ == 1 &&
+        !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
         if (!tupc_calls_check_end(threads, err, len) && !tupc_team_check_end(err, len))
             tupc_async_check_end(threads, err, len);
     /* The trace is written whatever ended the run: it shows how. */
@@ -388,6 +431,14 @@ static int end_run(int threads, int started, const int *status, char *err, size_
     int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);
     if (stopped)
         return stopped == INT_MIN ? 0 : stopped;
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) { /* the lowest failing thread of any process */
+        int first = INT_MAX;
+        for (int t = threads; t-- > 0;)
+            first = status[t] != 0 ? t : first;
+        return tupc_mpi_run_status(first, first == INT_MAX ? 0 : status[first]);
+    }
+#endif
     for (int t = 0; t < threads; t++)
         if (status[t] != 0)
             return status[t];
@@ -402,6 +453,19 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     size_t heap;
     if (judge_run(&o, bad_size, entry, &threads, &heap, &rc) != 0)
         return rc;
+#if TUPC_HAVE_MPI
+    {
+        /* threads is this process's; THREADS the job's (mpi/proc.c). */
+        char merr[300];
+        if (tupc_mpi_start(&threads, heap, merr, sizeof merr) != 0) {
+            if (tupc_procs_ > 1) {
+                fprintf(stderr, "tupc: tupc_run: %s\n", merr);
+                tupc_mpi_abort(1);
+            }
+            return run_error(&o, "tupc: tupc_run: %s", merr);
+        }
+    }
+#endif
     tupc_copy_init();
     tupc_scan_init();
 
@@ -417,6 +481,12 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     }
     if (tupc_place_threads(threads, cpu, node, err, sizeof err) != 0)
         goto fail;
+#if TUPC_HAVE_MPI
+    /* Across processes mpirun places the processes (--bind-to): a thread
+     * pinned by its global number would land on another's CPU. */
+    for (int t = 0; t < threads && tupc_procs_ > 1; t++)
+        cpu[t] = -1;
+#endif
     set_run_state(&o, threads, heap, cpu, node, gone);
     if (start_modules(err, sizeof err) != 0)
         goto fail;
@@ -427,7 +497,7 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
 
     int started = start_threads(threads, cpu, tid, err, sizeof err);
     for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+        pthread_join(tid[tupc_first_thread_ + t], NULL);
     int result = end_run(threads, started, status, err, sizeof err);
     release_run(cpu, node, status, tid, gone);
 
@@ -446,6 +516,12 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     return result;
 
 fail:
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) { /* the other processes would wait for this one */
+        fprintf(stderr, "tupc: tupc_run: %s\n", err);
+        tupc_mpi_abort(1);
+    }
+#endif
     release_run(cpu, node, status, tid, gone);
     return run_error(&o, "tupc: tupc_run: %s", err);
 }

@@ -55,6 +55,20 @@ extern int tupc_checks_;
  * an address without calling up into it. */
 extern char *tupc_heap_base_;
 
+/* The threads of this process, and how many processes the run has: with
+ * more than one (-Dmpi, under mpirun), the MPI layer's paths (lib/mpi/)
+ * take over where the data or the threads of another process are
+ * concerned. Without MPI: every thread, one process. */
+#if TUPC_HAVE_MPI
+#define tupc_first_thread_ tupc_impl_first_thread
+#define tupc_local_threads_ tupc_impl_local_threads
+extern int tupc_procs_;
+#else
+#define tupc_first_thread_ 0
+#define tupc_local_threads_ (tupc_run_.threads)
+#define tupc_procs_ 1
+#endif
+
 /* Main mode: set by the library's main before tupc_run_opts. */
 void tupc_impl_set_main_mode(void);
 

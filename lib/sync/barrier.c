@@ -39,6 +39,10 @@
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +302,12 @@ static void notify(const char *func, int how, int id)
     me->func[e % 2] = func;
     me->sig[e % 2] = tupc_calls_sig32();
     tupc_calls_note_barrier(func);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_mpi_arrive(func, how & USER, how & NAMED, id, e);
+        return;
+    }
+#endif
     if (use_tree)
         tree_arrive(e);
     else
@@ -321,6 +331,12 @@ static void wait_phase(const char *func, int named, int id)
     tupc_notified_ = 0;
     uint32_t e = tupc_calls_self_.episode;
     int me = tupc_impl_mythread;
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_mpi_depart(func, named, id, e); /* it sees a stopping run too */
+        return;
+    }
+#endif
     if (use_tree) {
         if (atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed)) {
             tupc_trace_blame_start();
@@ -400,9 +416,11 @@ void *tupc_barrier_bcast(const char *func, void *value)
 {
     tupc_check_not_split(func);
     uint32_t e = tupc_calls_self_.episode + 1;
-    if (tupc_impl_mythread == 0)
-        thr[0].bcast[e % 2] = value; /* published by notify's release */
+    /* Across processes, from this process's first thread (mpi/barrier.c
+     * publishes it as notify's release does). */
+    if (tupc_impl_mythread == tupc_first_thread_)
+        thr[tupc_first_thread_].bcast[e % 2] = value; /* published by notify's release */
     notify(func, 0, 0);
     wait_phase(func, 0, 0);
-    return thr[0].bcast[e % 2];
+    return thr[tupc_first_thread_].bcast[e % 2];
 }

@@ -14,6 +14,10 @@
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +163,10 @@ static upc_lock_t *new_lock(const char *func)
 upc_lock_t *upc_global_lock_alloc(void)
 {
     tupc_require_thread("upc_global_lock_alloc");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) /* a lock word in the heap (mpi/lock.c) */
+        return tupc_mpi_global_lock_alloc();
+#endif
     return new_lock("upc_global_lock_alloc");
 }
 
@@ -167,6 +175,10 @@ upc_lock_t *upc_all_lock_alloc(void)
     TUPC_TRACE_RETURN(upc_lock_t *, upc_all_lock_alloc(), __func__, 0, -1, -1);
     tupc_require_thread("upc_all_lock_alloc");
     tupc_check_not_split("upc_all_lock_alloc");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1)
+        return tupc_mpi_all_lock_alloc();
+#endif
     upc_lock_t *l = tupc_impl_mythread == 0 ? new_lock("upc_all_lock_alloc") : NULL;
     return tupc_barrier_bcast("upc_all_lock_alloc", l);
 }
@@ -233,6 +245,12 @@ void upc_lock_free(upc_lock_t *l)
     tupc_require_thread("upc_lock_free");
     if (!l)
         return; /* UPC 1.3 7.2.4.2: a null lock is no action */
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_mpi_lock_free("upc_lock_free", l);
+        return;
+    }
+#endif
     free_lock("upc_lock_free", l);
 }
 
@@ -242,6 +260,13 @@ void upc_all_lock_free(upc_lock_t *l)
     tupc_require_thread("upc_all_lock_free");
     /* Every thread must be done with the lock before it goes. */
     tupc_barrier_all("upc_all_lock_free");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        if (l && tupc_impl_mythread == 0)
+            tupc_mpi_lock_free("upc_all_lock_free", l);
+        return;
+    }
+#endif
     if (l && tupc_impl_mythread == 0)
         free_lock("upc_all_lock_free", l);
 }
@@ -273,6 +298,12 @@ void upc_lock(upc_lock_t *h)
 {
     TUPC_TRACE_VOID(upc_lock(h), __func__, 0, -1, -1);
     tupc_require_thread("upc_lock");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_mpi_lock(h);
+        return;
+    }
+#endif
     struct tupc_lock *l = lock_of("upc_lock", "UPC 1.3 7.2.4.3", h);
     if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
         tupc_fail("upc_lock", "UPC 1.3 7.2.4.3",
@@ -297,6 +328,10 @@ void upc_lock(upc_lock_t *h)
 int upc_lock_attempt(upc_lock_t *h)
 {
     tupc_require_thread("upc_lock_attempt");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1)
+        return tupc_mpi_lock_attempt(h);
+#endif
     struct tupc_lock *l = lock_of("upc_lock_attempt", "UPC 1.3 7.2.4.4", h);
     if (atomic_load_explicit(&l->holder, memory_order_relaxed) == tupc_impl_mythread)
         return 0;
@@ -316,6 +351,12 @@ int upc_lock_attempt(upc_lock_t *h)
 void upc_unlock(upc_lock_t *h)
 {
     tupc_require_thread("upc_unlock");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_mpi_unlock(h);
+        return;
+    }
+#endif
     struct tupc_lock *l = lock_of("upc_unlock", "UPC 1.3 7.2.4.5", h);
     int holder = atomic_load_explicit(&l->holder, memory_order_relaxed);
     if (holder != tupc_impl_mythread)

@@ -302,6 +302,29 @@ class Translator:
             return f'(*(_Atomic({ct}) *)({p}).addr)'
         return f'(*({self.types.cdecl(et, "*")})({p}).addr)'
 
+    def value_access(self, n):
+        """(C type, pointer-to-shared, strict) of the shared lvalue n where
+        its read or write goes through tupcc_rt.h's tupcc_rd/tupcc_wr, which
+        reach another process's data in a library built with MPI (and are
+        the plain access otherwise); None where access() makes it a plain
+        access of this thread's data (a walk, a private element), or for a
+        type the strict path fences instead (strict_fenced)."""
+        if not self.shared_lvalue(n) or self.strict_fenced(n):
+            return None
+        t = self.types.resolve(self.T(n))
+        k, tmode = decode_as(t.AS)
+        if n['kind'] == 'UnaryOperator' and n['opcode'] == '*' and self.walks and self.walking(n):
+            return None
+        if self.mode_at(n, tmode) != 1 and n['kind'] == 'ArraySubscriptExpr':
+            a, b = kids(n)
+            base, idx = (a, b) if self.is_sptr(a) else (b, a)
+            if self.private_element(strip(base), strip(idx), idx):
+                return None
+        et = t.copy()
+        et.AS = 0
+        et.quals = [q for q in et.quals if q not in ('const', 'volatile')]
+        return self.types.cdecl(et), self.sptr(n), self.mode_at(n, tmode) == 1
+
     def strict_fenced(self, n):
         """the strict shared lvalue n is of a type no C11 atomic fits (a
         struct, a pointer-to-shared, long double): its reads and writes are
@@ -632,6 +655,10 @@ class Translator:
                 return self.sptr(ch)
             if ck == 'LValueToRValue' and self.strict_fenced(ch):
                 return self.strict_copy(ch)
+            if ck == 'LValueToRValue':
+                v = self.value_access(ch)
+                if v:
+                    return f'tupcc_rd{"_strict" if v[2] else ""}({v[0]}, {v[1]})'
             if ck == 'LValueToRValue' or ck == 'NoOp' and k == 'ImplicitCastExpr':
                 return self.emit(ch)
             if self.has_type(n) and self.has_type(ch):
@@ -653,6 +680,11 @@ class Translator:
             return self.unary(n)
         if k == 'BinaryOperator':
             return self.binary(n)
+        if k == 'CompoundAssignOperator' and not self.is_sptr(kids(n)[0]):
+            v = self.value_access(kids(n)[0])
+            if v:
+                s = '_strict' if v[2] else ''
+                return f'tupcc_rmw{s}({v[0]}, {v[1]}, {n["opcode"]}, {self.emit(kids(n)[1])})'
         if k == 'CompoundAssignOperator' and self.is_sptr(kids(n)[0]):
             L, R = kids(n)
             B, es, scale = self.ptr_info(self.T(L))
@@ -696,6 +728,13 @@ class Translator:
         (c,) = kids(n)
         if op == '&' and (self.shared_lvalue(c) or self.shared_array(c)):
             return self.sptr(c)
+        if op in ('++', '--') and not self.is_sptr(c):
+            v = self.value_access(c)
+            if v:
+                s = '_strict' if v[2] else ''
+                if n.get('isPostfix'):
+                    return f'tupcc_post{s}({v[0]}, {v[1]}, {op})'
+                return f'tupcc_rmw{s}({v[0]}, {v[1]}, {"+=" if op == "++" else "-="}, 1)'
         if op in ('++', '--') and self.is_sptr(c):
             B, es, scale = self.ptr_info(self.T(c))
             if not scale:
@@ -713,6 +752,10 @@ class Translator:
         a, b = kids(n)
         if op == '=' and self.strict_fenced(a):
             return self.strict_copy(a, self.emit(b))
+        if op == '=':
+            v = self.value_access(a)
+            if v:
+                return f'tupcc_wr{"_strict" if v[2] else ""}({v[0]}, {v[1]}, {self.emit(b)})'
         pa, pb = self.is_sptr(a), self.is_sptr(b)
         if op in ('&&', '||') and (pa or pb):
             return self.splice(n, pre={id(a): self.cond(a), id(b): self.cond(b)})
@@ -1555,7 +1598,7 @@ class Translator:
             values = self.types.cdecl(self.strip_top(r), 'tupcc_v')
             itext = (f'{{\n        {values} = {self.emit(init)};\n'
                      f'        for (size_t tupcc_k = 0; tupcc_k < {n}; tupcc_k++)\n'
-                     f'            memcpy(tupc_ptr_add({handle}, (ptrdiff_t)tupcc_k, {B}, sizeof({ct})).addr, '
+                     f'            tupc_put(tupc_ptr_add({handle}, (ptrdiff_t)tupcc_k, {B}, sizeof({ct})), '
                      f'&(({ct} const *)tupcc_v)[tupcc_k], sizeof({ct}));\n    }}')
         if r.kind == 'array':
             ds, _ = self.types.dims(r)
@@ -2026,7 +2069,7 @@ def _generate(path, opts, cfg):
     if tr.allocs or tr.thread_inits:
         tail.append('static void tupcc_alloc_unit(void)\n{' + ('\n    tupc_sptr_t tupcc_p;' if tr.allocs else ''))
         for h, nb, nbytes, ct, _ in tr.allocs:
-            tail.append(f'    tupcc_p = tupcc_alloc({nb}, {nbytes});\n    if (MYTHREAD == 0)\n        {h} = tupcc_p;')
+            tail.append(f'    tupcc_p = tupcc_alloc({nb}, {nbytes});\n    if (MYTHREAD == TUPCC_FIRST_THREAD)\n        {h} = tupcc_p;')
         tail.append('}')
         tail.append('static void tupcc_init_unit(void)\n{\n    if (MYTHREAD != 0)\n        return;')
         for h, nb, nbytes, ct, it in tr.allocs:

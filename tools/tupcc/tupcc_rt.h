@@ -301,6 +301,14 @@ static inline void tupcc_register(struct tupcc_init *i)
     tupcc_inits = i;
 }
 
+/* The thread that sets this process's copy of a static shared object's
+ * pointer: thread 0, or across MPI processes each process's first. */
+#if TUPC_HAVE_MPI
+#define TUPCC_FIRST_THREAD tupc_impl_first_thread
+#else
+#define TUPCC_FIRST_THREAD 0
+#endif
+
 /* upc_all_alloc, then each thread zeroes its own blocks (static storage
  * starts at zero). */
 static inline tupc_sptr_t tupcc_alloc(size_t nblocks, size_t nbytes)
@@ -387,6 +395,93 @@ static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
 {
     return upc_alloc(nblocks * nbytes);
 }
+
+/* A shared object's read (tupcc_rd), write (tupcc_wr, the value written),
+ * read-modify-write (tupcc_rmw: OP is +=, -=, ...; the new value) and
+ * postfix ++/-- (tupcc_post, the old value), for every access tupcc cannot
+ * prove to be this thread's. Built with MPI, the object may be in another
+ * process: tupc_get/tupc_put (an inline memcpy when it is here). Otherwise
+ * they are the plain access, as before. The strict forms of reads and
+ * writes: C11 seq_cst atomics in one process, tupc_get_strict/put_strict
+ * across processes. T is a type name (__typeof__ makes any a declarator). */
+#if TUPC_HAVE_MPI
+/* An expression statement that ends with its value: clang warns that the
+ * value is unused (gcc does not). */
+#define TUPCC_VALUE_(v)                                                                            \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-value\"") v;         \
+    _Pragma("GCC diagnostic pop")
+#define tupcc_rd(T, p)                                                                             \
+    ({                                                                                             \
+        __typeof__(T) tupcc_rv;                                                                    \
+        tupc_get(&tupcc_rv, (p), sizeof tupcc_rv);                                                 \
+        tupcc_rv;                                                                                  \
+    })
+#define tupcc_rd_strict(T, p)                                                                      \
+    ({                                                                                             \
+        __typeof__(T) tupcc_rv;                                                                    \
+        tupc_get_strict(&tupcc_rv, (p), sizeof tupcc_rv);                                          \
+        tupcc_rv;                                                                                  \
+    })
+#define tupcc_wr(T, p, v)                                                                          \
+    ({                                                                                             \
+        __typeof__(T) tupcc_wv = (v);                                                              \
+        tupc_put((p), &tupcc_wv, sizeof tupcc_wv);                                                 \
+        TUPCC_VALUE_(tupcc_wv)                                                                     \
+    })
+#define tupcc_wr_strict(T, p, v)                                                                   \
+    ({                                                                                             \
+        __typeof__(T) tupcc_wv = (v);                                                              \
+        tupc_put_strict((p), &tupcc_wv, sizeof tupcc_wv);                                          \
+        TUPCC_VALUE_(tupcc_wv)                                                                     \
+    })
+#define tupcc_rmw(T, p, OP, v)                                                                     \
+    ({                                                                                             \
+        tupc_sptr_t tupcc_mq = (p);                                                                \
+        __typeof__(T) tupcc_mv;                                                                    \
+        tupc_get(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                            \
+        tupcc_mv OP(v);                                                                            \
+        tupc_put(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                            \
+        TUPCC_VALUE_(tupcc_mv)                                                                     \
+    })
+#define tupcc_post(T, p, OP)                                                                       \
+    ({                                                                                             \
+        tupc_sptr_t tupcc_mq = (p);                                                                \
+        __typeof__(T) tupcc_mv, tupcc_mo;                                                          \
+        tupc_get(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                            \
+        tupcc_mo = tupcc_mv OP;                                                                    \
+        tupc_put(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                            \
+        TUPCC_VALUE_(tupcc_mo)                                                                     \
+    })
+/* Strict: a strict read, then a strict write (UPC 1.3 makes no strict
+ * access atomic; in one process the C11 atomic is, as before). */
+#define tupcc_rmw_strict(T, p, OP, v)                                                              \
+    ({                                                                                             \
+        tupc_sptr_t tupcc_mq = (p);                                                                \
+        __typeof__(T) tupcc_mv;                                                                    \
+        tupc_get_strict(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                     \
+        tupcc_mv OP(v);                                                                            \
+        tupc_put_strict(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                     \
+        TUPCC_VALUE_(tupcc_mv)                                                                     \
+    })
+#define tupcc_post_strict(T, p, OP)                                                                \
+    ({                                                                                             \
+        tupc_sptr_t tupcc_mq = (p);                                                                \
+        __typeof__(T) tupcc_mv, tupcc_mo;                                                          \
+        tupc_get_strict(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                     \
+        tupcc_mo = tupcc_mv OP;                                                                    \
+        tupc_put_strict(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                     \
+        TUPCC_VALUE_(tupcc_mo)                                                                     \
+    })
+#else
+#define tupcc_rmw_strict(T, p, OP, v) (*(_Atomic(__typeof__(T)) *)(p).addr OP(v))
+#define tupcc_post_strict(T, p, OP) ((*(_Atomic(__typeof__(T)) *)(p).addr)OP)
+#define tupcc_rd(T, p) (*(__typeof__(T) *)(p).addr)
+#define tupcc_rd_strict(T, p) (*(_Atomic(__typeof__(T)) *)(p).addr)
+#define tupcc_wr(T, p, v) (*(__typeof__(T) *)(p).addr = (v))
+#define tupcc_wr_strict(T, p, v) (*(_Atomic(__typeof__(T)) *)(p).addr = (v))
+#define tupcc_rmw(T, p, OP, v) (*(__typeof__(T) *)(p).addr OP(v))
+#define tupcc_post(T, p, OP) ((*(__typeof__(T) *)(p).addr)OP)
+#endif
 
 /* The address of a strict access of a type no C11 atomic fits: after a
  * fence, so no earlier access moves past it (UPC 1.3 5.1.2.3). */

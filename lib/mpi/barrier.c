@@ -1,0 +1,162 @@
+/* Barriers across processes: upc_notify is a local arrival, the last of
+ * the process's threads to arrive starts one MPI_Iallreduce for the
+ * process, and upc_wait waits for it to complete.
+ *
+ * The non-blocking collective keeps upc_notify from waiting for anyone
+ * (UPC 1.3 6.6.1), and its reduction carries the checks of the barrier:
+ * MAXLOC over (id, thread), (-id, thread), (kind, thread) and (-kind,
+ * thread) gives the largest and the smallest named id and kind of arrival
+ * with a thread that gave each, so that unequal ids (para 10) and a user
+ * barrier met by a library call name a thread, as in one process. The
+ * threads of this process fold theirs in under the process's lock first.
+ *
+ * MPI is called under that lock only (the Iallreduce by the last arriver,
+ * MPI_Test by whichever waiter holds it), so no two threads ever touch the
+ * request at once. */
+#include "mpi/layer.h"
+
+#include "check/error.h"
+#include "runtime/runtime.h"
+#include "sync/wait.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+/* MPI_LONG_INT's layout. */
+struct li {
+    long v;
+    int i;
+};
+enum { ID_MAX, ID_MIN, KIND_MAX, KIND_MIN, NVALS };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int arrived;             /* this process's arrivals at the episode */
+static struct li acc[NVALS];    /* their fold */
+static struct li out[2][NVALS]; /* the job's, of episode e in out[e % 2] */
+static MPI_Request req = MPI_REQUEST_NULL;
+static uint32_t started;      /* the episode whose reduction runs, under lock */
+static _Atomic uint32_t done; /* the last episode complete */
+
+static void reset_acc(void)
+{
+    for (int k = 0; k < NVALS; k++)
+        acc[k] = (struct li){LONG_MIN, INT_MAX};
+}
+
+int tupc_mpi_barrier_start(char *err, size_t len)
+{
+    (void)err, (void)len;
+    arrived = 0;
+    started = 0;
+    reset_acc();
+    /* Relaxed: the UPC threads start after this (pthread_create orders it). */
+    atomic_store_explicit(&done, 0, memory_order_relaxed);
+    return 0;
+}
+
+void tupc_mpi_barrier_stop(void)
+{
+    if (req != MPI_REQUEST_NULL)
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+}
+
+/* MAXLOC as MPI does it: the larger value, and on a tie the lower index. */
+static void fold(struct li *a, long v, int i)
+{
+    if (v > a->v || (v == a->v && i < a->i))
+        *a = (struct li){v, i};
+}
+
+/* The kind of an arrival, alike in every process: 1 for a user's barrier,
+ * else a hash of the library function's name (not its address, which
+ * differs between processes). */
+static long kind_of(int user, const char *func)
+{
+    if (user)
+        return 1;
+    unsigned long h = 5381;
+    for (const char *c = func; *c; c++)
+        h = h * 33 + (unsigned char)*c;
+    return 2 + (long)(h & 0x3fffffff);
+}
+
+void tupc_mpi_arrive(const char *func, int user, int named, int id, uint32_t e)
+{
+    int me = tupc_impl_mythread;
+    long kind = kind_of(user, func);
+    pthread_mutex_lock(&lock);
+    if (named) {
+        fold(&acc[ID_MAX], id, me);
+        fold(&acc[ID_MIN], -(long)id, me);
+    }
+    fold(&acc[KIND_MAX], kind, me);
+    fold(&acc[KIND_MIN], -kind, me);
+    if (++arrived == tupc_local_threads_) {
+        arrived = 0;
+        /* This process's writes before the barrier are complete (every
+         * put is flushed when it returns) and in its window's view. */
+        tupc_mpi_fence();
+        memcpy(out[e % 2], acc, sizeof acc);
+        reset_acc();
+        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_,
+                       &req);
+        started = e;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static _Noreturn void mismatch(const char *func, int id, long other, int thread)
+{
+    tupc_fail(func, "UPC 1.3 6.6.1 para 10",
+              "barrier id %d differs from id %ld that thread %d passed to upc_notify; "
+              "expected every named id of a barrier phase to be equal",
+              id, other, thread);
+}
+
+void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
+{
+    for (unsigned n = 0;; n++) {
+        /* Acquire: the completer's release of out[e % 2] and of every
+         * write the process's threads made before they arrived. */
+        if ((int32_t)(atomic_load_explicit(&done, memory_order_acquire) - e) >= 0)
+            break;
+        if (pthread_mutex_trylock(&lock) == 0) {
+            int flag = 0;
+            if (started == e &&
+                (int32_t)(atomic_load_explicit(&done, memory_order_relaxed) - e) < 0)
+                MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+            if (flag) {
+                /* What the other processes put here before they arrived. */
+                tupc_mpi_fence();
+                /* Release: see the acquire above. */
+                atomic_store_explicit(&done, e, memory_order_release);
+            }
+            pthread_mutex_unlock(&lock);
+        }
+        /* Relaxed: the flag only says that the run is ending. */
+        if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+            tupc_thread_leave();
+        if (n < 4096)
+            tupc_backoff(n);
+        else /* a long wait (a process computes): no core taken from it */
+            nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
+    }
+    const struct li *r = out[e % 2];
+    if (r[KIND_MAX].v != -r[KIND_MIN].v) {
+        int a = r[KIND_MAX].i, b = r[KIND_MIN].i;
+        tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",
+                  "thread %d is in %s while thread %d is in %s; expected every thread to reach "
+                  "the same barriers and library calls",
+                  a, r[KIND_MAX].v == 1 ? "a upc_barrier or upc_notify" : "a library call", b,
+                  -r[KIND_MIN].v == 1 ? "a upc_barrier or upc_notify" : "a library call");
+    }
+    if (named && r[ID_MAX].v != LONG_MIN) {
+        if (r[ID_MAX].v != id)
+            mismatch(func, id, r[ID_MAX].v, r[ID_MAX].i);
+        if (-r[ID_MIN].v != id)
+            mismatch(func, id, -r[ID_MIN].v, r[ID_MIN].i);
+    }
+}

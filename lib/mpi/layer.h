@@ -1,0 +1,106 @@
+/* The MPI layer (built with -Dmpi=enabled): THREADS across processes.
+ *
+ * `mpirun -np P prog -n T` runs T UPC threads in each of P processes:
+ * THREADS = P * T, MYTHREAD = rank * T + the thread's index in its process.
+ * The shared heap is mapped at the same address in every process, each
+ * backing only its own threads' partitions, so a pointer-to-shared means
+ * the same byte everywhere; another process's bytes are reached through
+ * one MPI-3 window over each process's partitions (passive target, locked
+ * once). With one process (P = 1) none of this is used: the single-process
+ * paths run as they do without MPI. docs/design.md, "Across processes". */
+#ifndef TUPC_MPI_LAYER_H
+#define TUPC_MPI_LAYER_H
+
+#include <upc.h>
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- proc.c: the processes ---------------------------------------------- */
+
+/* The library's own communicator (a duplicate of MPI_COMM_WORLD, so that
+ * none of its messages meets the program's) and this process's rank. */
+extern MPI_Comm tupc_mpi_comm_;
+extern int tupc_mpi_rank_;
+
+/* Starts MPI once per process (MPI_THREAD_MULTIPLE) and agrees on the run:
+ * *threads is this process's count in and THREADS out; every process must
+ * ask the same threads and heap size. Sets tupc_procs_, the first thread
+ * and the local count. 0, or -1 with a message in err. */
+int tupc_mpi_start(int *threads, size_t heap, char *err, size_t len);
+/* Ends the whole job with `status`, after the message is printed. */
+_Noreturn void tupc_mpi_abort(int status);
+/* The run's status on every process: that of the lowest-numbered thread
+ * that failed (first_failed, INT_MAX where none here), else 0. */
+int tupc_mpi_run_status(int first_failed, int status);
+/* The MPI rank of thread t's process. */
+int tupc_mpi_rank_of(uint32_t t);
+
+/* ---- window.c: the heap's mapping and the RMA window --------------------- */
+
+/* The window over each process's partitions, at byte displacements from
+ * its first partition (the benchmark compares raw MPI on it). */
+extern MPI_Win tupc_mpi_win_;
+
+/* Maps len bytes at one address in every process (collective), with the
+ * bytes [mine, mine + mine_len) readable and writable here, the rest not. */
+int tupc_mpi_map_heap(size_t len, size_t mine, size_t mine_len, char **base, char *err,
+                      size_t errlen);
+/* The windows of a run, over this process's partitions (collective). */
+int tupc_mpi_window_start(char *err, size_t len);
+void tupc_mpi_window_stop(void);
+
+/* n bytes between here and addr in thread t's partition, complete at the
+ * target when the call returns. */
+void tupc_mpi_get(void *dst, uint32_t t, const char *addr, size_t n);
+void tupc_mpi_put(uint32_t t, char *addr, const void *src, size_t n);
+/* Compare-and-swap of the 64-bit word at addr of thread t: the old value. */
+uint64_t tupc_mpi_cas(uint32_t t, char *addr, uint64_t expected, uint64_t desired);
+/* Completes this process's transfers and syncs its view of its window
+ * (UPC's fence, at barriers and locks too). */
+void tupc_mpi_fence(void);
+/* Lets MPI progress the transfers that other processes make to this one. */
+void tupc_mpi_progress(void);
+/* Offset in upc_global_alloc's region of a new block of len bytes in every
+ * partition, or SIZE_MAX when the region is full (rank 0 counts them). */
+size_t tupc_mpi_global_offset(size_t len);
+
+/* The partition's regions across processes: upc_all_alloc's arena (kept
+ * alike in every process) below sym_end, upc_global_alloc's blocks from
+ * there to local_from, upc_alloc's from there up to the end. */
+extern size_t tupc_mpi_sym_end_;
+extern size_t tupc_mpi_local_from_;
+void tupc_mpi_regions(size_t part);
+
+/* ---- barrier.c ----------------------------------------------------------- */
+
+int tupc_mpi_barrier_start(char *err, size_t len);
+void tupc_mpi_barrier_stop(void);
+/* Episode e of this thread: arrival (how: 1 for a user's barrier, named
+ * and id as the statement gave them) and departure. */
+void tupc_mpi_arrive(const char *func, int user, int named, int id, uint32_t e);
+void tupc_mpi_depart(const char *func, int named, int id, uint32_t e);
+
+/* ---- lock.c: upc_lock_t across processes --------------------------------- */
+
+upc_lock_t *tupc_mpi_global_lock_alloc(void);
+upc_lock_t *tupc_mpi_all_lock_alloc(void);
+void tupc_mpi_lock_free(const char *func, upc_lock_t *l);
+void tupc_mpi_lock(upc_lock_t *l);
+int tupc_mpi_lock_attempt(upc_lock_t *l);
+void tupc_mpi_unlock(upc_lock_t *l);
+
+/* ---- access.c: upc_mem* across processes --------------------------------- */
+
+void tupc_mpi_memcpy(tupc_sptr_t dst, tupc_sptr_t src, size_t n);
+void tupc_mpi_memget(void *dst, tupc_sptr_t src, size_t n);
+void tupc_mpi_memput(tupc_sptr_t dst, const void *src, size_t n);
+void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
+
+/* ---- refuse.c ------------------------------------------------------------ */
+
+/* What part 1 does not carry across processes (a collective). */
+_Noreturn void tupc_mpi_refuse(const char *func, const char *what);
+
+#endif

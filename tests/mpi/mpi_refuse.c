@@ -1,0 +1,31 @@
+/* What across processes must end the job with one line, never hang:
+ * argv[2] says which. ref: tupc_ref on another process's element.
+ * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
+ * while the others wait in a barrier. coll: a collective. */
+#include "check.h"
+
+#include <string.h>
+#include <upc_collective.h>
+
+int tupc_main(int argc, char **argv)
+{
+    CHECK(argc > 2);
+    const char *what = argv[2];
+    int T = THREADS, me = MYTHREAD;
+    tupc_sptr_t a = upc_all_alloc((size_t)T, sizeof(int));
+    if (strcmp(what, "ref") == 0) {
+        int v = tupc_ref(a, (me + T / 2) % T, 1, int); /* another process's with P > 1 */
+        printf("read %d\n", v);
+    } else if (strcmp(what, "id") == 0) {
+        upc_barrier(me == T - 1 ? 2 : 1);
+    } else if (strcmp(what, "exit") == 0) {
+        if (me == T - 1)
+            upc_global_exit(5);
+        upc_barrier();
+    } else if (strcmp(what, "coll") == 0) {
+        tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
+        upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    }
+    upc_barrier();
+    return 0;
+}
