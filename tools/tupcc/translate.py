@@ -1751,6 +1751,14 @@ def frontend(path, opts, cfg):
     if r.returncode:
         raise UPCError(stderr.rstrip())
     fe_real = os.path.realpath(fe_inc)
+    with tempfile.TemporaryDirectory(prefix='tupcc-cc-') as tmp:
+        view = cc_view(r.stdout, opts, (fe_inc, fe_real), tmp)
+        if view:
+            # the user's files again, their compiler macros renamed to what $CC says
+            r = subprocess.run(cpp[:-2] + view + ['-v', path], capture_output=True, encoding=ENC)
+            _, stderr = search_list(r.stderr)
+            if r.returncode:
+                raise UPCError(stderr.rstrip())
 
     def is_user(file, flags):
         if file.startswith((fe_inc, fe_real)):
@@ -1809,6 +1817,86 @@ def frontend(path, opts, cfg):
         text = _apply_fixes(text, fixes)
         lines = Lines(text, is_translated)
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
+
+
+# The macros that say which compiler compiles: the C that tupcc writes is
+# compiled by $CC, so the user's code must see $CC's (gcc's __GNUC__ 12 and
+# no __clang__), while clang's front end reads the system headers with its own
+# (glibc's gcc branch is no C for clang). In the user's files each is renamed
+# __tupcc_cc_NAME, defined as $CC defines NAME; a VFS overlay gives clang the
+# renamed files under their own names, so lines and __FILE__ stay.
+CC_IDENT = re.compile(r'\b(__clang(?:_major|_minor|_patchlevel|_version)?__|__llvm__|__GNUC(?:_MINOR|_PATCHLEVEL)?__|'
+                      r'__VERSION__|__OPTIMIZE(?:_SIZE)?__|__NO_INLINE__|__INTEL_COMPILER|__TINYC__|'
+                      r'__apple_build_version__|__SANITIZE_(?:ADDRESS|THREAD)__)\b')
+# a string or character literal or a comment, kept as it is
+CC_SKIP = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+MARKER = re.compile(r'^# \d+ "((?:\\.|[^"\\])*)"(.*)$', re.M)
+
+
+def cc_macros(cmd):
+    """{name: value} of the compiler macros (CC_IDENT) that cmd (the C
+    compiler and its flags) predefines, or None where it cannot say."""
+    try:
+        r = subprocess.run(cmd + ['-dM', '-E', '-x', 'c', os.devnull], capture_output=True, encoding=ENC)
+    except OSError:
+        return None
+    if r.returncode:
+        return None
+    found = {}
+    for m in re.finditer(r'^#define (\w+)(?: (.*))?$', r.stdout, re.M):
+        if CC_IDENT.fullmatch(m.group(1)):
+            found[m.group(1)] = m.group(2) or ''
+    return found
+
+
+def cc_view(out, opts, fe_dirs, tmp):
+    """clang options that make the user's files (those of out, clang -E's
+    output, that are no system or tupcc header) see $CC's compiler macros;
+    [] where none names one."""
+    files = {}
+    for m in MARKER.finditer(out):
+        f, flags = m.group(1), m.group(2).split()
+        if '3' in flags or f.startswith(('<',) + fe_dirs):
+            continue
+        files.setdefault(f.encode(ENC).decode('unicode_escape'), None)
+    rewritten = {}
+    for f in files:
+        try:
+            with open(f, encoding=ENC) as fh:
+                text = fh.read()
+        except OSError:
+            continue
+        if CC_IDENT.search(text):
+            rewritten[f] = _rename_cc(text)
+    if not rewritten:
+        return []
+    macros = opts.get('cc_macros')
+    if callable(macros):
+        macros = opts['cc_macros'] = macros()
+    if macros is None:
+        return []
+    roots = []
+    for k, (f, text) in enumerate(rewritten.items()):
+        copy = os.path.join(tmp, f'{k}-{os.path.basename(f)}')
+        with open(copy, 'w', encoding=ENC) as fh:
+            fh.write(text)
+        roots.append({'type': 'file', 'name': os.path.abspath(f), 'external-contents': copy})
+    overlay = os.path.join(tmp, 'overlay.yaml')
+    with open(overlay, 'w', encoding='utf-8') as fh:
+        json.dump({'version': 0, 'use-external-names': False, 'roots': roots}, fh)
+    return ['-ivfsoverlay', overlay] + [f'-D__tupcc_cc_{k}={v}' for k, v in sorted(macros.items())]
+
+
+def _rename_cc(text):
+    """text with each compiler macro outside literals and comments
+    renamed __tupcc_cc_NAME."""
+    out, pos = [], 0
+    for m in CC_SKIP.finditer(text):
+        out.append(CC_IDENT.sub(r'__tupcc_cc_\1', text[pos:m.start()]))
+        out.append(m.group())
+        pos = m.end()
+    out.append(CC_IDENT.sub(r'__tupcc_cc_\1', text[pos:]))
+    return ''.join(out)
 
 
 INDENT = re.compile(rb'\n[ \t]+')
