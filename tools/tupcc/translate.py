@@ -1782,7 +1782,8 @@ def frontend(path, opts, cfg):
     # UPC 1.3 6.5.1.1), which the generated C, where every pointer-to-shared
     # is one struct type, no longer shows the C compiler
     check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-Wno-everything',
-                 '-Werror=incompatible-pointer-types', '-Werror=incompatible-pointer-types-discards-qualifiers',
+                 '-Werror=incompatible-pointer-types',
+                 '-Wno-error=incompatible-pointer-types-discards-qualifiers',
                  '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
     dump_cmd = check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-']
@@ -1793,6 +1794,13 @@ def frontend(path, opts, cfg):
         out, stderr = _parse(dump_cmd if dump else check_cmd, _blank_markers(text))
         errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')
                 and ('[-Werror' not in m['msg'] or 'address_space' in m['msg'])]
+        for m in DIAG.finditer(stderr):
+            # a qualifier of the referenced type dropped: a warning, as C
+            # compilers give it for pointers-to-local
+            if m['sev'] == 'warning' and 'address_space' in m['msg'] and not errs:
+                f, ln = diag_where(lines, int(m['line']))
+                msg = _untranslate(_places(WARNING_FLAG.sub('', m['msg']), lines))
+                opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {msg} (C 6.5.16.1)')
         if not errs and dump:
             return text, lines, pragmas, json.loads(out)
         dump = True
@@ -1938,6 +1946,7 @@ def _parse(cmd, text):
 
 
 WERROR = re.compile(r' \[-Werror,-W[\w-]+\]$')
+WARNING_FLAG = re.compile(r' \[-W[\w-]+\]$')
 # &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
 # conversion to that type is no change of layout worth a warning
 MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\]\s*)*$', re.S)
