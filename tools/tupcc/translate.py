@@ -745,9 +745,14 @@ class Translator:
         if op == '=' and self.strict_fenced(a):
             return self.strict_copy(a, self.emit(b))
         pa, pb = self.is_sptr(a), self.is_sptr(b)
-        if pa != pb and op not in ('=', ','):
-            other = self.types.resolve(self.T(b if pa else a))
-            if other.kind == 'ptr':
+        # as written: clang converts a pointer-to-local compared with a
+        # pointer-to-shared to the pointer-to-shared type
+        sa, sb = strip(a), strip(b)
+        wa, wb = self.is_sptr(sa), self.is_sptr(sb)
+        if wa != wb and op not in ('=', ','):
+            local = sb if wa else sa
+            other = self.types.resolve(self.T(local)) if self.has_type(local) else None
+            if other is not None and other.kind in ('ptr', 'array') and not self.null_constant(local):
                 self.refuse(n, f'the operator {op} on a pointer-to-shared and a pointer-to-local '
                             '(UPC 1.3 6.4.2 constraint: no binary operator applies to them)')
         if op in ('&&', '||') and (pa or pb):
