@@ -2062,6 +2062,7 @@ def _untranslate(msg):
     msg = re.sub(r'__attribute__\(\(address_space\((\d+)\)\)\)', sh, msg)
     for clang_words, upc_words in CLANG_WORDS:
         msg = msg.replace(clang_words, upc_words)
+    msg = msg.replace('__tupcc_cc_', '')  # cc_view's names, as the user wrote them
     return msg.replace(prepass.THREADS_TEXT, 'THREADS').replace('((long)__tupc_THREADS)', 'THREADS')
 
 
