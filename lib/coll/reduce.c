@@ -93,7 +93,7 @@
     TUPC_IF(KIND, CLASS)(case UPC_##OP : *a = op_##T##_##OP(*a, *b); break;)
 #define TUPC_CASE_SCAN(OP, CLASS, EXPR, T, KIND)                                                   \
     TUPC_IF(KIND, CLASS)(case UPC_##OP : scan_##T##_##OP(d, s, m, seed, excl, carry); break;)
-#define TUPC_OP_BIT(OP, CLASS, EXPR, KIND) TUPC_IF(KIND, CLASS)(| 1u << UPC_##OP)
+#define TUPC_OP_BIT(OP, CLASS, EXPR, KIND) TUPC_IF(KIND, CLASS)(| (unsigned)UPC_##OP)
 
 /* User functions are called strictly left to right, acc = func(acc, next),
  * for UPC_FUNC as well as UPC_NONCOMM_FUNC. */
@@ -166,35 +166,35 @@ static const char *const op_names[] = {"UPC_ADD", "UPC_MULT",   "UPC_AND",      
 void tupc_red_check_op_full(const char *func, const struct tupc_red_type *ty, upc_op_t op,
                             tupc_red_fn f)
 {
-    if (op < UPC_ADD || op > UPC_NONCOMM_FUNC)
+    if (tupc_red_op_index(op) < 0)
         tupc_fail(func, "UPC 1.3 7.4.3 para 1",
                   "op is %d; expected one of UPC_ADD, UPC_MULT, UPC_AND, UPC_OR, UPC_XOR, "
                   "UPC_LOGAND, UPC_LOGOR, UPC_MIN, UPC_MAX, UPC_FUNC, UPC_NONCOMM_FUNC",
                   op);
-    if (op <= UPC_MAX && !(ty->ops >> op & 1)) {
+    if (op <= UPC_MAX && !(ty->ops & (unsigned)op)) {
         if (ty->kind == TUPC_RED_BOOL)
             tupc_fail(func, "Extended Collectives 0.3 5.5.1 item 12",
                       "op is %s on type _Bool; expected UPC_LOGAND, UPC_LOGOR, UPC_FUNC or "
                       "UPC_NONCOMM_FUNC",
-                      op_names[op]);
+                      op_names[tupc_red_op_index(op)]);
         if (ty->kind == TUPC_RED_CPX && (op == UPC_MIN || op == UPC_MAX))
             tupc_fail(func, "Extended Collectives 0.3 5.5; tupc refuses it",
                       "op is %s on complex type %s, and complex numbers have no order; expected "
                       "UPC_ADD, UPC_MULT, UPC_LOGAND, UPC_LOGOR, UPC_FUNC or UPC_NONCOMM_FUNC",
-                      op_names[op], ty->name);
+                      op_names[tupc_red_op_index(op)], ty->name);
         if (ty->kind == TUPC_RED_CPX)
             tupc_fail(func, "Extended Collectives 0.3 5.5",
                       "op is %s, a bitwise operator, on complex type %s; expected UPC_ADD, "
                       "UPC_MULT, UPC_LOGAND, UPC_LOGOR, UPC_FUNC or UPC_NONCOMM_FUNC",
-                      op_names[op], ty->name);
+                      op_names[tupc_red_op_index(op)], ty->name);
         tupc_fail(func, "UPC 1.3 7.4.3 para 2",
                   "op is %s, a bitwise operator, on floating type %s; expected an arithmetic, "
                   "logical, MIN/MAX or function operator",
-                  op_names[op], ty->name);
+                  op_names[tupc_red_op_index(op)], ty->name);
     }
     if ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && !f)
         tupc_fail(func, "UPC 1.3 7.4.3 para 1", "op is %s but func is NULL; expected a function",
-                  op_names[op]);
+                  op_names[tupc_red_op_index(op)]);
 }
 
 void tupc_red_dst_all_fail(const char *func, tupc_sptr_t dst)

@@ -148,10 +148,16 @@ TUPC_REDUCE_TYPES(TUPC_RED_DECLARE_)
  * The inline test passes what is valid; the full check explains the rest. */
 void tupc_red_check_op_full(const char *func, const struct tupc_red_type *ty, upc_op_t op,
                             tupc_red_fn f);
+/* An operator's bit (upc_types.h) as 0 (UPC_ADD) to 10 (UPC_NONCOMM_FUNC),
+ * for tables; -1 for no one operator. */
+static inline int tupc_red_op_index(upc_op_t op)
+{
+    return op > 0 && op <= UPC_NONCOMM_FUNC && !(op & (op - 1)) ? __builtin_ctz((unsigned)op) : -1;
+}
 static inline void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op,
                                      tupc_red_fn f)
 {
-    int ok = (op >= UPC_ADD && op <= UPC_MAX && (ty->ops >> op & 1)) ||
+    int ok = (op <= UPC_MAX && tupc_red_op_index(op) >= 0 && (ty->ops & (unsigned)op)) ||
              ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && f);
     if (__builtin_expect(!ok, 0))
         tupc_red_check_op_full(func, ty, op, f);

@@ -333,7 +333,7 @@ static inline void sweep_types(int ntypes, const enum kind *kinds, int quick,
     const size_t ns[] = {1, 2, (size_t)T + 1, 1000, 100003};
     int count = 0;
     for (int ty = 0; ty < ntypes; ty++)
-        for (int op = UPC_ADD; op <= UPC_NONCOMM_FUNC; op++) {
+        for (int op = UPC_ADD; op <= UPC_NONCOMM_FUNC; op <<= 1) {
             if (!valid_op(kinds[ty], op))
                 continue;
             for (int in = 0; in < (quick ? 4 : 5); in++) {

@@ -214,7 +214,7 @@ static int matrix(void *arg)
     uint64_t seed = 12345;
     int count = 0;
     for (int ty = 0; ty < NTYPES; ty++) {
-        for (int op = UPC_ADD; op <= UPC_NONCOMM_FUNC; op++) {
+        for (int op = UPC_ADD; op <= UPC_NONCOMM_FUNC; op <<= 1) {
             if (is_float[ty] && (op == UPC_AND || op == UPC_OR || op == UPC_XOR))
                 continue;
             for (int in = 0; in < nn; in++) {

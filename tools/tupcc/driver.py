@@ -27,6 +27,10 @@ USAGE = '''usage: tupcc [-n N] [-E] [--keep] [-c] [-o OUT] [cc options] FILE.upc
 THREADS_JOINED = re.compile(r'-n(\d*)|-T=?(\d+)|-fupc-threads[-=](.*)')
 
 
+# the C compiler's options that change its predefined macros (-O2 defines
+# __OPTIMIZE__, -fsanitize=thread __SANITIZE_THREAD__, -std=c11 __STRICT_ANSI__)
+CC_MACRO_FLAGS = ('-std=', '-O', '-f', '-m', '-ansi', '-pedantic')
+
 WITH_VALUE = ('-MF', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-u', '-T', '-x')
 
 
@@ -130,7 +134,9 @@ def _main(argv, cfg):
     if not any(a.startswith('-std=') for a in cc_args):
         cc_args.insert(0, '-std=gnu11')
     cc = os.environ.get('CC') or 'cc'
-    opts = {'threads': threads, 'cpp_args': cpp_args}
+    opts = {'threads': threads, 'cpp_args': cpp_args,
+            # $CC's own predefined macros, for the user's code (translate.cc_view)
+            'cc_macros': lambda: translate.cc_macros([cc] + [a for a in cc_args if a.startswith(CC_MACRO_FLAGS)])}
     upcs = [f for f in inputs if f.endswith('.upc')]
     if mode == 'translate':
         if len(upcs) != 1:

@@ -81,6 +81,7 @@ class PrePass:
         self.errors = []   # (file, line, message)
         self.warnings = []
         self.twins = {}    # shared typedef name -> its strict and relaxed twins
+        self.moded = {}    # strict or relaxed shared typedef name -> its mode (1, 2)
         self.depth, d = [], 0  # brace depth at each significant token
         for i in self.sig:
             t = self.t[i]
@@ -129,7 +130,7 @@ class PrePass:
                 break
             if x.text == 'shared':
                 if shared is not None:
-                    self.error(b, 'shared given twice in one qualifier list')
+                    self.error(b, 'shared given twice in one qualifier list (UPC 1.3 6.5.2 constraint: at most one block size)')
                 shared = b
                 if self.S(b + 1).text == '[':
                     e = self.close_of(b + 1)
@@ -137,7 +138,7 @@ class PrePass:
                     b = e
             elif x.text in ('strict', 'relaxed'):
                 if mode and mode != (1 if x.text == 'strict' else 2):
-                    self.error(b, 'both strict and relaxed in one qualifier list')
+                    self.error(b, 'both strict and relaxed in one qualifier list (UPC 1.3 6.5.2 constraint)')
                 mode = 1 if x.text == 'strict' else 2
                 modes.append(b)
             b += 1
@@ -155,7 +156,13 @@ class PrePass:
             if shared is None:
                 # strict or relaxed on a shared typedef name: its twin of that mode
                 names = [j for j in range(start, end) if self.S(j).orig in self.twins]
-                if len(names) == 1 and len(modes) == 1:
+                moded = [j for j in range(start, end) if self.S(j).orig in self.moded]
+                if len(moded) == 1 and len(modes) == 1 and not names:
+                    if self.moded[self.S(moded[0]).orig] != mode:
+                        self.error(si, f'both strict and relaxed, one through the typedef {self.S(moded[0]).orig} '
+                                   '(UPC 1.3 6.5 constraint)')
+                    self.set(modes[0], '')
+                elif len(names) == 1 and len(modes) == 1:
                     j = names[0]
                     self.set(j, self.twins[self.S(j).orig][mode - 1])
                     self.set(modes[0], '')
@@ -193,8 +200,7 @@ class PrePass:
             self.set(shared, f'__attribute__((address_space({encode_as(0, mode)} + 4 * {k})))')
             for j in modes:
                 self.set(j, '')
-            if not mode:
-                self.typedef_twins(start, end, shared, k)
+            self.typedef_twins(start, end, shared, k, mode)
             si = end
         si = 0
         while si < n:
@@ -260,7 +266,7 @@ class PrePass:
             si += 1
         self.scan_pragmas()
 
-    def typedef_twins(self, start, end, shared, k):
+    def typedef_twins(self, start, end, shared, k, mode):
         """`typedef shared ... NAME[dims];` at file scope gets a strict and a
         relaxed twin on the same line, which `strict NAME` and `relaxed NAME`
         then name: an address space cannot be given a mode afterwards."""
@@ -275,6 +281,9 @@ class PrePass:
         while self.S(j).orig == '[':
             j = self.close_of(j) + 1
         if self.S(j).orig != ';':
+            return
+        if mode:
+            self.moded[name] = mode
             return
         twins = []
         texts = []

@@ -31,6 +31,8 @@ ENC = 'latin-1'
 DIAG = re.compile(r"^(?P<file>[^:\n]*):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{[^}]*\})*):? ?(?P<sev>error|fatal error|warning|note): (?P<msg>.*)$", re.M)
 RANGE = re.compile(r'\{(\d+):(\d+)-(\d+):(\d+)\}')
 QUOTED = re.compile(r"'([^']*)'(?: \(aka '([^']*)'\))?")
+# an affinity (6.6.2) of a type no integer: floating, pointer-to-local, struct
+NOT_INTEGER = re.compile(r'float|double|_Complex|\*|\[|\(|^\s*(?:const |volatile )*(?:struct|union|void)\b')
 ARITH = {'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int',
          'long', 'unsigned long', 'long long', 'unsigned long long', 'float', 'double', '_Bool',
          'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t',
@@ -178,7 +180,36 @@ class Translator:
                     raise
                 t = Ty('base', name=qt)
             self._tc[qt] = t
+            if self.void_layout(t):
+                self.refuse(n, f"a layout qualifier on shared void, in '{_untranslate(qt)}' (UPC 1.3 6.5.1.1 "
+                            "constraint: the generic pointer-to-shared has none)")
         return t
+
+    def type_words(self, n):
+        """n's type as clang prints it, with what its typedefs name."""
+        ty = n.get('type', {})
+        return ty.get('qualType', '') + ' ' + ty.get('desugaredQualType', '')
+
+    def src_type(self, n):
+        return _untranslate(n.get('type', {}).get('qualType', '?'))
+
+    def void_layout(self, t, depth=0):
+        """t has a pointer to shared void with a layout qualifier."""
+        t = self.types.resolve(t)
+        if depth > 20:
+            return False
+        if t.kind == 'ptr':
+            to = self.types.resolve(t.to)
+            k = decode_as(to.AS)
+            if to.kind == 'base' and to.name == 'void' and k is not None and k[0] != 2:
+                return True
+            return self.void_layout(t.to, depth + 1)
+        if t.kind == 'array':
+            return self.void_layout(t.of, depth + 1)
+        if t.kind == 'func':
+            return self.void_layout(t.ret, depth + 1) or any(self.void_layout(parse(p), depth + 1)
+                                                              for p in t.params)
+        return False
 
     def has_type(self, n):
         """n has a type as C prints it (not '<builtin fn type>' and the like)."""
@@ -757,6 +788,16 @@ class Translator:
             if v:
                 return f'tupcc_wr{"_strict" if v[2] else ""}({v[0]}, {v[1]}, {self.emit(b)})'
         pa, pb = self.is_sptr(a), self.is_sptr(b)
+        # as written: clang converts a pointer-to-local compared with a
+        # pointer-to-shared to the pointer-to-shared type
+        sa, sb = strip(a), strip(b)
+        wa, wb = self.is_sptr(sa), self.is_sptr(sb)
+        if wa != wb and op not in ('=', ','):
+            local = sb if wa else sa
+            other = self.types.resolve(self.T(local)) if self.has_type(local) else None
+            if other is not None and other.kind in ('ptr', 'array') and not self.null_constant(local):
+                self.refuse(n, f'the operator {op} on a pointer-to-shared and a pointer-to-local '
+                            '(UPC 1.3 6.4.2 constraint: no binary operator applies to them)')
         if op in ('&&', '||') and (pa or pb):
             return self.splice(n, pre={id(a): self.cond(a), id(b): self.cond(b)})
         if not (pa or pb):
@@ -834,6 +875,9 @@ class Translator:
             if not args:
                 return '1'
             a = args[0]
+            if not self.is_sptr(a) and NOT_INTEGER.search(self.type_words(strip(a))):
+                self.refuse(a, f"upc_forall with an affinity expression of type '{self.src_type(strip(a))}' "
+                            "(UPC 1.3 6.6.2 constraint: it must have pointer-to-shared or integer type)")
             if self.is_sptr(a) and self.affinity_var is not None:
                 v = self.affinity_var
                 mine = self.local.pop()  # the affinity computes the pointer
@@ -1755,6 +1799,14 @@ def frontend(path, opts, cfg):
     if r.returncode:
         raise UPCError(stderr.rstrip())
     fe_real = os.path.realpath(fe_inc)
+    with tempfile.TemporaryDirectory(prefix='tupcc-cc-') as tmp:
+        view = cc_view(r.stdout, opts, (fe_inc, fe_real), tmp)
+        if view:
+            # the user's files again, their compiler macros renamed to what $CC says
+            r = subprocess.run(cpp[:-2] + view + ['-v', path], capture_output=True, encoding=ENC)
+            _, stderr = search_list(r.stderr)
+            if r.returncode:
+                raise UPCError(stderr.rstrip())
 
     def is_user(file, flags):
         if file.startswith((fe_inc, fe_real)):
@@ -1773,7 +1825,14 @@ def frontend(path, opts, cfg):
     text, pragmas = pp.output()
     opts.setdefault('warnings', []).extend(pp.warnings)
     lines = Lines(text, is_translated)
-    check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-w', '-ferror-limit=0',
+    # no warnings but the incompatible pointer types: between
+    # pointers-to-shared they are UPC's constraint violations (C 6.5.16.1,
+    # UPC 1.3 6.5.1.1), which the generated C, where every pointer-to-shared
+    # is one struct type, no longer shows the C compiler
+    check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-Wno-everything',
+                 '-Werror=incompatible-pointer-types',
+                 '-Wno-error=incompatible-pointer-types-discards-qualifiers',
+                 '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
     dump_cmd = check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-']
     # the first parse, without the AST (whose JSON costs several times the
@@ -1781,7 +1840,15 @@ def frontend(path, opts, cfg):
     dump = False
     for rnd in range(8):
         out, stderr = _parse(dump_cmd if dump else check_cmd, _blank_markers(text))
-        errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')]
+        errs = [m for m in DIAG.finditer(stderr) if m['sev'] in ('error', 'fatal error')
+                and ('[-Werror' not in m['msg'] or 'address_space' in m['msg'])]
+        for m in DIAG.finditer(stderr):
+            # a qualifier of the referenced type dropped: a warning, as C
+            # compilers give it for pointers-to-local
+            if m['sev'] == 'warning' and 'address_space' in m['msg'] and not errs:
+                f, ln = diag_where(lines, int(m['line']))
+                msg = _untranslate(_places(WARNING_FLAG.sub('', m['msg']), lines))
+                opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {msg} (C 6.5.16.1)')
         if not errs and dump:
             return text, lines, pragmas, json.loads(out)
         dump = True
@@ -1790,19 +1857,102 @@ def frontend(path, opts, cfg):
         fixes, msgs = [], []
         for m in errs:
             fix = _conversion_fix(m)
-            if fix:
+            if fix and fix[2] and not MEMBER_ADDRESS.match(_snippet(text, fix[0])):
+                f, ln = diag_where(lines, int(m['line']))
+                msgs.append(f'{f}:{ln}: error: {fix[2]}')
+            elif fix:
                 fixes.append(fix)
-                if fix[2] and not MEMBER_ADDRESS.match(_snippet(text, fix[0])):
-                    f, ln = diag_where(lines, int(m['line']))
-                    opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {fix[2]}')
             else:
                 f, ln = diag_where(lines, int(m['line']))
-                msgs.append(f'{f}:{ln}: error: {_untranslate(_places(m["msg"], lines))}')
+                msg = _untranslate(_places(WERROR.sub('', m['msg']), lines))
+                if WERROR.search(m['msg']):
+                    msg += ' (a C 6.5.16.1 constraint; pointers-to-shared of incompatible types need a cast)'
+                msgs.append(f'{f}:{ln}: error: {msg}')
         if msgs:
             raise UPCError('\n'.join(msgs))
         text = _apply_fixes(text, fixes)
         lines = Lines(text, is_translated)
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
+
+
+# The macros that say which compiler compiles: the C that tupcc writes is
+# compiled by $CC, so the user's code must see $CC's (gcc's __GNUC__ 12 and
+# no __clang__), while clang's front end reads the system headers with its own
+# (glibc's gcc branch is no C for clang). In the user's files each is renamed
+# __tupcc_cc_NAME, defined as $CC defines NAME; a VFS overlay gives clang the
+# renamed files under their own names, so lines and __FILE__ stay.
+CC_IDENT = re.compile(r'\b(__clang(?:_major|_minor|_patchlevel|_version)?__|__llvm__|__GNUC(?:_MINOR|_PATCHLEVEL)?__|'
+                      r'__VERSION__|__OPTIMIZE(?:_SIZE)?__|__NO_INLINE__|__INTEL_COMPILER|__TINYC__|'
+                      r'__apple_build_version__|__SANITIZE_(?:ADDRESS|THREAD)__)\b')
+# a string or character literal or a comment, kept as it is
+CC_SKIP = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+MARKER = re.compile(r'^# \d+ "((?:\\.|[^"\\])*)"(.*)$', re.M)
+
+
+def cc_macros(cmd):
+    """{name: value} of the compiler macros (CC_IDENT) that cmd (the C
+    compiler and its flags) predefines, or None where it cannot say."""
+    try:
+        r = subprocess.run(cmd + ['-dM', '-E', '-x', 'c', os.devnull], capture_output=True, encoding=ENC)
+    except OSError:
+        return None
+    if r.returncode:
+        return None
+    found = {}
+    for m in re.finditer(r'^#define (\w+)(?: (.*))?$', r.stdout, re.M):
+        if CC_IDENT.fullmatch(m.group(1)):
+            found[m.group(1)] = m.group(2) or ''
+    return found
+
+
+def cc_view(out, opts, fe_dirs, tmp):
+    """clang options that make the user's files (those of out, clang -E's
+    output, that are no system or tupcc header) see $CC's compiler macros;
+    [] where none names one."""
+    files = {}
+    for m in MARKER.finditer(out):
+        f, flags = m.group(1), m.group(2).split()
+        if '3' in flags or f.startswith(('<',) + fe_dirs):
+            continue
+        files.setdefault(f.encode(ENC).decode('unicode_escape'), None)
+    rewritten = {}
+    for f in files:
+        try:
+            with open(f, encoding=ENC) as fh:
+                text = fh.read()
+        except OSError:
+            continue
+        if CC_IDENT.search(text):
+            rewritten[f] = _rename_cc(text)
+    if not rewritten:
+        return []
+    macros = opts.get('cc_macros')
+    if callable(macros):
+        macros = opts['cc_macros'] = macros()
+    if macros is None:
+        return []
+    roots = []
+    for k, (f, text) in enumerate(rewritten.items()):
+        copy = os.path.join(tmp, f'{k}-{os.path.basename(f)}')
+        with open(copy, 'w', encoding=ENC) as fh:
+            fh.write(text)
+        roots.append({'type': 'file', 'name': os.path.abspath(f), 'external-contents': copy})
+    overlay = os.path.join(tmp, 'overlay.yaml')
+    with open(overlay, 'w', encoding='utf-8') as fh:
+        json.dump({'version': 0, 'use-external-names': False, 'roots': roots}, fh)
+    return ['-ivfsoverlay', overlay] + [f'-D__tupcc_cc_{k}={v}' for k, v in sorted(macros.items())]
+
+
+def _rename_cc(text):
+    """text with each compiler macro outside literals and comments
+    renamed __tupcc_cc_NAME."""
+    out, pos = [], 0
+    for m in CC_SKIP.finditer(text):
+        out.append(CC_IDENT.sub(r'__tupcc_cc_\1', text[pos:m.start()]))
+        out.append(m.group())
+        pos = m.end()
+    out.append(CC_IDENT.sub(r'__tupcc_cc_\1', text[pos:]))
+    return ''.join(out)
 
 
 INDENT = re.compile(rb'\n[ \t]+')
@@ -1843,6 +1993,8 @@ def _parse(cmd, text):
         return out, ferr.read().decode(ENC)
 
 
+WERROR = re.compile(r' \[-Werror,-W[\w-]+\]$')
+WARNING_FLAG = re.compile(r' \[-W[\w-]+\]$')
 # &s.m (and &s.m[i]): UPC 1.3 6.4.4 makes it shared [] T *, so its
 # conversion to that type is no change of layout worth a warning
 MEMBER_ADDRESS = re.compile(r'\s*&.*(\.|->)\s*\w+\s*(\[[^]]*\]\s*)*$', re.S)
@@ -1886,9 +2038,13 @@ def _conversion_fix(m):
     note = None
     gd = 'void' in dfull.split('*')[0]
     gs = 'void' in sfull.split('*')[0]
-    if not gd and not gs and ad and asrc and decode_as(ad[0])[0] != decode_as(asrc[0])[0]:
+    kd, ks = decode_as(ad[0])[0], decode_as(asrc[0])[0]
+    # a [*] pointer type is refused where it is declared (6.5.1.1)
+    star = any(k == 0 or k >= K_STAR for k in (kd, ks))
+    if not gd and not gs and not star and kd != ks:
         note = (f"implicit conversion between pointers-to-shared of different block sizes "
-                f"({_untranslate(repr(src))} to {_untranslate(repr(dest))}): the phase is reset")
+                f"({_untranslate(repr(src))} to {_untranslate(repr(dest))}): incompatible types "
+                f"(UPC 1.3 6.5.1.1: the block size is part of the type; C 6.5.16.1); write the cast")
     l1, c1, l2, c2 = (int(x) for x in rs[-1])
     return (l1, c1, l2, c2, dest), None, note
 
@@ -1917,6 +2073,11 @@ CLANG_WORDS = [
     ('automatic variable qualified with an address space',
      'a shared object with automatic storage duration (UPC 1.3 6.5.1.1)'),
     ('field may not be qualified with an address space', 'a shared-qualified struct member'),
+    ('which are pointers to non-overlapping address spaces',
+     ': one a pointer-to-shared, one a pointer-to-local (UPC 1.3 6.4.2 constraint: no binary operator applies to them)'),
+    ('multiple address spaces specified for type',
+     'more than one block size or reference qualifier for one type, through a typedef (UPC 1.3 6.5 constraint)'),
+    ('array is too large', 'array is too large (THREADS in two dimensions? UPC 1.3 6.5.2.1 allows one under dynamic THREADS)'),
     ('parameter may not be qualified with an address space', 'a shared-qualified parameter'),
     ('function type may not be qualified with an address space', 'a shared-qualified function type'),
 ]
@@ -1944,6 +2105,7 @@ def _untranslate(msg):
     msg = re.sub(r'__attribute__\(\(address_space\((\d+)\)\)\)', sh, msg)
     for clang_words, upc_words in CLANG_WORDS:
         msg = msg.replace(clang_words, upc_words)
+    msg = msg.replace('__tupcc_cc_', '')  # cc_view's names, as the user wrote them
     return msg.replace(prepass.THREADS_TEXT, 'THREADS').replace('((long)__tupc_THREADS)', 'THREADS')
 
 

@@ -13,9 +13,10 @@ unsigned long __tupc_localsizeof(unsigned long);
 #define __UPC__ 1
 #define __UPC_VERSION__ 201311L
 /* The optional libraries of UPC 1.3 that tupc provides: <upc_nb.h>,
- * <upc_castable.h>. */
+ * <upc_castable.h>, <upc_atomic.h>. */
 #define __UPC_NB__ 1
 #define __UPC_CASTABLE__ 1
+#define __UPC_ATOMIC__ 1
 /* UPC's keywords and predefined names, there without <upc.h>; the
  * generated C always includes tupc's <upc.h>. */
 extern const int MYTHREAD;

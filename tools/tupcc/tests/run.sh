@@ -15,6 +15,9 @@
 #   builds it with static THREADS only (a block size that names THREADS).
 #   cerror_*.upc   the same for a diagnostic of the C compiler on the
 #                  generated C: #line puts it at the user's line.
+#   warn_*.upc     must be translated and built, with tupcc's warning (the
+#                  text after `expect:`) at the line marked `here`, and run
+#                  at 2 THREADS.
 # With TUPCC_SILENT_BUILD set, the build must print nothing (no warning of
 # tupcc's, which -Werror does not reach). Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
 # sanitizer build passes its -fsanitize).
@@ -42,6 +45,20 @@ refuse_* | cerror_*)
     grep -qF "$expect" "$tmp/err" || { echo "expected: $expect"; exit 1; }
     grep -q "$name.upc:$line:" "$tmp/err" || { echo "expected the error at line $line"; exit 1; }
     echo "refused as expected"
+    exit 0
+    ;;
+esac
+case $name in
+warn_*)
+    expect=$(sed -n '1s/.*expect: *\(.*\) \*\/.*/\1/p' "$src")
+    line=$(grep -nF '/* here */' "$src" | sed -n '1s/:.*//p')
+    # shellcheck disable=SC2086
+    "$tupcc" $flags "$src" -o "$tmp/prog" 2>"$tmp/err" || { cat "$tmp/err"; echo "tupcc refused $src"; exit 1; }
+    cat "$tmp/err"
+    grep -F "$expect" "$tmp/err" | grep -q "$name.upc:$line: warning:" ||
+        { echo "expected at line $line the warning: $expect"; exit 1; }
+    "$tmp/prog" -n 2
+    echo "warned as expected"
     exit 0
     ;;
 esac
