@@ -84,8 +84,8 @@ test)
     setup build -Dwerror=true -Dtests=true -Dsamples=true
     TUPC_TEST_QUICK=1 run_suite build --no-suite slow
     echo "dev.sh: that was the quick suite (TUPC_TEST_QUICK=1, without the suite slow: the install,"
-    echo "  subproject and CMake tests, which build tupc again); everything at full size:"
-    echo "  ./dev.sh test-full"
+    echo "  subproject and CMake tests, which build tupc again, and the performance page);"
+    echo "  everything at full size: ./dev.sh test-full"
     ;;
 test-full)
     setup build -Dwerror=true -Dtests=true -Dsamples=true
