@@ -3,6 +3,8 @@
 shared [] int all[4 * THREADS]; /* here */
 int main(void)
 {
-    all[4 * THREADS - 1] = 1;
-    return upc_threadof(&all[4 * THREADS - 1]) != 0;
+    if (MYTHREAD == 0) /* one writer: the others read after the barrier */
+        all[4 * THREADS - 1] = 1;
+    upc_barrier;
+    return all[4 * THREADS - 1] != 1 || upc_threadof(&all[4 * THREADS - 1]) != 0;
 }
