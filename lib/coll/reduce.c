@@ -503,17 +503,10 @@ reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
           tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
           upc_flag_t flags)
 {
-    if (!tupc_red_is_direct(t, nelems, ty->size)) {
-        /* The partials path needs every piece held by a member; its layout
-         * depends on single-valued arguments only, so every member decides
-         * alike. Unchecked arguments make no layout: the team form checks. */
-        if (src.thread >= (unsigned)tupc_impl_threads || (blk_size && src.phase >= blk_size))
-            return 0;
-        struct tupc_red_lay L;
-        tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
-        if (!tupc_red_covers(t, &L))
-            return 0;
-    }
+    /* The partials path needs every piece held by a member. */
+    if (!tupc_red_is_direct(t, nelems, ty->size) &&
+        !tupc_red_pieces_fit(t, src, op, nelems, blk_size, ty->size))
+        return 0;
     reduce_entry(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     return 1;
 }

@@ -257,22 +257,15 @@ reduce_all(const struct tupc_red_type *ty, const char *func, struct tupc_team *t
 }
 
 /* On a team: 0, having done nothing, where the members do not hold every
- * piece that all_partials would have them reduce (tupc_red_covers); the
- * layout depends on single-valued arguments only, so every member decides
- * alike, and unchecked ones make no layout (the team form checks). */
+ * piece that all_partials would have them reduce (tupc_red_pieces_fit). */
 static inline __attribute__((always_inline)) int
 reduce_all_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
               tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
               tupc_red_fn f, upc_flag_t flags)
 {
-    if (!(all_is_small(nelems, ty->size) && t->n <= TUPC_RED_SCAN_MAX)) {
-        if (src.thread >= (unsigned)tupc_impl_threads || (blk_size && src.phase >= blk_size))
-            return 0;
-        struct tupc_red_lay L;
-        tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
-        if (!tupc_red_covers(t, &L))
-            return 0;
-    }
+    if (!(all_is_small(nelems, ty->size) && t->n <= TUPC_RED_SCAN_MAX) &&
+        !tupc_red_pieces_fit(t, src, op, nelems, blk_size, ty->size))
+        return 0;
     reduce_all(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     return 1;
 }

@@ -455,6 +455,21 @@ static inline int tupc_red_covers(const struct tupc_team *t, const struct tupc_r
     return 1;
 }
 
+/* Whether the pieces of a reduction of src (op, nelems, blk_size, elements
+ * of esize) all lie with members of t (tupc_red_covers), for the paths
+ * that have each member reduce its own: their layout depends on
+ * single-valued arguments only, so every member decides alike. Unchecked
+ * arguments make no layout (0: the team form's own cut, which checks). */
+static inline int tupc_red_pieces_fit(const struct tupc_team *t, tupc_sptr_t src, upc_op_t op,
+                                      size_t nelems, size_t blk_size, size_t esize)
+{
+    if (src.thread >= (unsigned)tupc_impl_threads || (blk_size && src.phase >= blk_size))
+        return 0;
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, blk_size, esize, op == UPC_NONCOMM_FUNC);
+    return tupc_red_covers(t, &L);
+}
+
 /* The 1.3 paths of upc_all_reduceT (tupc_red_reduce_onT) and
  * prefix_reduceT on team t, for the blocking team forms (reduce_team.c), which call them with
  * their own name after their trace span opens. Each checks its arguments as

@@ -80,6 +80,17 @@ static void check(const struct shape *sh, tupc_sptr_t D, int it, int excl, const
     }
 }
 
+/* dst's elements (the first not, exclusive) the same bits in D1 and D2. */
+static void same_bits(const struct shape *sh, tupc_sptr_t D1, tupc_sptr_t D2, int excl,
+                      const char *what)
+{
+    for (size_t i = sh->d0 + (size_t)excl; i < sh->d0 + sh->n; i++) {
+        double x = tupc_ref(D1, i, sh->B, double), y = tupc_ref(D2, i, sh->B, double);
+        TCHECK(!memcmp(&x, &y, sizeof x), "B %zu n %zu element %zu: %a, %s %a", sh->B, sh->n, i, x,
+               what, y);
+    }
+}
+
 static int apart_body(void *arg)
 {
     (void)arg;
@@ -120,21 +131,13 @@ static int apart_body(void *arg)
                 tupc_team_prefix_reduceD(tupc_index(D2, (ptrdiff_t)sh.d0, B, double), srcd, UPC_ADD,
                                          sh.n, B, NULL, fx, rev);
                 upc_barrier();
-                for (size_t i = sh.d0 + (size_t)excl; i < sh.d0 + sh.n; i++) {
-                    double x = tupc_ref(Dd, i, B, double), y = tupc_ref(D2, i, B, double);
-                    TCHECK(!memcmp(&x, &y, sizeof x), "B %zu n %zu element %zu: %a, team %a", B,
-                           sh.n, i, x, y);
-                }
+                same_bits(&sh, Dd, D2, excl, "team");
                 upc_barrier();
                 upc_wait(tupc_team_prefix_reduceD(tupc_index(D2, (ptrdiff_t)sh.d0, B, double), srcd,
                                                   UPC_ADD, sh.n, B, NULL, fx | UPC_ASYNC, rev));
                 upc_barrier();
                 /* The posted call cuts as the blocking forms do: the same bits. */
-                for (size_t i = sh.d0 + (size_t)excl; i < sh.d0 + sh.n; i++) {
-                    double x = tupc_ref(Dd, i, B, double), y = tupc_ref(D2, i, B, double);
-                    TCHECK(!memcmp(&x, &y, sizeof x), "B %zu n %zu element %zu: %a, posted %a", B,
-                           sh.n, i, x, y);
-                }
+                same_bits(&sh, Dd, D2, excl, "posted");
                 upc_barrier();
             }
         upc_all_free(A);
