@@ -1829,7 +1829,13 @@ def frontend(path, opts, cfg):
     # pointers-to-shared they are UPC's constraint violations (C 6.5.16.1,
     # UPC 1.3 6.5.1.1), which the generated C, where every pointer-to-shared
     # is one struct type, no longer shows the C compiler
+    # is one struct type, no longer shows the C compiler; and, as errors with
+    # every clang, the C constraint violations that clang 15 and 16 made
+    # errors by default (-Wno-everything would drop them, and clang 14 only
+    # warns: one program, one answer, whichever clang reads it)
     check_cmd = [cfg['clang'], '-fsyntax-only', '-x', 'c', '-std=gnu11', '-Wno-everything',
+                 '-Werror=int-conversion', '-Werror=implicit-function-declaration',
+                 '-Werror=implicit-int', '-Werror=incompatible-function-pointer-types',
                  '-Werror=incompatible-pointer-types',
                  '-Wno-error=incompatible-pointer-types-discards-qualifiers',
                  '-ferror-limit=0',
