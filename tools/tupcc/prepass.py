@@ -168,7 +168,8 @@ class PrePass:
                     self.set(modes[0], '')
                 else:
                     self.error(si, f'{x.text} without shared in the same qualifier list '
-                               '(on a name that is no file-scope shared typedef): not supported by tupcc')
+                               '(on a name that is no file-scope shared typedef): a UPC 1.3 6.5.1.1 '
+                               'constraint violation')
                 si = end
                 continue
             if layout is None:
