@@ -1868,6 +1868,9 @@ def frontend(path, opts, cfg):
                 msgs.append(f'{f}:{ln}: error: {fix[2]}')
             elif fix:
                 fixes.append(fix)
+                if fix[1]:  # the conversion made, and said
+                    f, ln = diag_where(lines, int(m['line']))
+                    opts.setdefault('warnings', []).append(f'{f}:{ln}: warning: {fix[1]}')
             else:
                 f, ln = diag_where(lines, int(m['line']))
                 msg = _untranslate(_places(WERROR.sub('', m['msg']), lines))
@@ -2052,7 +2055,18 @@ def _conversion_fix(m):
                 f"({_untranslate(repr(src))} to {_untranslate(repr(dest))}): incompatible types "
                 f"(UPC 1.3 6.5.1.1: the block size is part of the type; C 6.5.16.1); write the cast")
     l1, c1, l2, c2 = (int(x) for x in rs[-1])
-    return (l1, c1, l2, c2, dest), None, note
+    # strict to relaxed or back, the block size alike: a qualifier of the
+    # referenced type dropped, which C compilers warn of (C 6.5.16.1), as
+    # for const; the cast is made all the same. (A side with neither
+    # qualifier takes the mode of its context, not known here.)
+    md, ms = decode_as(ad[0])[1], decode_as(asrc[0])[1]
+    warn = None
+    if note is None and md and ms and md != ms and len(ad) == len(asrc):
+        names = {1: 'strict', 2: 'relaxed'}
+        warn = (f"conversion from a pointer to {names[ms]} shared to a pointer to {names[md]} "
+                f"shared ({_untranslate(repr(src))} to {_untranslate(repr(dest))}) discards the "
+                f"{names[ms]} qualifier (C 6.5.16.1, UPC 1.3 6.5.1.1); write the cast")
+    return (l1, c1, l2, c2, dest), warn, note
 
 
 def _apply_fixes(text, fixes):
