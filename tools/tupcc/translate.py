@@ -1841,6 +1841,9 @@ def frontend(path, opts, cfg):
                  '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
     dump_cmd = check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-']
+    # no strict pragma anywhere (nor <upc_strict.h>, which is one): every
+    # unqualified shared type is relaxed, and a conversion can say so
+    relaxed_default = not any(mode == 1 for _, _, mode in pragmas)
     # the first parse, without the AST (whose JSON costs several times the
     # parse), finds the conversions to make explicit; the next makes the AST
     dump = False
@@ -1862,7 +1865,7 @@ def frontend(path, opts, cfg):
             continue
         fixes, msgs = [], []
         for m in errs:
-            fix = _conversion_fix(m)
+            fix = _conversion_fix(m, relaxed_default)
             if fix and fix[2] and not MEMBER_ADDRESS.match(_snippet(text, fix[0])):
                 f, ln = diag_where(lines, int(m['line']))
                 msgs.append(f'{f}:{ln}: error: {fix[2]}')
@@ -2021,7 +2024,7 @@ def _blank_markers(text):
     return re.sub(r'(?m)^#\s*\d+\s+"[^\n]*$', lambda m: ' ' * len(m.group()), text)
 
 
-def _conversion_fix(m):
+def _conversion_fix(m, relaxed_default=False):
     msg = m['msg']
     if 'changes address space of pointer' not in msg:
         return None
@@ -2057,9 +2060,12 @@ def _conversion_fix(m):
     l1, c1, l2, c2 = (int(x) for x in rs[-1])
     # strict to relaxed or back, the block size alike: a qualifier of the
     # referenced type dropped, which C compilers warn of (C 6.5.16.1), as
-    # for const; the cast is made all the same. (A side with neither
-    # qualifier takes the mode of its context, not known here.)
+    # for const; the cast is made all the same. A side with neither
+    # qualifier takes the mode of its context: relaxed where the program
+    # has no strict pragma, else not known here.
     md, ms = decode_as(ad[0])[1], decode_as(asrc[0])[1]
+    if relaxed_default:
+        md, ms = md or 2, ms or 2
     warn = None
     if note is None and md and ms and md != ms and len(ad) == len(asrc):
         names = {1: 'strict', 2: 'relaxed'}
