@@ -378,9 +378,8 @@ class Translator:
         v = self.types.cdecl(et, 'tupcc_v')
         p = self.sptr(n)
         # the value of the statement expression, which an expression
-        # statement leaves unused: clang warns about that (gcc does not)
-        last = ('_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \\"-Wunused-value\\"") '
-                'tupcc_v; _Pragma("GCC diagnostic pop")')
+        # statement may leave unused (tupcc_rt.h's TUPCC_VALUE_ quiets clang)
+        last = 'TUPCC_VALUE_(tupcc_v)'
         if value is None:
             return f'({{ {v}; tupcc_strict_get(&tupcc_v, {p}, sizeof tupcc_v); {last} }})'
         return f'({{ {v} = {value}; tupcc_strict_put({p}, &tupcc_v, sizeof tupcc_v); {last} }})'

@@ -404,12 +404,12 @@ static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
  * they are the plain access, as before. The strict forms of reads and
  * writes: C11 seq_cst atomics in one process, tupc_get_strict/put_strict
  * across processes. T is a type name (__typeof__ makes any a declarator). */
-#if TUPC_HAVE_MPI
 /* An expression statement that ends with its value: clang warns that the
  * value is unused (gcc does not). */
 #define TUPCC_VALUE_(v)                                                                            \
     _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-value\"") v;         \
     _Pragma("GCC diagnostic pop")
+#if TUPC_HAVE_MPI
 #define tupcc_rd(T, p)                                                                             \
     ({                                                                                             \
         __typeof__(T) tupcc_rv;                                                                    \
@@ -434,44 +434,31 @@ static inline tupc_sptr_t upc_local_alloc(size_t nblocks, size_t nbytes)
         tupc_put_strict((p), &tupcc_wv, sizeof tupcc_wv);                                          \
         TUPCC_VALUE_(tupcc_wv)                                                                     \
     })
-#define tupcc_rmw(T, p, OP, v)                                                                     \
+/* x OP= v and x OP (++, --) through GET and PUT, relaxed or strict (a
+ * strict read, then a strict write: UPC 1.3 makes no strict access atomic;
+ * in one process the C11 atomic is, as before). */
+#define TUPCC_RMW_(T, p, OP, v, GET, PUT)                                                          \
     ({                                                                                             \
         tupc_sptr_t tupcc_mq = (p);                                                                \
         __typeof__(T) tupcc_mv;                                                                    \
-        tupc_get(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                            \
+        GET(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                                 \
         tupcc_mv OP(v);                                                                            \
-        tupc_put(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                            \
+        PUT(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                                 \
         TUPCC_VALUE_(tupcc_mv)                                                                     \
     })
-#define tupcc_post(T, p, OP)                                                                       \
+#define TUPCC_POST_(T, p, OP, GET, PUT)                                                            \
     ({                                                                                             \
         tupc_sptr_t tupcc_mq = (p);                                                                \
         __typeof__(T) tupcc_mv, tupcc_mo;                                                          \
-        tupc_get(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                            \
+        GET(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                                 \
         tupcc_mo = tupcc_mv OP;                                                                    \
-        tupc_put(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                            \
+        PUT(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                                 \
         TUPCC_VALUE_(tupcc_mo)                                                                     \
     })
-/* Strict: a strict read, then a strict write (UPC 1.3 makes no strict
- * access atomic; in one process the C11 atomic is, as before). */
-#define tupcc_rmw_strict(T, p, OP, v)                                                              \
-    ({                                                                                             \
-        tupc_sptr_t tupcc_mq = (p);                                                                \
-        __typeof__(T) tupcc_mv;                                                                    \
-        tupc_get_strict(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                     \
-        tupcc_mv OP(v);                                                                            \
-        tupc_put_strict(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                     \
-        TUPCC_VALUE_(tupcc_mv)                                                                     \
-    })
-#define tupcc_post_strict(T, p, OP)                                                                \
-    ({                                                                                             \
-        tupc_sptr_t tupcc_mq = (p);                                                                \
-        __typeof__(T) tupcc_mv, tupcc_mo;                                                          \
-        tupc_get_strict(&tupcc_mv, tupcc_mq, sizeof tupcc_mv);                                     \
-        tupcc_mo = tupcc_mv OP;                                                                    \
-        tupc_put_strict(tupcc_mq, &tupcc_mv, sizeof tupcc_mv);                                     \
-        TUPCC_VALUE_(tupcc_mo)                                                                     \
-    })
+#define tupcc_rmw(T, p, OP, v) TUPCC_RMW_(T, p, OP, v, tupc_get, tupc_put)
+#define tupcc_post(T, p, OP) TUPCC_POST_(T, p, OP, tupc_get, tupc_put)
+#define tupcc_rmw_strict(T, p, OP, v) TUPCC_RMW_(T, p, OP, v, tupc_get_strict, tupc_put_strict)
+#define tupcc_post_strict(T, p, OP) TUPCC_POST_(T, p, OP, tupc_get_strict, tupc_put_strict)
 #else
 #define tupcc_rmw_strict(T, p, OP, v) (*(_Atomic(__typeof__(T)) *)(p).addr OP(v))
 #define tupcc_post_strict(T, p, OP) ((*(_Atomic(__typeof__(T)) *)(p).addr)OP)
@@ -505,7 +492,7 @@ static inline void tupcc_strict_get(void *v, tupc_sptr_t p, size_t n)
 {
     upc_fence();
     pthread_mutex_lock(&tupcc_strict_lock);
-    memcpy(v, p.addr, n);
+    tupc_get(v, p, n); /* a memcpy here; another process's data in an MPI build */
     pthread_mutex_unlock(&tupcc_strict_lock);
     upc_fence();
 }
@@ -514,7 +501,7 @@ static inline void tupcc_strict_put(tupc_sptr_t p, const void *v, size_t n)
 {
     upc_fence();
     pthread_mutex_lock(&tupcc_strict_lock);
-    memcpy(p.addr, v, n);
+    tupc_put(p, v, n);
     pthread_mutex_unlock(&tupcc_strict_lock);
     upc_fence();
 }
