@@ -317,12 +317,8 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
-        if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
-            tupc_fail_as("upc_all_reduce" #T, "tupc_team_reduce" #T);                              \
-            upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags);                        \
-            tupc_fail_as(NULL, NULL);                                                              \
-            return UPC_HANDLE_COMPLETE;                                                            \
-        }                                                                                          \
+        TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce" #T, "tupc_team_reduce" #T,             \
+                              upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags));     \
         /* Blocking: upc_all_reduce's paths on the team, unless they need                          \
          * pieces held by non-members or the trace must open a span. */                            \
         if (!(flags & UPC_ASYNC) && !tupc_trace_wanted("tupc_team_reduce" #T)) {                   \
@@ -339,12 +335,9 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
-        if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
-            tupc_fail_as("upc_all_prefix_reduce" #T, "tupc_team_prefix_reduce" #T);                \
-            upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags);                 \
-            tupc_fail_as(NULL, NULL);                                                              \
-            return UPC_HANDLE_COMPLETE;                                                            \
-        }                                                                                          \
+        TUPC_TEAM_FORM_ON_ALL(                                                                     \
+            team, flags, "upc_all_prefix_reduce" #T, "tupc_team_prefix_reduce" #T,                 \
+            upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags));                \
         return team_reduce(&tupc_red_##T, "tupc_team_prefix_reduce" #T, dst, src, op, nelems,      \
                            blk_size, (tupc_red_fn)func, flags, team, PREFIX, NULL);                \
     }
@@ -355,12 +348,8 @@ TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
     {                                                                                              \
-        if (team == UPC_TEAM_ALL && !(flags & UPC_ASYNC)) {                                        \
-            tupc_fail_as("upc_all_reduce_all" #T, "tupc_team_reduce_all" #T);                      \
-            upc_all_reduce_all##T(dst, src, op, nelems, blk_size, func, flags);                    \
-            tupc_fail_as(NULL, NULL);                                                              \
-            return UPC_HANDLE_COMPLETE;                                                            \
-        }                                                                                          \
+        TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce_all" #T, "tupc_team_reduce_all" #T,     \
+                              upc_all_reduce_all##T(dst, src, op, nelems, blk_size, func, flags)); \
         return team_reduce(&tupc_red_##T, "tupc_team_reduce_all" #T, dst, src, op, nelems,         \
                            blk_size, (tupc_red_fn)func, flags, team, ALL,                          \
                            tupc_red_reduce_all_on##T);                                             \

@@ -360,19 +360,6 @@ static inline upc_coll_handle_t tupc_reloc_rooted(struct tupc_reloc_call *k, int
     return tupc_reloc_end(k, k->me == root ? TUPC_LEAVE_EVERYONE : TUPC_LEAVE_ALONE);
 }
 
-/* A team form's blocking call on UPC_TEAM_ALL is its 1.3 function's, under
- * that name in the call ledger (so that it matches a thread that calls the
- * 1.3 function) and under its own in messages. */
-#define TUPC_TEAM_FORM_ON_ALL(team, flags, name13, name, call)                                     \
-    do {                                                                                           \
-        if ((team) == UPC_TEAM_ALL && !((flags)&UPC_ASYNC)) {                                      \
-            tupc_fail_as(name13, name);                                                            \
-            call;                                                                                  \
-            tupc_fail_as(NULL, NULL);                                                              \
-            return UPC_HANDLE_COMPLETE;                                                            \
-        }                                                                                          \
-    } while (0)
-
 /* The 1.3 function upc_all_VERB and its team form tupc_team_VERB, both
  * running the file's VERB (dst, src, nbytes, flags: all but permute). The
  * trace counts TRACE_BYTES for the 1.3 function, nbytes for the team form;

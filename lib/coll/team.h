@@ -112,6 +112,19 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
     return tupc_team_lookup_(func, team);
 }
 
+/* A team form's blocking call on UPC_TEAM_ALL is its 1.3 function's, under
+ * that name in the call ledger (so that it matches a thread that calls the
+ * 1.3 function) and under its own in messages (tupc_fail_as, check/error.h). */
+#define TUPC_TEAM_FORM_ON_ALL(team, flags, name13, name, call)                                     \
+    do {                                                                                           \
+        if ((team) == UPC_TEAM_ALL && !((flags)&UPC_ASYNC)) {                                      \
+            tupc_fail_as(name13, name);                                                            \
+            call;                                                                                  \
+            tupc_fail_as(NULL, NULL);                                                              \
+            return UPC_HANDLE_COMPLETE;                                                            \
+        }                                                                                          \
+    } while (0)
+
 /* Team t as a message names it: "UPC_TEAM_ALL", or its size, the colour it
  * was split with and its rank 0's thread (its handle's number means nothing
  * to a reader). Returns buf. */
