@@ -90,6 +90,41 @@ static inline void tupc_impl_fence(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+/* A strict access of 1, 2, 4 or 8 aligned bytes: one atomic load or store
+ * between the fences, so that it is never seen in part. 0 where the object
+ * is wider or unaligned: tupc_impl_strict_copy then takes it. */
+static inline int tupc_impl_strict_word(void *local, void *shared, size_t n, int put)
+{
+    if ((n != 1 && n != 2 && n != 4 && n != 8) || ((uintptr_t)shared & (n - 1)))
+        return 0;
+    tupc_impl_fence();
+    /* Each size its own atomic: n is a constant in the typed accessors, so
+     * one branch is left. seq_cst as the fences around it. */
+#define TUPC_IMPL_WORD_(U)                                                                         \
+    if (n == sizeof(U)) {                                                                          \
+        U v;                                                                                       \
+        if (put) {                                                                                 \
+            memcpy(&v, local, sizeof v);                                                           \
+            __atomic_store_n((U *)shared, v, __ATOMIC_SEQ_CST);                                    \
+        } else {                                                                                   \
+            v = __atomic_load_n((U *)shared, __ATOMIC_SEQ_CST);                                    \
+            memcpy(local, &v, sizeof v);                                                           \
+        }                                                                                          \
+    }
+    TUPC_IMPL_WORD_(uint8_t)
+    TUPC_IMPL_WORD_(uint16_t)
+    TUPC_IMPL_WORD_(uint32_t)
+    TUPC_IMPL_WORD_(uint64_t)
+#undef TUPC_IMPL_WORD_
+    tupc_impl_fence();
+    return 1;
+}
+
+/* A strict access to a wider object (a struct, a long double): a copy
+ * under the run's strict lock between two fences, so that no strict read
+ * sees parts of two strict writes. put: local to p, else p to local. */
+void tupc_impl_strict_copy(void *local, tupc_sptr_t p, size_t n, int put);
+
 /* The typed accessors of <upc.h>: tupc_get_NAME and its put and strict forms. */
 #define TUPC_IMPL_ACCESSORS(NAME, T)                                                               \
     static inline T tupc_get_##NAME(tupc_sptr_t p)                                                 \

@@ -227,7 +227,8 @@ static inline void tupc_put(tupc_sptr_t dst, const void *src, size_t n)
     memcpy(dst.addr, src, n);
 }
 
-/* The strict forms: ordered with every other shared access of the thread. */
+/* The strict forms: ordered with every other shared access of the thread,
+ * and each seen whole by the other strict accesses. */
 static inline void tupc_get_strict(void *dst, tupc_sptr_t src, size_t n)
 {
 #if TUPC_HAVE_MPI
@@ -235,9 +236,8 @@ static inline void tupc_get_strict(void *dst, tupc_sptr_t src, size_t n)
      * must let MPI bring the other processes' puts in. */
     tupc_impl_get(dst, src, n, 1);
 #else
-    tupc_impl_fence();
-    memcpy(dst, src.addr, n);
-    tupc_impl_fence();
+    if (!tupc_impl_strict_word(dst, src.addr, n, 0))
+        tupc_impl_strict_copy(dst, src, n, 0);
 #endif
 }
 
@@ -246,9 +246,8 @@ static inline void tupc_put_strict(tupc_sptr_t dst, const void *src, size_t n)
 #if TUPC_HAVE_MPI
     tupc_impl_put(dst, src, n, 1);
 #else
-    tupc_impl_fence();
-    memcpy(dst.addr, src, n);
-    tupc_impl_fence();
+    if (!tupc_impl_strict_word((void *)src, dst.addr, n, 1))
+        tupc_impl_strict_copy((void *)src, dst, n, 1);
 #endif
 }
 

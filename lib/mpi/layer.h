@@ -57,6 +57,10 @@ void tupc_mpi_get(void *dst, uint32_t t, const char *addr, size_t n);
 void tupc_mpi_put(uint32_t t, char *addr, const void *src, size_t n);
 /* Compare-and-swap of the 64-bit word at addr of thread t: the old value. */
 uint64_t tupc_mpi_cas(uint32_t t, char *addr, uint64_t expected, uint64_t desired);
+/* Takes and gives back the strict lock of process `rank`: a word of the
+ * run's own window, changed only by MPI's compare-and-swap. */
+void tupc_mpi_strict_lock(int rank);
+void tupc_mpi_strict_unlock(int rank);
 /* Completes this process's transfers and syncs its view of its window
  * (UPC's fence, at barriers and locks too). */
 void tupc_mpi_fence(void);
@@ -97,6 +101,9 @@ void tupc_mpi_memcpy(tupc_sptr_t dst, tupc_sptr_t src, size_t n);
 void tupc_mpi_memget(void *dst, tupc_sptr_t src, size_t n);
 void tupc_mpi_memput(tupc_sptr_t dst, const void *src, size_t n);
 void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
+/* A strict access to an object wider than a word, under the lock of the
+ * process that owns p (heap/strict.c). */
+void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put);
 
 /* ---- refuse.c ------------------------------------------------------------ */
 

@@ -27,6 +27,7 @@
 #include "mpi/layer.h"
 
 #include "runtime/runtime.h"
+#include "sync/wait.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -46,8 +47,12 @@ size_t tupc_mpi_sym_end_;
 size_t tupc_mpi_local_from_;
 
 MPI_Win tupc_mpi_win_ = MPI_WIN_NULL;
-static MPI_Win count_win = MPI_WIN_NULL; /* rank 0's count of global_alloc bytes */
-static uint64_t *count;                  /* its memory here */
+/* The run's own words, one pair per process: [COUNT] rank 0's count of
+ * upc_global_alloc's bytes, [STRICT] the process's strict lock (0 free,
+ * else the holder's thread + 1). */
+enum { COUNT, STRICT, WORDS };
+static MPI_Win words_win = MPI_WIN_NULL;
+static uint64_t *words; /* this process's pair */
 
 static pthread_t progress_thread;
 static int progress_running;
@@ -141,17 +146,17 @@ int tupc_mpi_window_start(char *err, size_t len)
      * owner's partitions. */
     if (MPI_Win_create(mine, (MPI_Aint)(part * T), 1, MPI_INFO_NULL, tupc_mpi_comm_,
                        &tupc_mpi_win_) != MPI_SUCCESS ||
-        MPI_Win_allocate(sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, tupc_mpi_comm_, &count,
-                         &count_win) != MPI_SUCCESS) {
+        MPI_Win_allocate(WORDS * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, tupc_mpi_comm_,
+                         &words, &words_win) != MPI_SUCCESS) {
         snprintf(err, len, "cannot create the MPI windows over the shared heap");
         return -1;
     }
-    *count = 0;
+    words[COUNT] = words[STRICT] = 0;
     /* Passive target, once for the run: every access is then a get, put
      * or atomic with a flush, and no epoch opens or closes again. */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, tupc_mpi_win_);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, count_win);
-    /* Nobody counts before rank 0's zero is in place. */
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, words_win);
+    /* Nobody counts or locks before the zeros are in place. */
     MPI_Barrier(tupc_mpi_comm_);
     const char *env = getenv("TUPC_MPI_PROGRESS");
     long us = env && *env ? strtol(env, NULL, 10) : 20;
@@ -174,9 +179,9 @@ void tupc_mpi_window_stop(void)
         progress_running = 0;
     }
     MPI_Win_unlock_all(tupc_mpi_win_);
-    MPI_Win_unlock_all(count_win);
+    MPI_Win_unlock_all(words_win);
     MPI_Win_free(&tupc_mpi_win_);
-    MPI_Win_free(&count_win);
+    MPI_Win_free(&words_win);
 }
 
 /* Where thread t's byte at addr is: its process's rank and the offset in
@@ -250,11 +255,34 @@ void tupc_mpi_progress(void)
 size_t tupc_mpi_global_offset(size_t len)
 {
     uint64_t add = len, old;
-    MPI_Fetch_and_op(&add, &old, MPI_UINT64_T, 0, 0, MPI_SUM, count_win);
-    MPI_Win_flush(0, count_win);
+    MPI_Fetch_and_op(&add, &old, MPI_UINT64_T, 0, COUNT, MPI_SUM, words_win);
+    MPI_Win_flush(0, words_win);
     size_t room = tupc_mpi_local_from_ - tupc_mpi_sym_end_;
     /* A block that did not fit stays counted: the region is full anyway. */
     if (old > room || len > room - old)
         return SIZE_MAX;
     return tupc_mpi_sym_end_ + (size_t)old;
+}
+
+void tupc_mpi_strict_lock(int rank)
+{
+    uint64_t me = (uint64_t)tupc_impl_mythread + 1, free_ = 0, old;
+    for (unsigned n = 0;; n++) {
+        MPI_Compare_and_swap(&me, &free_, &old, MPI_UINT64_T, rank, STRICT, words_win);
+        MPI_Win_flush(rank, words_win);
+        if (!old)
+            return;
+        /* Held for one copy only: a short wait, then let MPI progress. */
+        if (n < 64)
+            tupc_backoff(n);
+        else
+            tupc_mpi_progress();
+    }
+}
+
+void tupc_mpi_strict_unlock(int rank)
+{
+    uint64_t me = (uint64_t)tupc_impl_mythread + 1, free_ = 0, old;
+    MPI_Compare_and_swap(&free_, &me, &old, MPI_UINT64_T, rank, STRICT, words_win);
+    MPI_Win_flush(rank, words_win);
 }

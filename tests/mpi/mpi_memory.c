@@ -1,6 +1,6 @@
 /* Pointers-to-shared and the transfers across processes: a blocked array
  * written by its owners and read by all, remote typed puts, strict
- * accesses, and upc_memget/memput/memcpy/memset of 8 bytes to 200 KiB
+ * accesses (whole objects too), and upc_memget/memput/memcpy/memset of 8 bytes to 200 KiB
  * between every pair of threads, every byte checked. */
 #include "check.h"
 
@@ -64,6 +64,47 @@ int tupc_main(int argc, char **argv)
         ;
     CHECK(tupc_get_double(tupc_index(data, me, 1, double)) == 0.5 + (me + T - 1) % T);
     upc_barrier();
+
+    /* Strict whole objects: thread 0 (another process) and the last thread
+     * (the owner) write a 40-byte struct and a long double of the last
+     * thread, round after round, while the others read them; each read
+     * sees one write whole (the owner's strict lock). */
+    struct wide {
+        unsigned char b[40];
+    };
+    tupc_sptr_t obj = upc_all_alloc((size_t)T, sizeof(struct wide));
+    tupc_sptr_t ld = upc_all_alloc((size_t)T, sizeof(long double));
+    tupc_sptr_t done = upc_all_alloc((size_t)T, sizeof(int));
+    tupc_sptr_t wobj = tupc_index(obj, T - 1, 1, struct wide);
+    tupc_sptr_t wld = tupc_index(ld, T - 1, 1, long double);
+    tupc_put_int(tupc_index(done, me, 1, int), 0);
+    upc_barrier();
+    if (me == 0 || me == T - 1) {
+        int all = 0;
+        for (int r = 1 + me; !all; r += 2) {
+            struct wide w;
+            memset(&w, r & 0xff, sizeof w);
+            tupc_put_strict(wobj, &w, sizeof w);
+            tupc_put_strict_ldouble(wld, (long double)r);
+            all = 1;
+            for (int t = 1; t < T - 1; t++)
+                all &= tupc_get_strict_int(tupc_index(done, t, 1, int));
+        }
+    } else {
+        for (int r = 0; r < 100; r++) {
+            struct wide w;
+            tupc_get_strict(&w, wobj, sizeof w);
+            for (size_t k = 1; k < sizeof w.b; k++)
+                CHECK(w.b[k] == w.b[0]);
+            long double v = tupc_get_strict_ldouble(wld);
+            CHECK(v >= 0 && v == (long double)(long long)v);
+        }
+        tupc_put_strict_int(tupc_index(done, me, 1, int), 1);
+    }
+    upc_barrier();
+    upc_all_free(done);
+    upc_all_free(ld);
+    upc_all_free(obj);
 
     /* upc_mem*: each thread owns a region of S bytes; in round r thread t
      * fills region (t + r) % T with upc_memput, then reads it back from

@@ -163,6 +163,67 @@ static int memset_null(void *arg)
     return 0;
 }
 
+/* Strict accesses to an object wider than one atomic access: every strict
+ * read sees one strict write whole (UPC 1.3 5.1.2.3 orders strict accesses
+ * as a whole), never the bytes of two. Thread 0 writes one byte value over
+ * the whole object, round after round, while the others read it. */
+#define WIDE 40
+#define ROUNDS 5000
+
+struct wide {
+    unsigned char b[WIDE];
+};
+
+static int readers_done(tupc_sptr_t done)
+{
+    for (int t = 1; t < THREADS; t++)
+        if (!tupc_get_strict_int(tupc_index(done, t, 1, int)))
+            return 0;
+    return 1;
+}
+
+static int strict_wide_body(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t obj = upc_all_alloc(1, sizeof(struct wide));
+    tupc_sptr_t ld = upc_all_alloc(1, sizeof(long double));
+    tupc_sptr_t done = upc_all_alloc((size_t)THREADS, sizeof(int));
+    TCHECK(!tupc_isnull(obj) && !tupc_isnull(ld) && !tupc_isnull(done), "upc_all_alloc: %s",
+           tupc_alloc_error());
+    tupc_put_int(tupc_index(done, MYTHREAD, 1, int), 0);
+    upc_barrier();
+    if (MYTHREAD == 0) {
+        /* Writes until every reader has read ROUNDS times. */
+        for (int r = 1; r % 64 || !readers_done(done); r++) {
+            struct wide w;
+            memset(&w, r & 0xff, sizeof w);
+            tupc_put_strict(obj, &w, sizeof w);
+            tupc_put_strict_ldouble(ld, (long double)r);
+        }
+    } else {
+        int torn = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            struct wide w;
+            tupc_get_strict(&w, obj, sizeof w);
+            for (size_t k = 1; k < WIDE; k++)
+                torn += w.b[k] != w.b[0];
+            long double v = tupc_get_strict_ldouble(ld);
+            torn += v != (long double)(long long)v || v < 0;
+        }
+        tupc_put_strict_int(tupc_index(done, MYTHREAD, 1, int), 1);
+        TCHECK(torn == 0, "thread %d: %d strict reads saw parts of two writes", MYTHREAD, torn);
+    }
+    upc_barrier();
+    return 0;
+}
+
+static void test_strict_wide(void **state)
+{
+    (void)state;
+    TT_RUN(2, strict_wide_body, NULL);
+    TT_RUN(4, strict_wide_body, NULL);
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -183,6 +244,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copies),
+        cmocka_unit_test(test_strict_wide),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,6 @@
 #include <upc_tick.h>
 
 #include <limits.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -479,31 +478,18 @@ static inline void *tupcc_strict_addr(tupc_sptr_t p)
 }
 
 /* Strict reads and writes of a type no C11 atomic fits (a struct, a
- * pointer-to-shared, long double) copy under one lock, between two fences:
- * a strict read never sees part of a strict write, as each strict access
- * is one access in the order all threads agree on (UPC 1.3 5.1.2.3 and B),
- * and the copies are no data race for C11 or ThreadSanitizer. One lock for
- * the program, weak so that every unit shares it: such accesses are rare,
- * and no two overlapping objects (a struct and its struct member) can then
- * take different locks. */
-__attribute__((weak)) pthread_mutex_t tupcc_strict_lock = PTHREAD_MUTEX_INITIALIZER;
-
+ * pointer-to-shared, long double): the library's strict copy, under the
+ * run's strict lock between two fences, so that a strict read never sees
+ * part of a strict write (UPC 1.3 5.1.2.3 and B) and the C API's strict
+ * accesses to the same object take the same lock. */
 static inline void tupcc_strict_get(void *v, tupc_sptr_t p, size_t n)
 {
-    upc_fence();
-    pthread_mutex_lock(&tupcc_strict_lock);
-    tupc_get(v, p, n); /* a memcpy here; another process's data in an MPI build */
-    pthread_mutex_unlock(&tupcc_strict_lock);
-    upc_fence();
+    tupc_impl_strict_copy(v, p, n, 0);
 }
 
 static inline void tupcc_strict_put(tupc_sptr_t p, const void *v, size_t n)
 {
-    upc_fence();
-    pthread_mutex_lock(&tupcc_strict_lock);
-    tupc_put(p, v, n);
-    pthread_mutex_unlock(&tupcc_strict_lock);
-    upc_fence();
+    tupc_impl_strict_copy((void *)v, p, n, 1);
 }
 
 /* Each UPC thread is its own C program instance (UPC 1.3 5.1.2): the C
