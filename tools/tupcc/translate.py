@@ -120,6 +120,17 @@ def in_group(grp, d):
 DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
 
 
+def pragma_mode(pragmas, off):
+    """the mode (1 strict, 2 relaxed) that the UPC pragmas give an access at
+    offset off of the pre-passed text: relaxed before any (UPC 1.3 6.6.1's
+    implicit relaxed pragma), else the innermost pragma in effect there."""
+    mode = 2
+    for start, end, m in pragmas:
+        if start <= off and (end is None or off < end):
+            mode = m
+    return mode
+
+
 class Translator:
     """One translation unit's AST and pre-passed text -> C (run())."""
 
@@ -300,12 +311,7 @@ class Translator:
         if tmode:
             return tmode
         r = rng(n)
-        off = r[0] if r else 0
-        mode = 2
-        for start, end, m in self.pragmas:
-            if start <= off and (end is None or off < end):
-                mode = m
-        return mode
+        return pragma_mode(self.pragmas, r[0] if r else 0)
 
     # ---- shared accesses -----------------------------------------------------
     def access(self, n):
@@ -1840,9 +1846,13 @@ def frontend(path, opts, cfg):
                  '-ferror-limit=0',
                  '-fno-color-diagnostics', '-fdiagnostics-print-source-range-info', '-']
     dump_cmd = check_cmd[:-1] + ['-Xclang', '-ast-dump=json', '-']
-    # no strict pragma anywhere (nor <upc_strict.h>, which is one): every
-    # unqualified shared type is relaxed, and a conversion can say so
-    relaxed_default = not any(mode == 1 for _, _, mode in pragmas)
+    # an unqualified side of a conversion takes the mode of the pragmas in
+    # effect where the conversion is (UPC 1.3 6.6.1: accesses through it
+    # there are strict or relaxed by them)
+    starts = None  # of this round's text
+
+    def mode_here(line, col):
+        return pragma_mode(pragmas, starts[line - 1] + col - 1)
     # the first parse, without the AST (whose JSON costs several times the
     # parse), finds the conversions to make explicit; the next makes the AST
     dump = False
@@ -1863,8 +1873,9 @@ def frontend(path, opts, cfg):
         if not errs:
             continue
         fixes, msgs = [], []
+        starts = _line_starts(text)
         for m in errs:
-            fix = _conversion_fix(m, relaxed_default)
+            fix = _conversion_fix(m, mode_here)
             if fix and fix[2] and not MEMBER_ADDRESS.match(_snippet(text, fix[0])):
                 f, ln = diag_where(lines, int(m['line']))
                 msgs.append(f'{f}:{ln}: error: {fix[2]}')
@@ -1881,7 +1892,7 @@ def frontend(path, opts, cfg):
                 msgs.append(f'{f}:{ln}: error: {msg}')
         if msgs:
             raise UPCError('\n'.join(msgs))
-        text = _apply_fixes(text, fixes)
+        text = _apply_fixes(text, fixes, pragmas)
         lines = Lines(text, is_translated)
     raise UPCError(f'{path}: error: tupcc could not make the conversions between pointers-to-shared explicit')
 
@@ -2023,7 +2034,7 @@ def _blank_markers(text):
     return re.sub(r'(?m)^#\s*\d+\s+"[^\n]*$', lambda m: ' ' * len(m.group()), text)
 
 
-def _conversion_fix(m, relaxed_default=False):
+def _conversion_fix(m, mode_here=None):
     msg = m['msg']
     if 'changes address space of pointer' not in msg:
         return None
@@ -2060,11 +2071,11 @@ def _conversion_fix(m, relaxed_default=False):
     # strict to relaxed or back, the block size alike: a qualifier of the
     # referenced type dropped, which C compilers warn of (C 6.5.16.1), as
     # for const; the cast is made all the same. A side with neither
-    # qualifier takes the mode of its context: relaxed where the program
-    # has no strict pragma, else not known here.
+    # qualifier takes the mode the pragmas give where the conversion is.
     md, ms = decode_as(ad[0])[1], decode_as(asrc[0])[1]
-    if relaxed_default:
-        md, ms = md or 2, ms or 2
+    if mode_here:
+        here = mode_here(l1, c1)
+        md, ms = md or here, ms or here
     warn = None
     if note is None and md and ms and md != ms and len(ad) == len(asrc):
         names = {1: 'strict', 2: 'relaxed'}
@@ -2074,14 +2085,30 @@ def _conversion_fix(m, relaxed_default=False):
     return (l1, c1, l2, c2, dest), warn, note
 
 
-def _apply_fixes(text, fixes):
+def _line_starts(text):
     starts = [0]
     for ln in text.split('\n'):
         starts.append(starts[-1] + len(ln) + 1)
+    return starts
+
+
+def _moved(off, edits):
+    """where offset off of the text is once the casts of edits are in: each
+    puts `((dest)(` before its begin and `))` after its end."""
+    return off + sum(len(dest) + 4 for b, _, dest in edits if b < off) + \
+        sum(2 for _, e, _ in edits if e <= off)
+
+
+def _apply_fixes(text, fixes, pragmas):
+    """the text with the casts of fixes written in, and the pragma intervals
+    moved with it (they are offsets into the text)."""
+    starts = _line_starts(text)
     edits = []
     for (l1, c1, l2, c2, dest), _, _ in fixes:
         edits.append((starts[l1 - 1] + c1 - 1, starts[l2 - 1] + c2 - 1, dest))
     edits.sort()
+    pragmas[:] = [(_moved(b, edits), None if e is None else _moved(e, edits), m)
+                  for b, e, m in pragmas]
     if all(x[1] <= y[0] for x, y in zip(edits, edits[1:])):
         # apart (the usual case): one pass, not a copy of the text an edit
         out, pos = [], 0

@@ -16,8 +16,8 @@
 #   cerror_*.upc   the same for a diagnostic of the C compiler on the
 #                  generated C: #line puts it at the user's line.
 #   warn_*.upc     must be translated and built, with tupcc's warning (the
-#                  text after `expect:`) at the line marked `here`, and run
-#                  at 2 THREADS.
+#                  text after `expect:`) at the line marked `here` and none
+#                  elsewhere, and run at 2 THREADS.
 # With TUPCC_SILENT_BUILD set, the build must print nothing (no warning of
 # tupcc's, which -Werror does not reach). Skips (77) without clang or python3. $TUPCC_CFLAGS goes to tupcc (a
 # sanitizer build passes its -fsanitize).
@@ -57,6 +57,10 @@ warn_*)
     cat "$tmp/err"
     grep -F "$expect" "$tmp/err" | grep -q "$name.upc:$line: warning:" ||
         { echo "expected at line $line the warning: $expect"; exit 1; }
+    if grep "$name.upc:[0-9]*: warning:" "$tmp/err" | grep -v "$name.upc:$line: "; then
+        echo "expected no warning but at line $line"
+        exit 1
+    fi
     "$tmp/prog" -n 2
     echo "warned as expected"
     exit 0
