@@ -17,7 +17,7 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);
-    int n = x.t->n;
+    int n = x.k.t->n;
     uint64_t sig = tupc_x_sig(dst, src, TUPC_NULL, nbytes);
     tupc_x_check_arrays(
         &x, sig,
@@ -25,13 +25,13 @@ upc_coll_handle_t upc_all_broadcast_x(tupc_sptr_t dst, tupc_sptr_t src, size_t n
                                       {"src", src, nbytes, 0, 1}},
         2);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.me;
+    int me = x.k.me;
     int root = tupc_x_rank_of(&x, (int)src.thread);
     if (nbytes && x.push && root >= 0) {
         if (me == root)
             for (int r = 0; r < n; r++) {
                 tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)r, 1);
-                tupc_x_check_block(&x, "dst", (size_t)r, d, nbytes, tupc_team_thread_of(x.t, r));
+                tupc_x_check_block(&x, "dst", (size_t)r, d, nbytes, tupc_team_thread_of(x.k.t, r));
                 tupc_x_copy(&x, d, src, nbytes);
             }
     } else if (nbytes) {

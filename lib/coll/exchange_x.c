@@ -18,7 +18,7 @@
 
 static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
 {
-    int n = x->n, me = x->me;
+    int n = x->n, me = x->k.me;
     size_t T = (size_t)tupc_impl_threads, N = (size_t)n;
     for (int j = 0; j < n; j++) {
         if (!tupc_swaps_pair(me, j))
@@ -32,7 +32,7 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
         /* Block a sends `out` bytes and receives `back`, b the reverse. */
         size_t room = out > back ? out : back, both = out < back ? out : back;
         tupc_x_check_block(x, "dst", mine, a, room, tupc_impl_mythread);
-        tupc_x_check_block(x, "dst", theirs, b, room, tupc_team_thread_of(x->t, j));
+        tupc_x_check_block(x, "dst", theirs, b, room, tupc_team_thread_of(x->k.t, j));
         tupc_x_need(x, a.thread);
         tupc_x_need(x, b.thread);
         /* The bytes both send trade places; the longer block's tail then
@@ -53,7 +53,7 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 1, src, &in, &out);
-    int n = x.t->n;
+    int n = x.k.t->n;
     size_t T = (size_t)tupc_impl_threads, N = (size_t)n;
     if (x.in_place)
         src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
@@ -65,7 +65,7 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
                                       {"nbytes", nbytes, N * N, T, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.me;
+    int me = x.k.me;
     if (x.in_place) {
         swap_pairs(&x, dst, nbytes);
     } else {
@@ -78,9 +78,9 @@ upc_coll_handle_t upc_all_exchange_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr
             if (!len)
                 continue;
             tupc_sptr_t s = tupc_x_ptr(&x, src, from, T);
-            tupc_x_check_block(&x, "src", from, s, len, tupc_team_thread_of(x.t, j));
+            tupc_x_check_block(&x, "src", from, s, len, tupc_team_thread_of(x.k.t, j));
             tupc_sptr_t d = tupc_x_ptr(&x, dst, to, T);
-            tupc_x_check_block(&x, "dst", to, d, len, tupc_team_thread_of(x.t, i));
+            tupc_x_check_block(&x, "dst", to, d, len, tupc_team_thread_of(x.k.t, i));
             tupc_x_copy(&x, d, s, len);
         }
     }

@@ -17,7 +17,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);
-    int n = x.t->n;
+    int n = x.k.t->n;
     size_t T = (size_t)tupc_impl_threads;
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
     tupc_x_check_arrays(
@@ -27,7 +27,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
                                       {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.me;
+    int me = x.k.me;
     if (x.push) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
         if (len) {
@@ -37,7 +37,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
                 int i = me + k < n ? me + k : me + k - n;
                 size_t at = (size_t)i * (size_t)n + (size_t)me;
                 tupc_sptr_t d = tupc_x_ptr(&x, dst, at, T);
-                tupc_x_check_block(&x, "dst", at, d, len, tupc_team_thread_of(x.t, i));
+                tupc_x_check_block(&x, "dst", at, d, len, tupc_team_thread_of(x.k.t, i));
                 tupc_x_copy(&x, d, s, len);
             }
         }
@@ -48,7 +48,7 @@ upc_coll_handle_t upc_all_gather_all_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sp
             if (!len)
                 continue;
             tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)r, 1);
-            tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.t, r));
+            tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.k.t, r));
             size_t at = (size_t)me * (size_t)n + (size_t)r;
             tupc_sptr_t d = tupc_x_ptr(&x, dst, at, T);
             tupc_x_check_block(&x, "dst", at, d, len, tupc_impl_mythread);

@@ -17,7 +17,7 @@ upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 0, 0, src, &in, &out);
-    int n = x.t->n;
+    int n = x.k.t->n;
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
     tupc_x_check_arrays(
         &x, sig,
@@ -26,7 +26,7 @@ upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t
                                       {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.me;
+    int me = x.k.me;
     for (int r = x.push ? me : 0; r < (x.push ? me + 1 : n); r++) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)r, 1);
         if (!len)
@@ -39,7 +39,7 @@ upc_coll_handle_t upc_all_gather_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t
         }
         tupc_x_check_block(&x, "dst", (size_t)r, d, len, -1);
         tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)r, 1);
-        tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.t, r));
+        tupc_x_check_block(&x, "src", (size_t)r, s, len, tupc_team_thread_of(x.k.t, r));
         tupc_x_copy(&x, d, s, len);
     }
     return tupc_x_end(&x);

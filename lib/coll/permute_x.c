@@ -34,16 +34,16 @@ static int perm_of(struct tupc_x *x, tupc_sptr_t perm, int r)
  * claimer sees the first one's claim (see permute.c). */
 static void claim(struct tupc_x *x, int to)
 {
-    (void)tupc_coll_scratch_claim(&x->c);
-    struct tupc_mailbox *m = tupc_coll_mailbox(&x->c, to);
+    (void)tupc_coll_scratch_claim(&x->k.c);
+    struct tupc_mailbox *m = tupc_coll_mailbox(&x->k.c, to);
     /* Relaxed: the exchange's atomicity alone makes the second see the first. */
-    uint64_t old = atomic_exchange_explicit(&m->claim, (uint64_t)x->c.seq << 32 | (uint32_t)x->me,
-                                            memory_order_relaxed);
-    if ((uint32_t)(old >> 32) == x->c.seq)
+    uint64_t old = atomic_exchange_explicit(
+        &m->claim, (uint64_t)x->k.c.seq << 32 | (uint32_t)x->k.me, memory_order_relaxed);
+    if ((uint32_t)(old >> 32) == x->k.c.seq)
         tupc_fail(FUNC, SEC " para 4",
                   "perm[%d] and perm[%u] are both %d; expected perm to hold the team's %d ranks "
                   "0..%d, each once",
-                  x->me, (unsigned)(uint32_t)old, to, x->n, x->n - 1);
+                  x->k.me, (unsigned)(uint32_t)old, to, x->n, x->n - 1);
 }
 
 /* Pull: the rank whose block comes to us, having checked all of perm. */
@@ -59,7 +59,7 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
                       "each once",
                       to, r, n, n - 1);
         seen[to] = 1;
-        if (to == x->me)
+        if (to == x->k.me)
             from = r;
     }
     return from;
@@ -73,7 +73,7 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 0, 1, src, &in, &out);
-    size_t N = (size_t)x.t->n;
+    size_t N = (size_t)x.k.t->n;
     if (x.in_place)
         src = TUPC_IN_PLACE_SPTR; /* a decoy src is not read */
     uint64_t sig =
@@ -87,7 +87,7 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
                                       {"nbytes", nbytes, N, 1, sizeof(size_t)}},
         4);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.me;
+    int me = x.k.me;
 
     if (x.in_place) {
         int to = perm_of(&x, perm, me);
@@ -98,11 +98,11 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
             s = tupc_x_ptr(&x, dst, (size_t)me, 1);
             tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_impl_mythread);
             d = tupc_x_ptr(&x, dst, (size_t)to, 1);
-            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
+            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.k.t, to));
         }
         /* The target's owner is rank `to`, whose wait in the move covers
          * IN_MYSYNC. */
-        tupc_permute_move(&x.c, s.addr, d.addr, len, to);
+        tupc_permute_move(&x.k.c, s.addr, d.addr, len, to);
     } else {
         int from = me, to;
         if (x.push) {
@@ -115,9 +115,9 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         size_t len = tupc_x_size(&x, nbytes, (size_t)from, 1);
         if (len) {
             tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)from, 1);
-            tupc_x_check_block(&x, "src", (size_t)from, s, len, tupc_team_thread_of(x.t, from));
+            tupc_x_check_block(&x, "src", (size_t)from, s, len, tupc_team_thread_of(x.k.t, from));
             tupc_sptr_t d = tupc_x_ptr(&x, dst, (size_t)to, 1);
-            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.t, to));
+            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.k.t, to));
             tupc_x_copy(&x, d, s, len);
         }
     }

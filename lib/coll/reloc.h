@@ -246,14 +246,21 @@ static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
                          k->t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)k->t->n));
 }
 
-/* What every form does last: the entry to the call, its rank, its request. */
+/* What every form does last (the _x forms too, reloc_x.h): the entry to
+ * the call on k->t, its rank, and its request where it posts. */
+static inline __attribute__((always_inline)) void
+tupc_reloc_enter_as(struct tupc_reloc_call *k, const char *func, int posts, upc_flag_t flags,
+                    enum tupc_sync in, enum tupc_sync out, uint64_t sig)
+{
+    tupc_coll_begin_team(&k->c, k->t, func, flags, in, out, sig);
+    k->me = tupc_team_my_rank(k->t);
+    k->req = posts ? tupc_async_begin(k->t, k->me, func, out) : NULL;
+}
 static inline __attribute__((always_inline)) void
 tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
                  enum tupc_sync in, enum tupc_sync out, uint64_t sig)
 {
-    tupc_coll_begin_team(&k->c, k->t, fm->func, flags, in, out, sig);
-    k->me = tupc_team_my_rank(k->t);
-    k->req = fm->team && (flags & UPC_ASYNC) ? tupc_async_begin(k->t, k->me, fm->func, out) : NULL;
+    tupc_reloc_enter_as(k, fm->func, fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
 }
 
 /* The checks of every form, in the order of its areas (flags, nbytes, the

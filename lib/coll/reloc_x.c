@@ -8,19 +8,20 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   int pull_default, int in_place_ok, tupc_sptr_t src, enum tupc_sync *in,
                   enum tupc_sync *out)
 {
-    tupc_require_thread(func);
-    tupc_check_not_split(func);
-    x->func = func;
     const upc_flag_t sync = 0x3f, known = sync | UPC_PUSH | UPC_PULL | UPC_IN_PLACE | UPC_ASYNC;
-    if (mode & ~known)
+    if (mode & ~known) {
+        tupc_require_thread(func);
         tupc_fail(func, TUPC_X_SEC " items 3 to 7",
                   "mode is 0x%x, with bits 0x%x that are no mode; expected UPC_IN_*SYNC | "
                   "UPC_OUT_*SYNC, with UPC_PUSH or UPC_PULL%s",
                   (unsigned)mode, (unsigned)(mode & ~known),
                   in_place_ok ? " and UPC_IN_PLACE" : "");
-    tupc_coll_flags(func, mode & sync, in, out);
+    }
+    /* The caller, the split phase and the sync flags, as every form checks them. */
+    tupc_reloc_start(func, mode & sync, in, out);
+    x->func = func;
     x->async = (mode & UPC_ASYNC) != 0;
-    x->req = NULL;
+    x->k.req = NULL;
     if ((mode & UPC_PUSH) && (mode & UPC_PULL))
         tupc_fail(func, TUPC_X_SEC " item 5",
                   "mode has both UPC_PUSH and UPC_PULL; expected one of them, or neither");
@@ -31,14 +32,14 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   "%s UPC_IN_PLACE; expected it only for the exchange, permute and prefix "
                   "reductions, whose src and dst have the same layout",
                   (mode & UPC_IN_PLACE) ? "mode has" : "src is");
-    x->t = tupc_team_get(func, team);
+    x->k.t = tupc_team_get(func, team);
 }
 
 void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_array *a, int n)
 {
     /* The extents depend on the team's size too: the same arrays on a
      * larger team are checked again. */
-    uint64_t key = tupc_call_key(x->func, tupc_sig(sig, (uint64_t)x->t->n));
+    uint64_t key = tupc_call_key(x->func, tupc_sig(sig, (uint64_t)x->k.t->n));
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;
@@ -72,7 +73,7 @@ void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t 
         tupc_fail(x->func, "Extended Collectives 0.3 section 5.3",
                   "%s has affinity to thread %u; expected thread %d (rank %d of %s)", name,
                   p.thread, want, tupc_x_rank_of(x, want),
-                  tupc_team_describe(x->t, team, sizeof team));
+                  tupc_team_describe(x->k.t, team, sizeof team));
     tupc_check_sptr(x->func, name, p, n);
     tupc_fail(x->func, NULL, "%s is not a pointer-to-shared into the heap", name); /* not reached */
 }

@@ -22,6 +22,7 @@
 #include "check/error.h"
 #include "coll/async.h"
 #include "coll/copy.h"
+#include "coll/reloc.h"
 #include "coll/syncmode.h"
 #include "coll/team.h"
 #include "heap/heap.h"
@@ -34,15 +35,17 @@
 
 #define TUPC_X_SEC "Extended Collectives 0.3 section 4"
 
+/* A call in progress: the relocalizations' call (reloc.h: its entry, team,
+ * rank and request), run through the same seam (tupc_reloc_put and
+ * tupc_reloc_end copy now or record for a posted call), and what the _x
+ * mode adds. */
 struct tupc_x {
-    struct tupc_coll c;
-    struct tupc_team *t;
+    struct tupc_reloc_call k;
     const char *func;
     int push;     /* 1: a block is copied by its source's owner */
     int in_place; /* UPC_IN_PLACE, as src or in the mode */
-    int me, n;    /* the caller's rank and the team's size, from tupc_x_begin */
-    int async;    /* UPC_ASYNC: the copies go to req, made after the call */
-    struct tupc_coll_request *req;
+    int n;        /* the team's size, from tupc_x_begin */
+    int async;    /* UPC_ASYNC: the copies go to k.req, made after the call */
 };
 
 /* Parses mode and finds the team: the sync flags as for every collective;
@@ -70,27 +73,24 @@ void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_arr
 static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in,
                                 enum tupc_sync out, uint64_t sig)
 {
-    tupc_coll_begin_team(&x->c, x->t, x->func, mode, in, out, sig);
-    x->me = tupc_coll_state(&x->c)->me;
-    x->n = x->t->n;
-    if (x->async)
-        x->req = tupc_async_begin(x->t, x->me, x->func, out);
+    tupc_reloc_enter_as(&x->k, x->func, x->async, mode, in, out, sig);
+    x->n = x->k.t->n;
 }
 
 /* The team rank of thread th, -1 for a non-member. */
 static inline int tupc_x_rank_of(const struct tupc_x *x, int th)
 {
-    return tupc_team_rank_in(x->t, th);
+    return tupc_team_rank_in(x->k.t, th);
 }
 
 /* IN_MYSYNC: before touching data of thread th, waits for it to enter, if
  * it is a member (a non-member's data counts as ready at entry). */
 static inline void tupc_x_need(struct tupc_x *x, uint32_t th)
 {
-    if (x->c.in == TUPC_MYSYNC && (int)th != tupc_impl_mythread) {
+    if (x->k.c.in == TUPC_MYSYNC && (int)th != tupc_impl_mythread) {
         int r = tupc_x_rank_of(x, (int)th);
         if (r >= 0)
-            tupc_coll_need(&x->c, r);
+            tupc_coll_need(&x->k.c, r);
     }
 }
 
@@ -146,30 +146,16 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
      * written, outgrow the cache (coll/copy.h). */
     size_t copies = 2 * (size_t)x->n;
     int streams = tupc_copy_streams(n > SIZE_MAX / copies ? SIZE_MAX : n * copies);
-    if (x->req) {
-        tupc_async_add(x->req, d.addr, s.addr, n, streams);
-        return;
-    }
-    tupc_copy(d.addr, s.addr, n, streams);
+    tupc_reloc_put(&x->k, d.addr, s.addr, n, streams);
 }
 
-/* Ends the call (OUT_MYSYNC: every member, see the top). */
-static inline void tupc_x_leave(struct tupc_x *x)
-{
-    tupc_coll_leave_everyone(&x->c);
-}
-
-/* Ends the call and gives its handle: a posting call has touched nothing
- * (but what it copied at once, in place) and leaves the OUT sync to its
- * completion (Extended Collectives 0.3 section 4 item 7). */
+/* Ends the call and gives its handle: OUT_MYSYNC waits for every member
+ * (see the top); a posting call has touched nothing (but what it copied at
+ * once, in place) and leaves the OUT sync to its completion (Extended
+ * Collectives 0.3 section 4 item 7). */
 static inline upc_coll_handle_t tupc_x_end(struct tupc_x *x)
 {
-    if (x->req) {
-        tupc_coll_finish(&x->c);
-        return tupc_async_post(x->req);
-    }
-    tupc_x_leave(x);
-    return UPC_HANDLE_COMPLETE;
+    return tupc_reloc_end(&x->k, TUPC_LEAVE_EVERYONE);
 }
 
 /* The signature of an _x call's single-valued arguments. */

@@ -16,7 +16,7 @@ upc_coll_handle_t upc_all_scatter_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     struct tupc_x x;
     enum tupc_sync in, out;
     tupc_x_start(&x, FUNC, mode, team, 1, 0, src, &in, &out);
-    int n = x.t->n;
+    int n = x.k.t->n;
     uint64_t sig = tupc_x_sig(dst, src, nbytes, 0);
     tupc_x_check_arrays(
         &x, sig,
@@ -25,13 +25,13 @@ upc_coll_handle_t upc_all_scatter_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
                                       {"nbytes", nbytes, (size_t)n, 1, sizeof(size_t)}},
         3);
     tupc_x_begin(&x, mode, in, out, sig);
-    int me = x.me;
+    int me = x.k.me;
     for (int r = x.push ? 0 : me; r < (x.push ? n : me + 1); r++) {
         size_t len = tupc_x_size(&x, nbytes, (size_t)r, 1);
         if (!len)
             continue;
         tupc_sptr_t s = tupc_x_ptr(&x, src, (size_t)r, 1);
-        int dth = tupc_team_thread_of(x.t, r);
+        int dth = tupc_team_thread_of(x.k.t, r);
         /* Push: ours if our thread holds the source; a non-member's source
          * is copied by the destination's owner. */
         if (x.push) {
