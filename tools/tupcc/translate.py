@@ -524,7 +524,7 @@ class Translator:
                 blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
             else:
                 # the array's block size as written: a constant divides faster
-                blk = f'tupcc_b{d}, (long long)({B}), 0'
+                p, blk = self.fb_tested(ctx, h, ct, '1', f'tupcc_b{d}')
             args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
         return None
@@ -539,6 +539,17 @@ class Translator:
             n = len(ctx['ptrs'])
             got = ctx['ptrs'][h] = (f"tupcc_p{ctx['d']}_{n}", f"tupcc_q{ctx['d']}_{n}", ct, unit)
         return got[0] if ctx['cyclic'] else got[1]
+
+    def fb_tested(self, ctx, h, ct, unit, b0):
+        """(base, b0, off) of tupcc_fb_at for array h in the block loop ctx,
+        whose block starts at element b0: in a blocked loop the block's own
+        start (tupcc_rD_N, set at each block), so that a tested access is
+        one indexed load from it, as a hand-written lx[c - lo]."""
+        q = self.fb_base(ctx, h, ct, unit)
+        if ctx['cyclic']:
+            return q, b0
+        ctx['starts'].add(h)
+        return q.replace('tupcc_q', 'tupcc_r', 1), f'{b0}, (long long)({ctx["B"]}){"" if unit == "1" else f" * {unit}"}, -({b0})'
 
     def literal_offset(self, idx, v):
         """K where idx is v + K, K + v or v - K for an integer literal K, else None."""
@@ -578,7 +589,7 @@ class Translator:
             if ctx['cyclic']:
                 blk = f'tupcc_k{d} * {M}, {M}, (tupcc_c{d} - tupcc_k{d}) * {M}'
             else:
-                blk = f'tupcc_b{d} * {M}, (long long)({RB}) * {M}, 0'
+                p, blk = self.fb_tested(ctx, h, ct, M, f'tupcc_b{d} * {M}')
             args = f'{p}, {h}, {rt} * {M} + ({e}), {blk}, sizeof({ct})'
             return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))'
         return None
@@ -1176,7 +1187,8 @@ class Translator:
         else:
             it = self.emit(init) + ('' if init['kind'] == 'DeclStmt' else ';')
         flat_body = self.emit_flat(body)
-        ctx = {'var': v, 'B': B, 'cyclic': cyclic, 'd': d, 'ptrs': {}, 'offsets': set(), 'middle': False}
+        ctx = {'var': v, 'B': B, 'cyclic': cyclic, 'd': d, 'ptrs': {}, 'offsets': set(), 'middle': False,
+               'starts': set()}
         self.fb.append(ctx)
         self.forall_nest += 1
         try:
@@ -1207,7 +1219,8 @@ class Translator:
         if ctx['ptrs']:
             # each array's part on this thread, found once for the loop
             ps = ', '.join(f'*{p} = {h}.addr + (size_t)MYTHREAD * tupc_impl_partition_size' +
-                           ('' if cyclic else f', *{q} = 0')
+                           ('' if cyclic else f', *{q} = 0') +
+                           (f", *{q.replace('tupcc_q', 'tupcc_r', 1)} = 0" if h in ctx['starts'] else '')
                            for h, (p, q, _, _) in ctx['ptrs'].items())
             head += f'for (char {ps}, *tupcc_g{d} = ""; tupcc_g{d}; tupcc_g{d} = 0) '
         if cyclic:
@@ -1216,9 +1229,12 @@ class Translator:
         else:
             if off:
                 # the bases of this block: x[i] is q[i]
+                # (r: the block's first element, where tupcc_fb_at tests)
                 off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}' + ''.join(
-                    f', {q} = {p} + tupcc_off{d} * ({unit} * (long long)sizeof({ct}))'
-                    for p, q, ct, unit in ctx['ptrs'].values())
+                    f', {q} = {p} + tupcc_off{d} * ({unit} * (long long)sizeof({ct}))' +
+                    (f", {q.replace('tupcc_q', 'tupcc_r', 1)} = {q} + tupcc_b{d} * ({unit} * (long long)sizeof({ct}))"
+                     if h in ctx['starts'] else '')
+                    for h, (p, q, ct, unit) in ctx['ptrs'].items())
             head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) ')
             first = (f'tupcc_k{d} = tupcc_b{d} > tupcc_lo{d} ? tupcc_b{d} : tupcc_lo{d}, '
                      f'tupcc_e{d} = tupcc_b{d} + tupcc_B{d} < tupcc_hi{d} ? tupcc_b{d} + tupcc_B{d} : tupcc_hi{d}{off}')

@@ -231,21 +231,40 @@ static inline long long tupcc_fb_uhi(long long lo, unsigned long long E, int le)
     return E >= (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)E + le;
 }
 
+/* The general address of x[e] (block size B): out of line and cold, so
+ * that the loop around a local access is not planned around it. */
+__attribute__((noinline, cold)) static void *tupcc_fb_far(tupc_sptr_t x, long long e, long long B,
+                                                          size_t es)
+{
+    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es).addr;
+}
+
 /* &x[e] in such a loop, for an array x of a's layout whose part on this
  * thread starts at p: in the loop's current block (b0 to b0 + B - 1, this
  * thread's) it is local element e + off; elsewhere the general address. */
 static inline void *tupcc_fb_at(char *p, tupc_sptr_t x, long long e, long long b0, long long B,
                                 long long off, size_t es)
 {
-    if (__builtin_expect((unsigned long long)(e - b0) < (unsigned long long)B, 1))
-        return p + (e + off) * (long long)es;
-    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es).addr;
+    /* From e - b0, which the test computes anyway: p + (b0 + off) * es is
+     * the same for the whole block, so the compiler hoists it and the
+     * access is one indexed load, as a hand-written lx[c - lo]. */
+    long long d = e - b0;
+    char *start = p + (b0 + off) * (long long)es;
+    /* The start as one value: left to itself gcc rebuilds it from its
+     * parts on every access, two instructions more. Not volatile: it is
+     * computed once for the loop. */
+    __asm__("" : "+r"(start));
+    if (__builtin_expect((unsigned long long)d < (unsigned long long)B, 1))
+        return start + d * (long long)es;
+    return tupcc_fb_far(x, e, B, es);
 }
 static inline tupc_sptr_t tupcc_fb_sptr(char *p, tupc_sptr_t x, long long e, long long b0,
                                         long long B, long long off, size_t es)
 {
-    if ((unsigned long long)(e - b0) < (unsigned long long)B) {
-        tupc_sptr_t r = {p + (e + off) * (long long)es, (uint32_t)MYTHREAD, (uint32_t)(e - b0)};
+    long long d = e - b0;
+    if ((unsigned long long)d < (unsigned long long)B) {
+        tupc_sptr_t r = {p + (b0 + off) * (long long)es + d * (long long)es, (uint32_t)MYTHREAD,
+                         (uint32_t)d};
         return r;
     }
     return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es);
