@@ -3,7 +3,11 @@
  * process, and upc_wait waits for it to complete.
  *
  * The non-blocking collective keeps upc_notify from waiting for anyone
- * (UPC 1.3 6.6.1), and its reduction carries the checks of the barrier:
+ * (UPC 1.3 6.6.1). Where the wait follows at once (upc_barrier, the
+ * library's own barriers) nothing is gained by that, and a non-blocking
+ * collective costs several times a blocking one in Open MPI (libnbc): the
+ * last arriver then runs a blocking MPI_Allreduce and completes the
+ * episode itself. Its reduction carries the checks of the barrier:
  * MAXLOC over (id, thread), (-id, thread), (kind, thread) and (-kind,
  * thread) gives the largest and the smallest named id and kind of arrival
  * with a thread that gave each, so that unequal ids (para 10) and a user
@@ -83,7 +87,36 @@ static long kind_of(int user, const char *func)
     return 2 + (long)(h & 0x3fffffff);
 }
 
-void tupc_mpi_arrive(const char *func, int user, int named, int id, uint32_t e)
+/* The job's reduction of v, blocking: MAX of the four values first, which
+ * tells whether every arrival agrees (the usual case, and the cheaper
+ * reduction: plain longs); only where they differ, the MAXLOC that names
+ * the threads. Every process sees the same maxima, so all take the second
+ * step or none. */
+static void reduce_now(struct li *v)
+{
+    long m[NVALS];
+    for (int k = 0; k < NVALS; k++)
+        m[k] = v[k].v;
+    MPI_Allreduce(MPI_IN_PLACE, m, NVALS, MPI_LONG, MPI_MAX, tupc_mpi_comm_);
+    int named = m[ID_MAX] != LONG_MIN;
+    if ((named && m[ID_MAX] != -m[ID_MIN]) || m[KIND_MAX] != -m[KIND_MIN]) {
+        MPI_Allreduce(MPI_IN_PLACE, v, NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_);
+        return;
+    }
+    for (int k = 0; k < NVALS; k++)
+        v[k].v = m[k]; /* all alike: no thread to name */
+}
+
+/* Episode e is complete, its reduction in out[e % 2]; under the lock. */
+static void complete(uint32_t e)
+{
+    /* What the other processes put here before they arrived. */
+    tupc_mpi_sync();
+    /* Release: the departers' acquire of done (tupc_mpi_depart). */
+    atomic_store_explicit(&done, e, memory_order_release);
+}
+
+void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, uint32_t e)
 {
     int me = tupc_impl_mythread;
     long kind = kind_of(user, func);
@@ -98,12 +131,19 @@ void tupc_mpi_arrive(const char *func, int user, int named, int id, uint32_t e)
         arrived = 0;
         /* This process's writes before the barrier are complete (every
          * put is flushed when it returns) and in its window's view. */
-        tupc_mpi_fence();
+        tupc_mpi_sync();
         memcpy(out[e % 2], acc, sizeof acc);
         reset_acc();
-        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_,
-                       &req);
-        started = e;
+        if (whole) {
+            /* The other threads of the process wait in depart, which finds
+             * the lock taken until this completes. */
+            reduce_now(out[e % 2]);
+            complete(e);
+        } else {
+            MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC,
+                           tupc_mpi_comm_, &req);
+            started = e;
+        }
     }
     pthread_mutex_unlock(&lock);
 }
@@ -128,12 +168,8 @@ void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
             if (started == e &&
                 (int32_t)(atomic_load_explicit(&done, memory_order_relaxed) - e) < 0)
                 MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-            if (flag) {
-                /* What the other processes put here before they arrived. */
-                tupc_mpi_fence();
-                /* Release: see the acquire above. */
-                atomic_store_explicit(&done, e, memory_order_release);
-            }
+            if (flag)
+                complete(e);
             pthread_mutex_unlock(&lock);
         }
         /* Relaxed: the flag only says that the run is ending. */

@@ -62,8 +62,11 @@ uint64_t tupc_mpi_cas(uint32_t t, char *addr, uint64_t expected, uint64_t desire
 void tupc_mpi_strict_lock(int rank);
 void tupc_mpi_strict_unlock(int rank);
 /* Completes this process's transfers and syncs its view of its window
- * (UPC's fence, at barriers and locks too). */
+ * (UPC's fence, at barriers and locks too), and lets MPI progress. */
 void tupc_mpi_fence(void);
+/* The fence's memory side alone: for a caller inside an MPI call that
+ * progresses anyway (a barrier's reduction). */
+void tupc_mpi_sync(void);
 /* Lets MPI progress the transfers that other processes make to this one. */
 void tupc_mpi_progress(void);
 /* Offset in upc_global_alloc's region of a new block of len bytes in every
@@ -81,9 +84,10 @@ void tupc_mpi_regions(size_t part);
 
 int tupc_mpi_barrier_start(char *err, size_t len);
 void tupc_mpi_barrier_stop(void);
-/* Episode e of this thread: arrival (how: 1 for a user's barrier, named
- * and id as the statement gave them) and departure. */
-void tupc_mpi_arrive(const char *func, int user, int named, int id, uint32_t e);
+/* Episode e of this thread: arrival (user: a user's barrier, named and id
+ * as the statement gave them, whole: the departure follows at once) and
+ * departure. */
+void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, uint32_t e);
 void tupc_mpi_depart(const char *func, int named, int id, uint32_t e);
 
 /* ---- lock.c: upc_lock_t across processes --------------------------------- */

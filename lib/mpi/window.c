@@ -47,6 +47,7 @@ size_t tupc_mpi_sym_end_;
 size_t tupc_mpi_local_from_;
 
 MPI_Win tupc_mpi_win_ = MPI_WIN_NULL;
+static int unified; /* the window's memory model is MPI_WIN_UNIFIED */
 /* The run's own words, one pair per process: [COUNT] rank 0's count of
  * upc_global_alloc's bytes, [STRICT] the process's strict lock (0 free,
  * else the holder's thread + 1). */
@@ -152,6 +153,9 @@ int tupc_mpi_window_start(char *err, size_t len)
         return -1;
     }
     words[COUNT] = words[STRICT] = 0;
+    int *model, flag;
+    unified = MPI_Win_get_attr(tupc_mpi_win_, MPI_WIN_MODEL, &model, &flag) == MPI_SUCCESS &&
+              flag && *model == MPI_WIN_UNIFIED;
     /* Passive target, once for the run: every access is then a get, put
      * or atomic with a flush, and no epoch opens or closes again. */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, tupc_mpi_win_);
@@ -232,14 +236,22 @@ uint64_t tupc_mpi_cas(uint32_t t, char *addr, uint64_t expected, uint64_t desire
     return old;
 }
 
-void tupc_mpi_fence(void)
+void tupc_mpi_sync(void)
 {
     /* seq_cst: a fence orders every access of the thread (UPC 1.3
      * 5.1.2.3), those of its own process's memory included. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* Every transfer is complete already (each is flushed); what remains
-     * is this process's view of what arrived in its window. */
-    MPI_Win_sync(tupc_mpi_win_);
+     * is this process's view of what arrived in its window: in the
+     * unified model (MPI 3.1 11.4) the window is the memory, and the
+     * fence above is the memory barrier that MPI_Win_sync would be. */
+    if (!unified)
+        MPI_Win_sync(tupc_mpi_win_);
+}
+
+void tupc_mpi_fence(void)
+{
+    tupc_mpi_sync();
     tupc_mpi_progress();
 }
 

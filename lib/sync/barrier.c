@@ -54,6 +54,7 @@
 
 #define NAMED 1 /* the notify gave an id */
 #define USER 2  /* upc_notify or upc_barrier, not a library call */
+#define WHOLE 4 /* upc_barrier or a library barrier: the wait follows at once */
 
 struct bar_thread {
     tupc_word arrive;    /* last episode this thread notified (flat mode) */
@@ -304,7 +305,7 @@ static void notify(const char *func, int how, int id)
     tupc_calls_note_barrier(func);
 #if TUPC_HAVE_MPI
     if (tupc_procs_ > 1) {
-        tupc_mpi_arrive(func, how & USER, how & NAMED, id, e);
+        tupc_mpi_arrive(func, how & USER, how & NAMED, how & WHOLE, id, e);
         return;
     }
 #endif
@@ -395,7 +396,7 @@ void tupc_impl_barrier(int named, int id)
     if (tupc_notified_)
         tupc_fail("upc_barrier", "UPC 1.3 6.6.1 para 7",
                   "called between upc_notify and upc_wait; expected upc_wait first");
-    notify("upc_barrier", USER | (named ? NAMED : 0), id);
+    notify("upc_barrier", USER | WHOLE | (named ? NAMED : 0), id);
     wait_phase("upc_barrier", named, id);
 }
 
@@ -408,7 +409,7 @@ void tupc_check_not_split_fail(const char *func)
 void tupc_barrier_all(const char *func)
 {
     tupc_check_not_split(func);
-    notify(func, 0, 0);
+    notify(func, WHOLE, 0);
     wait_phase(func, 0, 0);
 }
 
@@ -420,7 +421,7 @@ void *tupc_barrier_bcast(const char *func, void *value)
      * publishes it as notify's release does). */
     if (tupc_impl_mythread == tupc_first_thread_)
         thr[tupc_first_thread_].bcast[e % 2] = value; /* published by notify's release */
-    notify(func, 0, 0);
+    notify(func, WHOLE, 0);
     wait_phase(func, 0, 0);
     return thr[tupc_first_thread_].bcast[e % 2];
 }
