@@ -144,8 +144,11 @@ test-mpi)
     for impl in openmpi mpich; do
         configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
         ninja -C build-mpi-$impl lib/libtupc.a lib/libtupc_main.a \
-            $(for t in runtime memory lock barrier barrier_status refuse runs heat; do
+            $(for t in runtime memory lock barrier barrier_status refuse runs heat coll; do
                 echo tests/mpi/mpi_$t
+            done) \
+            $(for s in matmul pi histogram prefix_sum sample_sort transpose; do
+                echo tests/mpi/mpi_sample_$s
             done) || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1
     done

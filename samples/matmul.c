@@ -74,9 +74,10 @@ int tupc_main(int argc, char **argv)
                 double want = 0;
                 for (int k = 0; k < N; k++)
                     want += a_value(i, k) * b_value(k, j);
-                if (tupc_ref(C, i * NP + j, rows, double) != want) {
-                    fprintf(stderr, "matmul: C[%d][%d] is %g, expected %g\n", i, j,
-                            tupc_ref(C, i * NP + j, rows, double), want);
+                /* Any thread's element, here or (built with MPI) in another process. */
+                double got = tupc_get_double(tupc_index(C, i * NP + j, rows, double));
+                if (got != want) {
+                    fprintf(stderr, "matmul: C[%d][%d] is %g, expected %g\n", i, j, got, want);
                     bad = 1;
                 }
             }

@@ -47,30 +47,33 @@ int tupc_main(int argc, char **argv)
 
     /* A kept x[i] is number pos[i] among the kept ones, so it goes to
      * out[pos[i] - 1]: a write to whichever thread owns that element. */
+    /* (Built with MPI, that thread may be in another process: a put.) */
     upc_forall(long i = 0, i < N, i++, tupc_index(x, i, B, long)) if (tupc_ref(keep, i, B, long))
-        tupc_ref(out, tupc_ref(pos, i, B, long) - 1, B, long) = tupc_ref(x, i, B, long);
+        tupc_put_long(tupc_index(out, tupc_ref(pos, i, B, long) - 1, B, long),
+                      tupc_ref(x, i, B, long));
     upc_barrier(); /* every write to out is done before thread 0 reads it */
 
-    /* Check against a serial run of the same two loops. */
+    /* Check against a serial run of the same two loops (any thread's
+     * elements: with MPI, tupc_get_long reaches another process's). */
+#define AT(a, i) tupc_get_long(tupc_index(a, i, B, long))
     int bad = 0;
     if (MYTHREAD == 0) {
         long s = 0, kept = 0;
         for (long i = 0; i < N && !bad; i++) {
             s += value(i);
-            if (tupc_ref(sum, i, B, long) != s) {
-                fprintf(stderr, "prefix_sum: sum[%ld] is %ld, expected %ld\n", i,
-                        tupc_ref(sum, i, B, long), s);
+            if (AT(sum, i) != s) {
+                fprintf(stderr, "prefix_sum: sum[%ld] is %ld, expected %ld\n", i, AT(sum, i), s);
                 bad = 1;
             }
-            if (value(i) % 3 == 0 && tupc_ref(out, kept++, B, long) != value(i)) {
+            if (value(i) % 3 == 0 && AT(out, kept++) != value(i)) {
                 fprintf(stderr, "prefix_sum: out[%ld] is %ld, expected x[%ld] = %ld\n", kept - 1,
-                        tupc_ref(out, kept - 1, B, long), i, value(i));
+                        AT(out, kept - 1), i, value(i));
                 bad = 1;
             }
         }
-        if (!bad && tupc_ref(pos, N - 1, B, long) != kept) {
-            fprintf(stderr, "prefix_sum: pos[N-1] is %ld, expected %ld kept\n",
-                    tupc_ref(pos, N - 1, B, long), kept);
+        if (!bad && AT(pos, N - 1) != kept) {
+            fprintf(stderr, "prefix_sum: pos[N-1] is %ld, expected %ld kept\n", AT(pos, N - 1),
+                    kept);
             bad = 1;
         }
         if (!bad)

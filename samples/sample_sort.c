@@ -97,9 +97,11 @@ int tupc_main(int argc, char **argv)
         qsort(want, N, sizeof(int), cmp_int);
         long k = 0;
         for (int t = 0; t < T && !bad; t++) {
-            long c = tupc_ref(total, t, 1, long);
+            /* Any thread's run, here or (built with MPI) in another process. */
+            long c = tupc_get_long(tupc_index(total, t, 1, long));
             for (long e = 0; e < c && !bad; e++, k++)
-                if (k >= N || tupc_ref(recv, t * T * cap + e, T * cap, int) != want[k]) {
+                if (k >= N ||
+                    tupc_get_int(tupc_index(recv, t * T * cap + e, T * cap, int)) != want[k]) {
                     fprintf(stderr, "sample_sort: thread %d's key %ld is wrong (key %ld of %d)\n",
                             t, e, k, N);
                     bad = 1;

@@ -68,12 +68,15 @@ int tupc_main(int argc, char **argv)
     int bad = 0;
     if (me == 0) {
         for (int r = 0; r < N && !bad; r++)
-            for (int c = 0; c < N && !bad; c++)
-                if (tupc_ref(AT, r * NP + c, rows, double) != value(c, r)) {
+            for (int c = 0; c < N && !bad; c++) {
+                /* Any thread's element, here or (built with MPI) in another process. */
+                double got = tupc_get_double(tupc_index(AT, r * NP + c, rows, double));
+                if (got != value(c, r)) {
                     fprintf(stderr, "transpose: AT[%d][%d] is %g, expected A[%d][%d] = %g\n", r, c,
-                            tupc_ref(AT, r * NP + c, rows, double), c, r, value(c, r));
+                            got, c, r, value(c, r));
                     bad = 1;
                 }
+            }
         if (!bad)
             printf("transpose: %d x %d matrix transposed on %d threads, in %d x %d tiles\n", N, N,
                    T, R, R);

@@ -155,19 +155,25 @@ static inline void tupc_calls_record_(struct tupc_calls_self *s, const char *fun
  * the ring only after an acquire that saw a later store of this thread
  * (its entry counter or its barrier arrival), or to explain an error
  * already found. */
-static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_t args)
+static inline uint64_t tupc_calls_note_(struct tupc_calls_self *s, const char *func, unsigned flags,
+                                        uint64_t args)
 {
-    struct tupc_calls_self *s = &tupc_calls_self_;
-#if TUPC_HAVE_MPI
-    /* The collectives' engine reads other threads' counters and data in
-     * place: not across processes yet. */
-    if (__builtin_expect(tupc_procs_ > 1, 0))
-        tupc_mpi_refuse(func, "a collective");
-#endif
     uint32_t n = ++s->n;
     s->sig = tupc_sig(s->sig, args ^ (uintptr_t)func);
     tupc_calls_record_(s, func, flags, args, 0, n);
     return s->sig;
+}
+static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_t args)
+{
+#if TUPC_HAVE_MPI
+    /* The collectives' engine reads other threads' counters and data in
+     * place: across processes the 1.3 functions take mpi/coll.c's path
+     * before they get here, and the others (teams, the _x forms, UPC_ASYNC,
+     * the sort) are refused. */
+    if (__builtin_expect(tupc_procs_ > 1, 0))
+        tupc_mpi_refuse(func, "this collective");
+#endif
+    return tupc_calls_note_(&tupc_calls_self_, func, flags, args);
 }
 
 /* Records call `seq` on team `team` (another team than UPC_TEAM_ALL). */
@@ -176,7 +182,7 @@ static inline void tupc_calls_note_team(const char *func, unsigned flags, uint64
 {
 #if TUPC_HAVE_MPI
     if (__builtin_expect(tupc_procs_ > 1, 0))
-        tupc_mpi_refuse(func, "a collective");
+        tupc_mpi_refuse(func, "a collective on a team");
 #endif
     tupc_calls_record_(&tupc_calls_self_, func, flags, args, team, seq);
 }

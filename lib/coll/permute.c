@@ -139,6 +139,11 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
                      tupc_calls_args("*dst,*src,nbytes,*perm", (uintptr_t)dst.addr,
                                      (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0),
                      &total);
+#if TUPC_HAVE_MPI
+    int bad[3]; /* perm's bad entry: its index, its value, the equal one's index or -1 */
+    TUPC_RELOC_MPI(fm, if (tupc_mpi_permute(&k.mpi, dst, src, perm, nbytes, in_place, bad))
+                           bad_perm(fm, bad[0], bad[1], bad[2], THREADS));
+#endif
     struct tupc_coll *c = &k.c;
     const struct tupc_team *t = k.t;
     const int me = k.me, n = tupc_team_n(t);

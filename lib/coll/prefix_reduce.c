@@ -502,6 +502,22 @@ static void prefix_ranges(const struct tupc_red_type *ty, struct tupc_coll *c,
     tupc_coll_leave_everyone(c);
 }
 
+#if TUPC_HAVE_MPI
+static __attribute__((noinline)) void prefix_mpi(const struct tupc_red_type *ty, const char *func,
+                                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                                 size_t nelems, size_t blk_size, tupc_red_fn f,
+                                                 upc_flag_t flags, enum tupc_sync in,
+                                                 enum tupc_sync out, int in_place, int excl)
+{
+    tupc_check_not_split(func);
+    const struct tupc_mpi_call c = {
+        func, (unsigned)flags,
+        tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
+        (int)in, (int)out};
+    tupc_mpi_prefix_reduce(&c, ty, dst, src, op, nelems, blk_size, f, in_place, excl);
+}
+#endif
+
 /* The call on team t, on any team; returns 1. */
 static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
@@ -524,6 +540,14 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
     const int apart = tupc_red_prefix_apart(func, dst, src, nelems, blk_size);
     tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ARRAY,
                           src, nelems, blk_size, ty->size);
+#if TUPC_HAVE_MPI
+    /* Across processes: the 1.3 function (a team's blocking call on
+     * UPC_TEAM_ALL came here through it), mpi/coll.c. */
+    if (__builtin_expect(tupc_procs_ > 1, 0) && t == &tupc_team_all_) {
+        prefix_mpi(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out, in_place, excl);
+        return 1;
+    }
+#endif
 
     const int T = tupc_team_n(t);
     const int direct = nelems * ty->size <= TUPC_RED_DIRECT_MAX && out != TUPC_MYSYNC && !in_place;

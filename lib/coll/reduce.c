@@ -511,10 +511,43 @@ reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
     return 1;
 }
 
+#if TUPC_HAVE_MPI
+/* Across processes (mpi/coll.c), after reduce_checked's checks. */
+static __attribute__((noinline)) void reduce_mpi(const struct tupc_red_type *ty, const char *func,
+                                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                                 size_t nelems, size_t blk_size, tupc_red_fn f,
+                                                 upc_flag_t flags)
+{
+    tupc_require_thread(func);
+    enum tupc_sync in, out;
+    tupc_red_check_op(func, ty, op, f);
+    tupc_coll_flags(func, flags, &in, &out);
+    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
+                          src, nelems, blk_size, ty->size);
+    tupc_check_not_split(func);
+    const struct tupc_mpi_call c = {
+        func, (unsigned)flags,
+        tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
+        (int)in, (int)out};
+    tupc_mpi_reduce(&c, ty, dst, src, op, nelems, blk_size, f);
+}
+#define TUPC_REDUCE_MPI(T, func)                                                                   \
+    if (__builtin_expect(tupc_procs_ > 1, 0)) {                                                    \
+        reduce_mpi(&tupc_red_##T, "upc_all_reduce" #T, dst, src, op, nelems, blk_size,             \
+                   (tupc_red_fn)func, flags);                                                      \
+        return;                                                                                    \
+    }
+#else
+#define TUPC_REDUCE_MPI(T, func)
+#endif
+
 #define TUPC_DEFINE_REDUCE(T, TYPE, ARITH, KIND)                                                   \
     void upc_all_reduce##T(tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,           \
                            size_t blk_size, TYPE (*func)(TYPE, TYPE), upc_flag_t flags)            \
     {                                                                                              \
+        TUPC_REDUCE_MPI(T, func)                                                                   \
         reduce_entry(&tupc_red_##T, "upc_all_reduce" #T, &tupc_team_all_, dst, src, op, nelems,    \
                      blk_size, (tupc_red_fn)func, flags);                                          \
     }

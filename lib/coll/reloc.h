@@ -178,6 +178,9 @@ struct tupc_reloc_call {
     struct tupc_team *t;
     struct tupc_coll_request *req;
     int me;
+#if TUPC_HAVE_MPI
+    struct tupc_mpi_call mpi; /* the call across processes (tupc_reloc_mpi) */
+#endif
 };
 
 /* How a form names itself in messages: its function and the sections its
@@ -246,6 +249,35 @@ static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
                          k->t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)k->t->n));
 }
 
+/* Whether a call of form fm goes across processes (mpi/coll.c): the 1.3
+ * functions with more than one process. Its checks are made as in one
+ * process; then instead of the entry k->mpi holds the call, and the verb
+ * runs its mpi/coll.c function. The team forms stay in the entry, which
+ * refuses them across processes. Without MPI: 0, which folds away. */
+static inline int tupc_reloc_mpi(const struct tupc_reloc_form *fm)
+{
+#if TUPC_HAVE_MPI
+    return __builtin_expect(tupc_procs_ > 1, 0) && !fm->team;
+#else
+    (void)fm;
+    return 0;
+#endif
+}
+
+/* In a verb, after its checks: runs `call` (its mpi/coll.c function, on
+ * k.mpi) and returns when the call goes across processes. */
+#if TUPC_HAVE_MPI
+#define TUPC_RELOC_MPI(fm, call)                                                                   \
+    do {                                                                                           \
+        if (tupc_reloc_mpi(fm)) {                                                                  \
+            call;                                                                                  \
+            return UPC_HANDLE_COMPLETE;                                                            \
+        }                                                                                          \
+    } while (0)
+#else
+#define TUPC_RELOC_MPI(fm, call) (void)0
+#endif
+
 /* What every form does last (the _x forms too, reloc_x.h): the entry to
  * the call on k->t, its rank, and its request where it posts. */
 static inline __attribute__((always_inline)) void
@@ -256,10 +288,20 @@ tupc_reloc_enter_as(struct tupc_reloc_call *k, const char *func, int posts, upc_
     k->me = tupc_team_my_rank(k->t);
     k->req = posts ? tupc_async_begin(k->t, k->me, func, out) : NULL;
 }
+
+/* A 1.3 function or team form's entry (across processes, the call for
+ * mpi/coll.c). */
 static inline __attribute__((always_inline)) void
 tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
                  enum tupc_sync in, enum tupc_sync out, uint64_t sig)
 {
+#if TUPC_HAVE_MPI
+    if (tupc_reloc_mpi(fm)) {
+        k->mpi = (struct tupc_mpi_call){
+            fm->func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out};
+        return;
+    }
+#endif
     tupc_reloc_enter_as(k, fm->func, fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
 }
 

@@ -109,6 +109,46 @@ void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
  * process that owns p (heap/strict.c). */
 void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put);
 
+/* ---- coll.c: the collectives of UPC 1.3 across processes ------------------
+ *
+ * A simple correct path, one function per verb (a later part replaces each
+ * with MPI's own collectives): a barrier of every thread on entry unless
+ * IN_NOSYNC, then each thread pulls what its own dst needs (gets from the
+ * other processes, memcpy here), then a barrier on exit unless OUT_NOSYNC.
+ * The caller has checked the arguments as the single-process path does. */
+
+/* A call: its function, flags, the signature of its single-valued
+ * arguments (check/calls.h records it) and its parsed sync modes. */
+struct tupc_mpi_call {
+    const char *func;
+    unsigned flags;
+    uint64_t args;
+    int in, out; /* enum tupc_sync */
+};
+struct tupc_red_type;
+
+void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                        size_t nbytes);
+void tupc_mpi_scatter(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                      size_t nbytes);
+void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                     size_t nbytes);
+void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                         size_t nbytes);
+/* In place (UPC_IN_PLACE): src is dst. */
+void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                       size_t nbytes, int in_place);
+/* 0, or -1 for a bad entry of perm: bad[0] its index, bad[1] its value,
+ * bad[2] the index of an equal entry or -1 for one out of range (the
+ * caller words the error). */
+int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                     tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
+void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
+                     tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void));
+void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                            size_t blk_size, void (*f)(void), int in_place, int excl);
+
 /* ---- refuse.c ------------------------------------------------------------ */
 
 /* What part 1 does not carry across processes (a collective). */

@@ -1,11 +1,13 @@
 /* What across processes must end the job with one line, never hang:
  * argv[2] says which. ref: tupc_ref on another process's element.
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
- * while the others wait in a barrier. coll: a collective. */
+ * while the others wait in a barrier. coll: a collective that stays in one
+ * process (a team's, posted: UPC 1.3's run across processes, mpi_coll). */
 #include "check.h"
 
 #include <string.h>
 #include <upc_collective.h>
+#include <upc_collective_ext.h>
 
 int tupc_main(int argc, char **argv)
 {
@@ -24,7 +26,10 @@ int tupc_main(int argc, char **argv)
         upc_barrier();
     } else if (strcmp(what, "coll") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
-        upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* runs */
+        upc_coll_handle_t h = tupc_team_broadcast(
+            b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
+        tupc_wait_handle(h);
     }
     upc_barrier();
     return 0;

@@ -355,7 +355,15 @@ class Translator:
         if self.mode_at(n, tmode) != 1 and n['kind'] == 'ArraySubscriptExpr':
             a, b = kids(n)
             base, idx = (a, b) if self.is_sptr(a) else (b, a)
-            if self.private_element(strip(base), strip(idx), idx):
+            priv = self.private_element(strip(base), strip(idx), idx)
+            if priv and 'tupcc_fb_at(' in priv[1]:
+                # x[e] tested against the loop's block: its pointer-to-shared,
+                # which may be another process's element (out[pos[i] - 1])
+                et = t.copy()
+                et.AS = 0
+                et.quals = [q for q in et.quals if q not in ('const', 'volatile')]
+                return self.types.cdecl(et), priv[0], self.mode_at(n, tmode) == 1
+            if priv:
                 return None
         et = t.copy()
         et.AS = 0

@@ -1,0 +1,296 @@
+/* The collectives of UPC 1.3 across processes: the simple correct path of
+ * mpi/layer.h. Each thread writes only its own dst blocks (the reduction:
+ * the thread of dst its one element), with plain stores, from what it
+ * pulls: a get where the bytes lie in another process, a memcpy here. The
+ * sync modes are taken conservatively: IN_MYSYNC and IN_ALLSYNC are a
+ * barrier of every thread before the first read, OUT_MYSYNC and
+ * OUT_ALLSYNC one after the last write. A barrier is a fence of every
+ * thread (mpi/barrier.c: MPI_Win_sync on each side), so what a thread
+ * wrote before its entry is what the gets read, and what a thread wrote
+ * into its dst is what others read after its exit. Gets are complete when
+ * they return (mpi/window.c), so a thread leaving under OUT_NOSYNC has
+ * nothing outstanding. docs/design.md, "Across processes". */
+#include "mpi/layer.h"
+
+#include "check/calls.h"
+#include "check/error.h"
+#include "coll/reduce_types.h"
+#include "coll/syncmode.h"
+#include "runtime/runtime.h"
+#include "sync/barrier.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* n bytes at addr of thread t's partition into dst. */
+static void fetch(void *dst, uint32_t t, const char *addr, size_t n)
+{
+    if (tupc_impl_is_local(t))
+        memcpy(dst, addr, n);
+    else
+        tupc_mpi_get(dst, t, addr, n);
+}
+
+static void *scratch(const char *func, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        tupc_fail(func, NULL, "cannot allocate %zu bytes across processes", n);
+    return p;
+}
+
+/* Block i of an area at the same offset in every partition (a pointer with
+ * affinity to thread 0, its phase ignored as UPC 1.3 7.4.2 says). */
+static char *block(tupc_sptr_t p, int i)
+{
+    return p.addr + (size_t)i * tupc_impl_partition_size;
+}
+
+/* The entry records the call as the single-process path does (check/calls.h;
+ * only barriers compare the records, and across processes they do not). */
+static void enter(const struct tupc_mpi_call *c)
+{
+    (void)tupc_calls_note_(&tupc_calls_self_, c->func, c->flags, c->args);
+    if (c->in != TUPC_NOSYNC)
+        tupc_barrier_all(c->func);
+}
+
+static void leave(const struct tupc_mpi_call *c)
+{
+    if (c->out != TUPC_NOSYNC)
+        tupc_barrier_all(c->func);
+}
+
+void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                        size_t nbytes)
+{
+    enter(c);
+    fetch(block(dst, MYTHREAD), src.thread, src.addr, nbytes);
+    leave(c);
+}
+
+void tupc_mpi_scatter(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                      size_t nbytes)
+{
+    enter(c);
+    fetch(block(dst, MYTHREAD), src.thread, src.addr + (size_t)MYTHREAD * nbytes, nbytes);
+    leave(c);
+}
+
+/* The root pulls every block: only it writes dst. */
+void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
+{
+    enter(c);
+    if ((uint32_t)MYTHREAD == dst.thread)
+        for (int i = 0; i < THREADS; i++)
+            fetch(dst.addr + (size_t)i * nbytes, (uint32_t)i, block(src, i), nbytes);
+    leave(c);
+}
+
+/* Each thread starts after itself, so that they do not all read thread 0
+ * first. */
+void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                         size_t nbytes)
+{
+    enter(c);
+    const int me = MYTHREAD, n = THREADS;
+    for (int k = 1; k <= n; k++) {
+        int j = (me + k) % n;
+        fetch(block(dst, me) + (size_t)j * nbytes, (uint32_t)j, block(src, j), nbytes);
+    }
+    leave(c);
+}
+
+/* In place, dst is the source too: every thread reads its blocks into a
+ * buffer, and writes its dst only after a barrier says that every other
+ * thread has read from it (a barrier the flags did not ask for, but which
+ * the reads need). */
+void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                       size_t nbytes, int in_place)
+{
+    enter(c);
+    const int me = MYTHREAD, n = THREADS;
+    char *mine = block(dst, me);
+    char *buf = in_place ? scratch(c->func, (size_t)n * nbytes) : mine;
+    for (int k = 1; k <= n; k++) {
+        int j = (me + k) % n;
+        fetch(buf + (size_t)j * nbytes, (uint32_t)j, block(src, j) + (size_t)me * nbytes, nbytes);
+    }
+    if (in_place) {
+        tupc_barrier_all(c->func);
+        memcpy(mine, buf, (size_t)n * nbytes);
+        free(buf);
+    }
+    leave(c);
+}
+
+/* Every thread reads the whole of perm (after the entry, as the
+ * single-process path reads its entry), checks it and pulls the block
+ * whose target it is. In place as exchange. */
+int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                     tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
+{
+    enter(c);
+    const int n = THREADS, me = MYTHREAD;
+    int *p = scratch(c->func, (size_t)n * sizeof(int));
+    int *from = scratch(c->func, (size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        from[i] = -1;
+    for (int i = 0; i < n; i++)
+        fetch(&p[i], (uint32_t)i, block(perm, i), sizeof(int));
+    for (int i = 0; i < n; i++) {
+        if (p[i] < 0 || p[i] >= n || from[p[i]] >= 0) {
+            bad[0] = i;
+            bad[1] = p[i];
+            bad[2] = p[i] < 0 || p[i] >= n ? -1 : from[p[i]];
+            free(p);
+            free(from);
+            return -1;
+        }
+        from[p[i]] = i;
+    }
+    const int i = from[me];
+    free(p);
+    free(from);
+    char *mine = block(dst, me);
+    char *buf = in_place ? scratch(c->func, nbytes) : mine;
+    fetch(buf, (uint32_t)i, block(src, i), nbytes);
+    if (in_place) {
+        tupc_barrier_all(c->func); /* as exchange's */
+        memcpy(mine, buf, nbytes);
+        free(buf);
+    }
+    leave(c);
+    return 0;
+}
+
+/* ---- Reductions ---------------------------------------------------------- */
+
+/* Elements 0 .. m-1 of the array p (shared [B], elements of es bytes) into
+ * buf in index order. Those of one thread lie in one contiguous run of its
+ * partition (its blocks follow each other there), so each thread's are
+ * fetched with one get into `stage` and then put in index order. */
+static void gather_range(const char *func, char *buf, tupc_sptr_t p, size_t m, size_t B, size_t es)
+{
+    const int n = THREADS;
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, p, m, B, es, 0);
+    const char **first = scratch(func, sizeof *first * (size_t)n);
+    size_t *count = scratch(func, sizeof *count * (size_t)n);
+    size_t *at = scratch(func, sizeof *at * (size_t)n);
+    char *stage = scratch(func, m * es);
+    memset(count, 0, sizeof *count * (size_t)n);
+    tupc_sptr_t q = L.src;
+    for (size_t left = m, r; left; left -= r) { /* where each thread's run starts, and its length */
+        r = tupc_red_run(&L, q, left);
+        if (count[q.thread] == 0)
+            first[q.thread] = q.addr;
+        count[q.thread] += r;
+        if (left > r)
+            q = tupc_red_next_block(&L, q);
+    }
+    for (int t = 0; t < n; t++) { /* one get per thread */
+        at[t] = t == 0 ? 0 : at[t - 1] + count[t - 1];
+        if (count[t])
+            fetch(stage + at[t] * es, (uint32_t)t, first[t], count[t] * es);
+    }
+    q = L.src;
+    for (size_t i = 0, r; i < m; i += r) {
+        r = tupc_red_run(&L, q, m - i);
+        memcpy(buf + i * es, stage + at[q.thread] * es, r * es);
+        at[q.thread] += r;
+        if (i + r < m)
+            q = tupc_red_next_block(&L, q);
+    }
+    free(stage);
+    free(at);
+    free(count);
+    free(first);
+}
+
+/* The thread of dst combines every element, in index order, with the
+ * kernel of the single-process path (user functions left to right). */
+void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
+                     tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void))
+{
+    enter(c);
+    if ((uint32_t)MYTHREAD == dst.thread && nelems) { /* nelems 0: dst is left as it was */
+        char *buf = scratch(c->func, nelems * ty->size);
+        gather_range(c->func, buf, src, nelems, blk_size, ty->size);
+        union tupc_red_val acc;
+        ty->reduce(op, f, buf, nelems, &acc);
+        memcpy(dst.addr, &acc, ty->size);
+        free(buf);
+    }
+    leave(c);
+}
+
+/* Calls fn(arg, index, address, run) for each run of the elements of array
+ * p (shared [B]) below m that have affinity to this thread. */
+static void my_runs(tupc_sptr_t p, size_t m, size_t B, size_t es,
+                    void (*fn)(void *, size_t, char *, size_t), void *arg)
+{
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, p, m, B, es, 0);
+    tupc_sptr_t q = L.src;
+    for (size_t i = 0, r; i < m; i += r) {
+        r = tupc_red_run(&L, q, m - i);
+        if (q.thread == (uint32_t)MYTHREAD)
+            fn(arg, i, q.addr, r);
+        if (i + r < m)
+            q = tupc_red_next_block(&L, q);
+    }
+}
+
+struct prefix_out {
+    size_t end, es;   /* one past this thread's last element */
+    const char *vals; /* the prefix values from index 0 */
+    int excl;
+};
+
+static void note_end(void *arg, size_t i, char *addr, size_t r)
+{
+    (void)addr;
+    ((struct prefix_out *)arg)->end = i + r;
+}
+
+/* An exclusive prefix leaves element 0 as it was. */
+static void write_run(void *arg, size_t i, char *addr, size_t r)
+{
+    const struct prefix_out *o = arg;
+    if (o->excl && i == 0) {
+        if (r == 1)
+            return;
+        i++, r--, addr += o->es;
+    }
+    memcpy(addr, o->vals + i * o->es, r * o->es);
+}
+
+/* Each thread pulls src up to its last dst element and scans it (O(nelems)
+ * per thread, but a fixed order, the user's function left to right). In
+ * place, the writes wait for a barrier after every thread's reads. */
+void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                            size_t blk_size, void (*f)(void), int in_place, int excl)
+{
+    enter(c);
+    const size_t es = ty->size;
+    struct prefix_out o = {0, es, NULL, excl};
+    my_runs(dst, nelems, blk_size, es, note_end, &o);
+    char *vals = NULL;
+    if (o.end) {
+        char *in = scratch(c->func, o.end * es);
+        vals = scratch(c->func, o.end * es);
+        gather_range(c->func, in, src, o.end, blk_size, es);
+        ty->scan(op, f, vals, in, o.end, NULL, excl, NULL);
+        free(in);
+    }
+    if (in_place)
+        tupc_barrier_all(c->func);
+    if (o.end) {
+        o.vals = vals;
+        my_runs(dst, o.end, blk_size, es, write_run, &o);
+        free(vals);
+    }
+    leave(c);
+}

@@ -1,0 +1,457 @@
+/* The collectives of UPC 1.3 across processes (mpi/coll.c): each
+ * relocalization at several sizes and sync modes, every byte of every
+ * thread's part of dst checked against the spec, with guard bytes around
+ * each block that must keep their fill; under IN_ALLSYNC the source is put
+ * just before the call by a thread of another process (T / 2 away), under
+ * IN_MYSYNC written by its owner just before. The reductions and prefix
+ * reductions of several types, operators (UPC_FUNC, and UPC_NONCOMM_FUNC
+ * with a product of 2x2 matrices, which does not commute), block sizes and
+ * start threads, against an oracle that every thread computes serially. */
+#include "check.h"
+
+#include <string.h>
+#include <upc_collective.h>
+#include <upc_collective_ext.h>
+
+#define G 8       /* guard bytes before and after each area */
+#define FILL 0xEE /* what guards and untouched dst bytes hold */
+
+static const upc_flag_t modes[] = {
+    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,   UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,
+    UPC_IN_NOSYNC | UPC_OUT_MYSYNC,   UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
+};
+#define NMODES (int)(sizeof modes / sizeof modes[0])
+
+/* Byte k of thread t's source area in round r. */
+static unsigned char S(int t, size_t k, int r)
+{
+    return (unsigned char)(t * 37 + k * 11 + (k >> 8) + r * 53 + 1);
+}
+
+enum verb { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, EXCHANGE_IN_PLACE, PERMUTE, NVERBS };
+static const char *const names[] = {"broadcast", "scatter",           "gather", "gather_all",
+                                    "exchange",  "exchange in place", "permute"};
+
+struct call {
+    enum verb v;
+    size_t nb;
+    int root, shift, r; /* the root thread, perm[i] = (i + shift) % THREADS */
+    size_t slen, dlen;  /* source and dst area of each (or the root's) thread */
+    int src_all, dst_all;
+};
+
+/* The expected byte k of thread t's dst area, or -1 where it keeps FILL. */
+static int expect(const struct call *c, int t, size_t k)
+{
+    int T = THREADS;
+    size_t nb = c->nb, j = k / nb, o = k % nb;
+    switch (c->v) {
+    case BROADCAST:
+        return S(c->root, k, c->r);
+    case SCATTER:
+        return S(c->root, (size_t)t * nb + k, c->r);
+    case GATHER:
+        return t == c->root ? S((int)j, o, c->r) : -1;
+    case GATHER_ALL:
+        return S((int)j, o, c->r);
+    case EXCHANGE:
+    case EXCHANGE_IN_PLACE:
+        return S((int)j, (size_t)t * nb + o, c->r);
+    case PERMUTE:
+        return S(((t - c->shift) % T + T) % T, k, c->r);
+    default:
+        return -1;
+    }
+}
+
+/* Area of thread t in an allocation of blocks of G + len + G bytes. */
+static tupc_sptr_t area(tupc_sptr_t base, size_t len, int t)
+{
+    return tupc_ptr_add(base, (ptrdiff_t)((size_t)t * (len + 2 * G) + G), len + 2 * G, 1);
+}
+
+/* Thread me checks its own dst block, guards included. */
+static void check_dst(const struct call *c, tupc_sptr_t dbase, unsigned char *buf)
+{
+    int me = MYTHREAD;
+    size_t bs = c->dlen + 2 * G;
+    upc_memget(buf, tupc_ptr_add(dbase, (ptrdiff_t)((size_t)me * bs), bs, 1), bs);
+    for (size_t x = 0; x < bs; x++) {
+        int want =
+            x < G || x >= G + c->dlen || (!c->dst_all && me != c->root) ? -1 : expect(c, me, x - G);
+        if (want < 0)
+            want = FILL;
+        if (buf[x] != want) {
+            fprintf(stderr, "%s nbytes %zu round %d: thread %d byte %zu is %d, expected %d\n",
+                    names[c->v], c->nb, c->r, me, x, buf[x], want);
+            CHECK(0);
+        }
+    }
+}
+
+/* The source of thread t, written as the sync mode allows just before the
+ * call: by a thread of another process under IN_ALLSYNC, by t otherwise. */
+static void write_src(const struct call *c, tupc_sptr_t sbase, upc_flag_t flags, unsigned char *buf)
+{
+    int T = THREADS, me = MYTHREAD;
+    for (int t = 0; t < T; t++) {
+        if (!c->src_all && t != c->root)
+            continue;
+        int writer = (flags & UPC_IN_ALLSYNC) ? (t + T / 2) % T : t;
+        if (writer != me)
+            continue;
+        for (size_t k = 0; k < c->slen; k++)
+            buf[k] = S(t, k, c->r);
+        upc_memput(area(sbase, c->slen, t), buf, c->slen);
+    }
+}
+
+static void run(enum verb v, size_t nb, int r, upc_flag_t flags, unsigned char *buf)
+{
+    int T = THREADS, me = MYTHREAD;
+    struct call c = {v, nb, (r * 3 + 1) % T, r % T + 1, r, nb, nb, 1, 1};
+    if (v == SCATTER)
+        c.slen = (size_t)T * nb, c.src_all = 0;
+    if (v == BROADCAST)
+        c.src_all = 0;
+    if (v == GATHER)
+        c.dlen = (size_t)T * nb, c.dst_all = 0;
+    if (v == GATHER_ALL)
+        c.dlen = (size_t)T * nb;
+    if (v == EXCHANGE || v == EXCHANGE_IN_PLACE)
+        c.slen = c.dlen = (size_t)T * nb;
+    tupc_sptr_t sbase = upc_all_alloc((size_t)T, c.slen + 2 * G);
+    tupc_sptr_t dbase = upc_all_alloc((size_t)T, c.dlen + 2 * G);
+    tupc_sptr_t perm = upc_all_alloc((size_t)T, sizeof(int));
+    if (v == EXCHANGE_IN_PLACE)
+        sbase = dbase; /* the source is dst's area */
+    /* Fill my dst block, then (at the latest) everyone's before anyone
+     * writes a source. */
+    memset(buf, FILL, c.dlen + 2 * G);
+    upc_memput(tupc_ptr_add(dbase, (ptrdiff_t)((size_t)me * (c.dlen + 2 * G)), c.dlen + 2 * G, 1),
+               buf, c.dlen + 2 * G);
+    tupc_put_int(tupc_index(perm, me, 1, int), (me + c.shift) % T);
+    upc_barrier();
+    write_src(&c, sbase, flags, buf);
+    if (flags & UPC_IN_NOSYNC)
+        upc_barrier();
+    tupc_sptr_t d = area(dbase, c.dlen, 0), s = area(sbase, c.slen, c.src_all ? 0 : c.root);
+    switch (v) {
+    case BROADCAST:
+        upc_all_broadcast(d, s, nb, flags);
+        break;
+    case SCATTER:
+        upc_all_scatter(d, s, nb, flags);
+        break;
+    case GATHER:
+        d = area(dbase, c.dlen, c.root);
+        upc_all_gather(d, s, nb, flags);
+        break;
+    case GATHER_ALL:
+        upc_all_gather_all(d, s, nb, flags);
+        break;
+    case EXCHANGE:
+        upc_all_exchange(d, s, nb, flags);
+        break;
+    case EXCHANGE_IN_PLACE:
+        upc_all_exchange(d, d, nb, flags | UPC_IN_PLACE);
+        break;
+    case PERMUTE:
+        upc_all_permute(d, s, perm, nb, flags);
+        break;
+    default:
+        break;
+    }
+    /* OUT_MYSYNC and OUT_ALLSYNC: my own dst is complete when I return. */
+    if (!(flags & UPC_OUT_NOSYNC))
+        check_dst(&c, dbase, buf);
+    upc_barrier();
+    check_dst(&c, dbase, buf);
+    upc_barrier();
+    upc_all_free(perm);
+    upc_all_free(dbase);
+    if (v != EXCHANGE_IN_PLACE)
+        upc_all_free(sbase);
+}
+
+/* ---- Reductions ---------------------------------------------------------- */
+
+/* A 2x2 matrix mod 251 packed in four 16-bit fields: the product is
+ * associative and does not commute. */
+static long mat_mul(long a, long b)
+{
+    long x[4], y[4], z[4];
+    for (int i = 0; i < 4; i++)
+        x[i] = (a >> (16 * i)) & 0xffff, y[i] = (b >> (16 * i)) & 0xffff;
+    z[0] = (x[0] * y[0] + x[1] * y[2]) % 251;
+    z[1] = (x[0] * y[1] + x[1] * y[3]) % 251;
+    z[2] = (x[2] * y[0] + x[3] * y[2]) % 251;
+    z[3] = (x[2] * y[1] + x[3] * y[3]) % 251;
+    return z[0] | z[1] << 16 | z[2] << 32 | z[3] << 48;
+}
+/* x -> m x + c mod 251, packed (m, c) in an int: composition, a before b. */
+static int aff(int a, int b)
+{
+    int ma = a >> 8, ca = a & 0xff, mb = b >> 8, cb = b & 0xff;
+    return (ma * mb % 251) << 8 | (mb * ca + cb) % 251;
+}
+static long add_l(long a, long b)
+{
+    return (long)((unsigned long)a + (unsigned long)b);
+}
+
+static long val_l(size_t i, int r, upc_op_t op)
+{
+    if (op == UPC_NONCOMM_FUNC)
+        return (long)((i * 7 + r) % 251) | (long)((i * 3 + 1) % 251) << 16 |
+               (long)((i * 5 + 2) % 251) << 32 | (long)((i + r + 3) % 251) << 48;
+    if (op == UPC_MULT)
+        return (long)(i % 3) + 1 - (i % 7 == 3) * 3;
+    return (long)((i * 2654435761u + (size_t)r) % 1000003) - 500000;
+}
+
+static long oper_l(upc_op_t op, long a, long b)
+{
+    switch (op) {
+    case UPC_ADD:
+    case UPC_FUNC:
+        return add_l(a, b);
+    case UPC_MULT:
+        return (long)((unsigned long)a * (unsigned long)b);
+    case UPC_AND:
+        return a & b;
+    case UPC_OR:
+        return a | b;
+    case UPC_XOR:
+        return a ^ b;
+    case UPC_LOGAND:
+        return a && b;
+    case UPC_LOGOR:
+        return a || b;
+    case UPC_MIN:
+        return b < a ? b : a;
+    case UPC_MAX:
+        return b > a ? b : a;
+    default:
+        return mat_mul(a, b);
+    }
+}
+
+/* An array of n elements of es bytes, shared [B], from element `off` of
+ * its allocation; fills element i with v(i) as the sync mode allows. */
+struct arr {
+    tupc_sptr_t base, p;
+    size_t n, B, es;
+};
+
+static struct arr arr_alloc(size_t n, size_t B, size_t es, size_t off)
+{
+    int T = THREADS;
+    struct arr a = {{0}, {0}, n, B, es};
+    size_t total = n + off + (B ? B * (size_t)T : 0);
+    /* upc_all_alloc(nblocks, B * es): block k on thread k % THREADS, the
+     * layout of shared [B] TYPE; B == 0: all on thread 0. */
+    if (B == 0)
+        a.base = upc_all_alloc(1, total * es);
+    else
+        a.base = upc_all_alloc((total + B - 1) / B, B * es);
+    a.p = tupc_ptr_add(a.base, (ptrdiff_t)off, B, es);
+    return a;
+}
+
+static tupc_sptr_t arr_at(const struct arr *a, size_t i)
+{
+    return tupc_ptr_add(a->p, (ptrdiff_t)i, a->B, a->es);
+}
+
+/* Every element of the allocation with my affinity set to FILL bytes. */
+static void arr_fill(const struct arr *a, size_t off)
+{
+    int me = MYTHREAD;
+    size_t total = a->n + off + (a->B ? a->B * (size_t)THREADS : 0);
+    unsigned char f[16];
+    memset(f, FILL, sizeof f);
+    tupc_sptr_t e0 = tupc_ptr_add(a->p, -(ptrdiff_t)off, a->B, a->es);
+    for (size_t i = 0; i < total; i++) {
+        tupc_sptr_t e = tupc_ptr_add(e0, (ptrdiff_t)i, a->B, a->es);
+        if ((int)upc_threadof(e) == me)
+            upc_memput(e, f, a->es);
+    }
+}
+
+static void red_long(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_flag_t flags)
+{
+    int T = THREADS, me = MYTHREAD;
+    struct arr a = arr_alloc(n, B, sizeof(long), off);
+    struct arr d = arr_alloc(n, B, sizeof(long), off);
+    tupc_sptr_t one = upc_all_alloc((size_t)T, 3 * sizeof(long));
+    int root = (r * 5 + 2) % T;
+    tupc_sptr_t dst = tupc_ptr_add(one, (ptrdiff_t)(root * 3 + 1), 3, sizeof(long));
+    arr_fill(&d, off);
+    if (me == root)
+        for (int k = 0; k < 3; k++)
+            tupc_put_long(tupc_ptr_add(one, (ptrdiff_t)(root * 3 + k), 3, sizeof(long)), -7);
+    upc_barrier();
+    for (size_t i = 0; i < n; i++) { /* the source, as write_src does */
+        tupc_sptr_t e = arr_at(&a, i);
+        int t = (int)upc_threadof(e);
+        if (((flags & UPC_IN_ALLSYNC) ? (t + T / 2) % T : t) == me)
+            tupc_put_long(e, val_l(i, r, op));
+    }
+    if (flags & UPC_IN_NOSYNC)
+        upc_barrier();
+    long (*fn)(long, long) = op == UPC_FUNC ? add_l : mat_mul;
+    upc_all_reduceL(dst, a.p, op, n, B, op & (UPC_FUNC | UPC_NONCOMM_FUNC) ? fn : NULL, flags);
+    if (B) /* an indefinite layout: the reduction only */
+        upc_all_prefix_reduceL(d.p, a.p, op, n, B, op & (UPC_FUNC | UPC_NONCOMM_FUNC) ? fn : NULL,
+                               flags);
+    upc_barrier();
+    long acc = 0;
+    for (size_t i = 0; i < n; i++) { /* my elements of the prefix */
+        acc = i == 0 ? val_l(0, r, op) : oper_l(op, acc, val_l(i, r, op));
+        tupc_sptr_t e = arr_at(&d, i);
+        long got = acc;
+        if (B && (int)upc_threadof(e) == me)
+            got = tupc_get_long(e);
+        if (got != acc) {
+            fprintf(stderr, "prefix_reduceL op %d n %zu B %zu off %zu: [%zu] %ld, expected %ld\n",
+                    (int)op, n, B, off, i, got, acc);
+            CHECK(0);
+        }
+    }
+    long fill;
+    memset(&fill, FILL, sizeof fill);
+    if (B) { /* elements around the prefix's dst */
+        if (off)
+            CHECK(tupc_get_long(arr_at(&d, (size_t)-1)) == fill);
+        CHECK(tupc_get_long(arr_at(&d, n)) == fill);
+    }
+    long got = tupc_get_long(dst);
+    if (got != (n ? acc : -7)) {
+        fprintf(stderr, "reduceL op %d n %zu B %zu off %zu flags %#x: %ld, expected %ld\n", (int)op,
+                n, B, off, (unsigned)flags, got, acc);
+        CHECK(0);
+    }
+    CHECK(tupc_get_long(tupc_ptr_add(one, (ptrdiff_t)(root * 3), 3, sizeof(long))) == -7);
+    CHECK(tupc_get_long(tupc_ptr_add(one, (ptrdiff_t)(root * 3 + 2), 3, sizeof(long))) == -7);
+    upc_barrier();
+    upc_all_free(one);
+    upc_all_free(d.base);
+    upc_all_free(a.base);
+}
+
+/* Other types: a reduction and a prefix of each, against the same oracle
+ * computed here. */
+#define RED_TYPE(T_, TYPE, OP, EXPR, VAL)                                                          \
+    static void red_##T_##_##OP(size_t n, size_t B, size_t off, int r)                             \
+    {                                                                                              \
+        int T = THREADS, me = MYTHREAD;                                                            \
+        (void)r;                                                                                   \
+        struct arr a = arr_alloc(n, B, sizeof(TYPE), off);                                         \
+        struct arr d = arr_alloc(n, B, sizeof(TYPE), off);                                         \
+        tupc_sptr_t one = upc_all_alloc(1, sizeof(TYPE));                                          \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            tupc_sptr_t e = arr_at(&a, i);                                                         \
+            if ((int)upc_threadof(e) == (me + T / 2) % T) {                                        \
+                TYPE v = (VAL);                                                                    \
+                upc_memput(e, &v, sizeof v);                                                       \
+            }                                                                                      \
+        }                                                                                          \
+        upc_all_reduce##T_(one, a.p, UPC_##OP, n, B, NULL, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);      \
+        upc_all_prefix_reduce##T_(d.p, a.p, UPC_##OP, n, B, NULL,                                  \
+                                  UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);                               \
+        TYPE acc = 0, got;                                                                         \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            TYPE v = (VAL), a_ = acc, b_ = v;                                                      \
+            acc = i == 0 ? v : (TYPE)(EXPR);                                                       \
+            (void)a_, (void)b_;                                                                    \
+            if ((int)upc_threadof(arr_at(&d, i)) == me) {                                          \
+                upc_memget(&got, arr_at(&d, i), sizeof got);                                       \
+                CHECK(got == acc);                                                                 \
+            }                                                                                      \
+        }                                                                                          \
+        upc_memget(&got, one, sizeof got);                                                         \
+        CHECK(got == acc);                                                                         \
+        upc_barrier();                                                                             \
+        upc_all_free(one);                                                                         \
+        upc_all_free(d.base);                                                                      \
+        upc_all_free(a.base);                                                                      \
+    }
+RED_TYPE(D, double, ADD, a_ + b_, (double)((i * 37 + (size_t)r) % 1001) - 500.0)
+RED_TYPE(D, double, MAX, b_ > a_ ? b_ : a_, (double)((i * 37 + (size_t)r) % 1001) - 500.0)
+RED_TYPE(UC, unsigned char, ADD, a_ + b_, (unsigned char)(i * 7 + (size_t)r))
+RED_TYPE(UC, unsigned char, XOR, a_ ^ b_, (unsigned char)(i * 13 + (size_t)r))
+RED_TYPE(LD, long double, ADD, a_ + b_, (long double)(i % 17) * 0.5L)
+RED_TYPE(F, float, MIN, b_ < a_ ? b_ : a_, (float)((i * 29 + (size_t)r) % 97))
+RED_TYPE(US, unsigned short, OR, a_ | b_, (unsigned short)(1u << (i % 16)))
+
+/* UPC_NONCOMM_FUNC on int: affine maps composed in index order. */
+static void red_int(size_t n, size_t B, size_t off, int r)
+{
+    int me = MYTHREAD;
+    struct arr a = arr_alloc(n, B, sizeof(int), off);
+    struct arr d = arr_alloc(n, B, sizeof(int), off);
+    tupc_sptr_t one = upc_all_alloc(1, sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+        tupc_sptr_t e = arr_at(&a, i);
+        if ((int)upc_threadof(e) == me) /* IN_MYSYNC: the owner, just before */
+            tupc_put_int(e, (int)((i * 3 + (size_t)r) % 250 + 1) << 8 | (int)((i * 7) % 251));
+    }
+    upc_all_reduceI(one, a.p, UPC_NONCOMM_FUNC, n, B, aff, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+    upc_all_prefix_reduceI(d.p, a.p, UPC_NONCOMM_FUNC, n, B, aff, UPC_IN_MYSYNC | UPC_OUT_ALLSYNC);
+    int acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v = (int)((i * 3 + (size_t)r) % 250 + 1) << 8 | (int)((i * 7) % 251);
+        acc = i == 0 ? v : aff(acc, v);
+        if ((int)upc_threadof(arr_at(&d, i)) == me)
+            CHECK(tupc_get_int(arr_at(&d, i)) == acc);
+    }
+    CHECK(tupc_get_int(one) == acc);
+    upc_barrier();
+    upc_all_free(one);
+    upc_all_free(d.base);
+    upc_all_free(a.base);
+}
+
+int tupc_main(int argc, char **argv)
+{
+    CHECK(THREADS == expected_threads(argc, argv));
+    unsigned char *buf = malloc((size_t)THREADS * 5000 + 2 * G);
+    CHECK(buf);
+    static const size_t sizes[] = {1, 7, 256, 5000};
+    int r = 0;
+    for (int v = 0; v < NVERBS; v++)
+        for (int s = 0; s < 4; s++)
+            for (int m = 0; m < NMODES; m++, r++)
+                run((enum verb)v, sizes[s], r, modes[m], buf);
+    free(buf);
+
+    static const upc_op_t ops[] = {UPC_ADD, UPC_MULT,   UPC_AND,         UPC_OR,
+                                   UPC_XOR, UPC_LOGAND, UPC_LOGOR,       UPC_MIN,
+                                   UPC_MAX, UPC_FUNC,   UPC_NONCOMM_FUNC};
+    static const size_t shapes[][3] = {/* n, B, off */
+                                       {1, 1, 0},     {5, 1, 3},   {40, 3, 2},  {40, 0, 5},
+                                       {1000, 64, 7}, {257, 5, 0}, {600, 1, 1}, {64, 64, 0}};
+    for (int o = 0; o < 11; o++)
+        for (int s = 0; s < 8; s++, r++) {
+            size_t B = shapes[s][1];
+            red_long(shapes[s][0], B, shapes[s][2], r, ops[o], modes[r % NMODES]);
+        }
+    for (int s = 0; s < 8; s++, r++) {
+        size_t n = shapes[s][0], B = shapes[s][1], off = shapes[s][2];
+        if (B == 0)
+            continue;
+        red_D_ADD(n, B, off, r);
+        red_D_MAX(n, B, off, r);
+        red_UC_ADD(n, B, off, r);
+        red_UC_XOR(n, B, off, r);
+        red_LD_ADD(n, B, off, r);
+        red_F_MIN(n, B, off, r);
+        red_US_OR(n, B, off, r);
+        red_int(n, B, off, r);
+    }
+    if (MYTHREAD == 0)
+        printf("mpi_coll: %d THREADS: every collective gave the spec's answer\n", THREADS);
+    return 0;
+}
