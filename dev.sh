@@ -137,7 +137,7 @@ test-tupcc-clangs)
 test-mpi)
     # -Dmpi=enabled with each MPI Debian ships: the library, the tests of
     # the suite mpi (under mpirun at 2x2, 4x1, 3x2; Open MPI over TCP too)
-    # and nothing else, so that the step stays short.
+    # and the layers test, nothing else, so that the step stays short.
     packages=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
     need_packages
     rc=0
@@ -151,6 +151,8 @@ test-mpi)
                 echo tests/mpi/mpi_sample_$s
             done) || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1
+        # the layers with the MPI layer's files in them (needs only the libraries)
+        meson test -C build-mpi-$impl --print-errorlogs --no-rebuild layers || rc=1
     done
     exit $rc
     ;;

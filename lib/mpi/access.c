@@ -36,26 +36,6 @@ static int word_sized(const void *a, size_t n)
     return (n == 1 || n == 2 || n == 4 || n == 8) && !((uintptr_t)a & (n - 1));
 }
 
-void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put)
-{
-    int owner = tupc_mpi_rank_of(p.thread);
-    tupc_mpi_fence();
-    tupc_mpi_strict_lock(owner);
-    /* The last holder's copy is complete and flushed; this fence brings it
-     * into this process's view of its own window. */
-    tupc_mpi_fence();
-    if (put && here(p.thread))
-        memcpy(p.addr, local, n);
-    else if (put)
-        tupc_mpi_put(p.thread, p.addr, local, n);
-    else if (here(p.thread))
-        memcpy(local, p.addr, n);
-    else
-        tupc_mpi_get(local, p.thread, p.addr, n);
-    tupc_mpi_fence();
-    tupc_mpi_strict_unlock(owner);
-}
-
 void tupc_impl_get(void *dst, tupc_sptr_t src, size_t n, int strict)
 {
     const char *func = strict ? "tupc_get_strict" : "tupc_get";

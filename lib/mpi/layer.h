@@ -57,10 +57,9 @@ void tupc_mpi_get(void *dst, uint32_t t, const char *addr, size_t n);
 void tupc_mpi_put(uint32_t t, char *addr, const void *src, size_t n);
 /* Compare-and-swap of the 64-bit word at addr of thread t: the old value. */
 uint64_t tupc_mpi_cas(uint32_t t, char *addr, uint64_t expected, uint64_t desired);
-/* Takes and gives back the strict lock of process `rank`: a word of the
- * run's own window, changed only by MPI's compare-and-swap. */
-void tupc_mpi_strict_lock(int rank);
-void tupc_mpi_strict_unlock(int rank);
+/* Compare-and-swap of the strict lock word of process `rank` (a word of
+ * the run's own window, changed only so): the old value. */
+uint64_t tupc_mpi_strict_cas(int rank, uint64_t expected, uint64_t desired);
 /* Completes this process's transfers and syncs its view of its window
  * (UPC's fence, at barriers and locks too), and lets MPI progress. */
 void tupc_mpi_fence(void);
@@ -98,6 +97,9 @@ void tupc_mpi_lock_free(const char *func, upc_lock_t *l);
 void tupc_mpi_lock(upc_lock_t *l);
 int tupc_mpi_lock_attempt(upc_lock_t *l);
 void tupc_mpi_unlock(upc_lock_t *l);
+/* A strict access to an object wider than a word, under the strict lock
+ * of the process that owns p (heap/strict.c). */
+void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put);
 
 /* ---- access.c: upc_mem* across processes --------------------------------- */
 
@@ -105,9 +107,6 @@ void tupc_mpi_memcpy(tupc_sptr_t dst, tupc_sptr_t src, size_t n);
 void tupc_mpi_memget(void *dst, tupc_sptr_t src, size_t n);
 void tupc_mpi_memput(tupc_sptr_t dst, const void *src, size_t n);
 void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
-/* A strict access to an object wider than a word, under the lock of the
- * process that owns p (heap/strict.c). */
-void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put);
 
 /* ---- coll.c: the collectives of UPC 1.3 across processes ------------------
  *

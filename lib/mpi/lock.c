@@ -17,6 +17,7 @@
 #include "sync/wait.h"
 
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 /* The lock word behind l, checked: in the heap, 8-byte aligned. */
@@ -125,4 +126,38 @@ void tupc_mpi_unlock(upc_lock_t *l)
         tupc_fail("upc_unlock", "UPC 1.3 7.2.4.5",
                   old == 0 ? "lock is not held; expected a lock held by this thread"
                            : "lock is held by another thread; expected a lock held by this thread");
+}
+
+/* The strict lock of process `rank` (heap/strict.c): a test-and-set with
+ * backoff, held for one copy. */
+static void strict_lock(int rank)
+{
+    uint64_t me = (uint64_t)tupc_impl_mythread + 1;
+    for (unsigned n = 0; tupc_mpi_strict_cas(rank, 0, me); n++) {
+        if (n < 64)
+            tupc_backoff(n);
+        else
+            tupc_mpi_progress();
+    }
+}
+
+void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put)
+{
+    int owner = tupc_mpi_rank_of(p.thread), here = tupc_impl_is_local(p.thread);
+    tupc_mpi_fence();
+    strict_lock(owner);
+    /* The last holder's copy is complete and flushed; this fence brings it
+     * into this process's view of its own window. */
+    tupc_mpi_fence();
+    if (put && here)
+        memcpy(p.addr, local, n);
+    else if (put)
+        tupc_mpi_put(p.thread, p.addr, local, n);
+    else if (here)
+        memcpy(local, p.addr, n);
+    else
+        tupc_mpi_get(local, p.thread, p.addr, n);
+    /* The copy complete (a put is flushed) before the next holder's. */
+    tupc_mpi_fence();
+    (void)tupc_mpi_strict_cas(owner, (uint64_t)tupc_impl_mythread + 1, 0);
 }

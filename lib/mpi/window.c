@@ -27,7 +27,6 @@
 #include "mpi/layer.h"
 
 #include "runtime/runtime.h"
-#include "sync/wait.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -276,25 +275,10 @@ size_t tupc_mpi_global_offset(size_t len)
     return tupc_mpi_sym_end_ + (size_t)old;
 }
 
-void tupc_mpi_strict_lock(int rank)
+uint64_t tupc_mpi_strict_cas(int rank, uint64_t expected, uint64_t desired)
 {
-    uint64_t me = (uint64_t)tupc_impl_mythread + 1, free_ = 0, old;
-    for (unsigned n = 0;; n++) {
-        MPI_Compare_and_swap(&me, &free_, &old, MPI_UINT64_T, rank, STRICT, words_win);
-        MPI_Win_flush(rank, words_win);
-        if (!old)
-            return;
-        /* Held for one copy only: a short wait, then let MPI progress. */
-        if (n < 64)
-            tupc_backoff(n);
-        else
-            tupc_mpi_progress();
-    }
-}
-
-void tupc_mpi_strict_unlock(int rank)
-{
-    uint64_t me = (uint64_t)tupc_impl_mythread + 1, free_ = 0, old;
-    MPI_Compare_and_swap(&free_, &me, &old, MPI_UINT64_T, rank, STRICT, words_win);
+    uint64_t old;
+    MPI_Compare_and_swap(&desired, &expected, &old, MPI_UINT64_T, rank, STRICT, words_win);
     MPI_Win_flush(rank, words_win);
+    return old;
 }

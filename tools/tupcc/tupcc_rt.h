@@ -233,10 +233,20 @@ static inline long long tupcc_fb_uhi(long long lo, unsigned long long E, int le)
 
 /* The general address of x[e] (block size B): out of line and cold, so
  * that the loop around a local access is not planned around it. */
-__attribute__((noinline, cold)) static void *tupcc_fb_far(tupc_sptr_t x, long long e, long long B,
-                                                          size_t es)
+__attribute__((noinline, cold)) static tupc_sptr_t tupcc_fb_far(tupc_sptr_t x, long long e,
+                                                                 long long B, size_t es)
 {
-    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es).addr;
+    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es);
+}
+
+/* Where a block's elements start for tupcc_fb_at and tupcc_fb_sptr. As
+ * one value: left to itself gcc rebuilds it from its parts on every
+ * access, two instructions more. Not volatile: computed once a loop. */
+static inline char *tupcc_fb_start(char *p, long long b0, long long off, size_t es)
+{
+    char *start = p + (b0 + off) * (long long)es;
+    __asm__("" : "+r"(start));
+    return start;
 }
 
 /* &x[e] in such a loop, for an array x of a's layout whose part on this
@@ -249,25 +259,21 @@ static inline void *tupcc_fb_at(char *p, tupc_sptr_t x, long long e, long long b
      * the same for the whole block, so the compiler hoists it and the
      * access is one indexed load, as a hand-written lx[c - lo]. */
     long long d = e - b0;
-    char *start = p + (b0 + off) * (long long)es;
-    /* The start as one value: left to itself gcc rebuilds it from its
-     * parts on every access, two instructions more. Not volatile: it is
-     * computed once for the loop. */
-    __asm__("" : "+r"(start));
+    char *start = tupcc_fb_start(p, b0, off, es);
     if (__builtin_expect((unsigned long long)d < (unsigned long long)B, 1))
         return start + d * (long long)es;
-    return tupcc_fb_far(x, e, B, es);
+    return tupcc_fb_far(x, e, B, es).addr;
 }
 static inline tupc_sptr_t tupcc_fb_sptr(char *p, tupc_sptr_t x, long long e, long long b0,
                                         long long B, long long off, size_t es)
 {
     long long d = e - b0;
-    if ((unsigned long long)d < (unsigned long long)B) {
-        tupc_sptr_t r = {p + (b0 + off) * (long long)es + d * (long long)es, (uint32_t)MYTHREAD,
-                         (uint32_t)d};
+    char *start = tupcc_fb_start(p, b0, off, es);
+    if (__builtin_expect((unsigned long long)d < (unsigned long long)B, 1)) {
+        tupc_sptr_t r = {start + d * (long long)es, (uint32_t)MYTHREAD, (uint32_t)d};
         return r;
     }
-    return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es);
+    return tupcc_fb_far(x, e, B, es);
 }
 
 /* &b[i] from p == &a[i], for shared arrays a and b of one layout: the same
