@@ -7,8 +7,8 @@
  * library's own barriers) nothing is gained by that, and a non-blocking
  * collective costs several times a blocking one in Open MPI (libnbc): the
  * last arriver then runs a blocking MPI_Allreduce and completes the
- * episode itself. Its reduction carries the checks of the barrier:
- * MAXLOC over (id, thread), (-id, thread), (kind, thread) and (-kind,
+ * episode itself, where the node has a CPU for each thread (block_ok). Its reduction carries the
+ * checks of the barrier: MAXLOC over (id, thread), (-id, thread), (kind, thread) and (-kind,
  * thread) gives the largest and the smallest named id and kind of arrival
  * with a thread that gave each, so that unequal ids (para 10) and a user
  * barrier met by a library call name a thread, as in one process. The
@@ -24,10 +24,12 @@
 #include "sync/wait.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* MPI_LONG_INT's layout. */
 struct li {
@@ -50,9 +52,31 @@ static void reset_acc(void)
         acc[k] = (struct li){LONG_MIN, INT_MAX};
 }
 
+/* Whether a whole barrier may block in MPI_Allreduce (see the top): only
+ * where every thread of this node's processes has a CPU of its own. A
+ * blocking MPI collective polls without yielding (MPICH always), so with
+ * more threads than CPUs the waiting processes take the CPUs from the
+ * ones they wait for (mpi_coll at 3 x 2 on 2 CPUs ran past 120 s); there
+ * the non-blocking reduction and its backing-off waits stay. */
+static int block_ok;
+
 int tupc_mpi_barrier_start(char *err, size_t len)
 {
-    (void)err, (void)len;
+    MPI_Comm node;
+    int on_node = 1;
+    if (MPI_Comm_split_type(tupc_mpi_comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+        MPI_SUCCESS) {
+        snprintf(err, len, "cannot find the processes of this node (MPI_Comm_split_type)");
+        return -1;
+    }
+    MPI_Comm_size(node, &on_node);
+    MPI_Comm_free(&node);
+    /* The process's threads on the CPUs it may use, and the node's on the
+     * node's (each process may be bound to CPUs of its own). The progress
+     * thread sleeps between its calls: not counted. */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    block_ok = tupc_local_threads_ <= tupc_run_.cpus &&
+               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
     arrived = 0;
     started = 0;
     reset_acc();
@@ -134,7 +158,7 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
         tupc_mpi_sync();
         memcpy(out[e % 2], acc, sizeof acc);
         reset_acc();
-        if (whole) {
+        if (whole && block_ok) {
             /* The other threads of the process wait in depart, which finds
              * the lock taken until this completes. */
             reduce_now(out[e % 2]);

@@ -5,7 +5,7 @@
  * sync modes are taken conservatively: IN_MYSYNC and IN_ALLSYNC are a
  * barrier of every thread before the first read, OUT_MYSYNC and
  * OUT_ALLSYNC one after the last write. A barrier is a fence of every
- * thread (mpi/barrier.c: MPI_Win_sync on each side), so what a thread
+ * thread (mpi/barrier.c: tupc_mpi_sync on each side), so what a thread
  * wrote before its entry is what the gets read, and what a thread wrote
  * into its dst is what others read after its exit. Gets are complete when
  * they return (mpi/window.c), so a thread leaving under OUT_NOSYNC has
