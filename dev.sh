@@ -9,7 +9,7 @@
 #   ./dev.sh test-asan   the suite under AddressSanitizer + UBSan (clang, strictest checks)
 #   ./dev.sh test-nonuma the runtime tests of a build without libnuma
 #   ./dev.sh test-tupcc-clangs  tupcc with clang 16 and 19 as its front end
-#   ./dev.sh test-mpi    THREADS across MPI processes: the suite mpi with Open MPI and MPICH
+#   ./dev.sh test-mpi    THREADS across MPI processes: the suite mpi with Open MPI and MPICH, and under TSan
 #   ./dev.sh bench       build and run the benchmarks (see README)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -137,7 +137,8 @@ test-tupcc-clangs)
 test-mpi)
     # -Dmpi=enabled with each MPI Debian ships: the library, the tests of
     # the suite mpi (under mpirun at 2x2, 4x1, 3x2; Open MPI over TCP too)
-    # and the layers test, nothing else, so that the step stays short.
+    # and the layers test, nothing else, so that the step stays short; then
+    # a part of it under ThreadSanitizer.
     packages=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
     need_packages
     rc=0
@@ -154,6 +155,21 @@ test-mpi)
         # the layers with the MPI layer's files in them (needs only the libraries)
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild layers || rc=1
     done
+    # ThreadSanitizer across processes (MPICH, whose libraries are not
+    # instrumented: ignore_noninstrumented_modules), the library's tests at
+    # 2 x 2, the collectives and the C samples.
+    CC=clang configure build-mpi-tsan -Dwerror=true -Db_sanitize=thread -Db_lundef=false \
+        -Dmpi=enabled -Dmpi_impl=mpich -Dsamples=false
+    tsan_tests=(mpi_runtime_2x2 mpi_memory_2x2 mpi_lock_2x2 mpi_barrier_2x2 mpi_heat_2x2 mpi_coll_2x2
+        mpi_samples)
+    ninja -C build-mpi-tsan lib/libtupc.a lib/libtupc_main.a \
+        $(for t in runtime memory lock barrier heat coll; do echo tests/mpi/mpi_$t; done) \
+        $(for s in matmul pi histogram prefix_sum sample_sort transpose; do
+            echo tests/mpi/mpi_sample_$s
+        done) || rc=1
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1" \
+        meson test -C build-mpi-tsan --print-errorlogs --no-rebuild --timeout-multiplier 4 \
+        "${tsan_tests[@]}" || rc=1
     exit $rc
     ;;
 bench)

@@ -4,7 +4,8 @@
 # PROG is a program built from samples/NAME.c (named mpi_sample_NAME), or
 # samples/NAME.upc, which TUPCC translates into OUTDIR first. Each must end
 # with status 0, which the samples give only when their own check of the
-# answer passed, and print the line that states its result.
+# answer passed, and print the line that states its result. $TUPCC_CFLAGS
+# goes to tupcc (a sanitizer build passes its -fsanitize).
 set -eu
 run=$1 impl=$2 launcher=$3 net=$4 tupcc=$5 out=$6
 shift 6
@@ -21,7 +22,8 @@ for prog in "$@"; do
         # each is a lock, a get and a put through MPI.
         flags=
         [ "$name" = histogram ] && flags=-DSAMPLES=500
-        "$tupcc" $flags "$prog" -o "$out/$name"
+        # shellcheck disable=SC2086
+        "$tupcc" $flags ${TUPCC_CFLAGS:-} "$prog" -o "$out/$name"
         prog=$out/$name
         ;;
     esac
