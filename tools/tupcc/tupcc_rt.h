@@ -231,10 +231,13 @@ static inline long long tupcc_fb_uhi(long long lo, unsigned long long E, int le)
     return E >= (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)E + le;
 }
 
-/* The general address of x[e] (block size B): out of line and cold, so
- * that the loop around a local access is not planned around it. */
-__attribute__((noinline, cold)) static tupc_sptr_t tupcc_fb_far(tupc_sptr_t x, long long e,
-                                                                 long long B, size_t es)
+/* The general address of x[e] (block size B): out of line, so that the
+ * loop around a local access is not planned around it. Not `cold`: a cold
+ * function is compiled for size, and its divisions by the constant B
+ * (gcc clones it per constant) would be divide instructions, tens of ns
+ * on every far read (spmv at 2 THREADS: 1.5x the hand-written C). */
+__attribute__((noinline)) static tupc_sptr_t tupcc_fb_far(tupc_sptr_t x, long long e, long long B,
+                                                          size_t es)
 {
     return tupc_ptr_add(x, (ptrdiff_t)e, (size_t)B, es);
 }
