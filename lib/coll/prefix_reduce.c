@@ -518,6 +518,45 @@ static __attribute__((noinline)) void prefix_mpi(const struct tupc_red_type *ty,
 }
 #endif
 
+/* The pieces path: this thread scans its piece of L, seeded by the
+ * published partials of the pieces before it, and publishes its own where
+ * a later piece needs it. */
+static void prefix_pieces(const struct tupc_red_type *ty, struct tupc_coll *c,
+                          const struct tupc_team *t, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                          upc_op_t op, tupc_red_fn f, int excl)
+{
+    int key = tupc_red_key(L, tupc_impl_mythread);
+    size_t lo, m = tupc_red_piece(L, key, &lo);
+    if (m) {
+        /* Publish unless no later piece needs it. */
+        int later = 0;
+        for (int k = key + 1; k < L->T && !later; k++) {
+            size_t lo2;
+            later = tupc_red_piece(L, k, &lo2) != 0;
+        }
+        if (later) {
+            union tupc_red_val part;
+            tupc_red_range(ty, L, lo, m, op, f, &part);
+            memcpy(tupc_coll_scratch_claim(c), &part, ty->size);
+            tupc_coll_publish(c);
+        }
+        union tupc_red_val seed, x;
+        int any = 0;
+        for (int k = 0; k < key; k++) {
+            size_t lo2;
+            if (tupc_red_piece(L, k, &lo2) == 0)
+                continue;
+            int j = tupc_team_rank_in(t, tupc_red_thread(L, k));
+            tupc_coll_wait_published(c, j);
+            memcpy(any ? (void *)&x : (void *)&seed, tupc_coll_scratch(c, j), ty->size);
+            if (any)
+                ty->combine(op, f, &seed, &x);
+            any = 1;
+        }
+        scan_piece(ty, L, dst, lo, m, op, f, any ? &seed : NULL, excl);
+    }
+}
+
 /* The call on team t, on any team; returns 1. */
 static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
@@ -586,37 +625,7 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
         for (int j = 0; j < T; j++)
             tupc_coll_need(&c, j);
 
-    int key = tupc_red_key(&L, tupc_impl_mythread);
-    size_t lo, m = tupc_red_piece(&L, key, &lo);
-    if (m) {
-        /* Publish unless no later piece needs it. */
-        int later = 0;
-        for (int k = key + 1; k < L.T && !later; k++) {
-            size_t lo2;
-            later = tupc_red_piece(&L, k, &lo2) != 0;
-        }
-        if (later) {
-            union tupc_red_val part;
-            tupc_red_range(ty, &L, lo, m, op, f, &part);
-            memcpy(tupc_coll_scratch_claim(&c), &part, ty->size);
-            tupc_coll_publish(&c);
-        }
-        union tupc_red_val seed, x;
-        int any = 0;
-        for (int k = 0; k < key; k++) {
-            size_t lo2;
-            if (tupc_red_piece(&L, k, &lo2) == 0)
-                continue;
-            int j = tupc_team_rank_in(t, tupc_red_thread(&L, k));
-            tupc_coll_wait_published(&c, j);
-            memcpy(any ? (void *)&x : (void *)&seed, tupc_coll_scratch(&c, j), ty->size);
-            if (any)
-                ty->combine(op, f, &seed, &x);
-            any = 1;
-        }
-        scan_piece(ty, &L, dst, lo, m, op, f, any ? &seed : NULL, excl);
-    }
-
+    prefix_pieces(ty, &c, t, &L, dst, op, f, excl);
     if (out == TUPC_MYSYNC && L.chunk)
         tupc_coll_leave_symmetric(&c); /* every thread may write my dst */
     else if (out == TUPC_MYSYNC)
