@@ -3,20 +3,25 @@
  * process, and upc_wait waits for it to complete.
  *
  * The non-blocking collective keeps upc_notify from waiting for anyone
- * (UPC 1.3 6.6.1). Where the wait follows at once (upc_barrier, the
- * library's own barriers) nothing is gained by that, and a non-blocking
- * collective costs several times a blocking one in Open MPI (libnbc): the
- * last arriver then runs a blocking MPI_Allreduce and completes the
- * episode itself, where the node has a CPU for each thread (block_ok). Its reduction carries the
- * checks of the barrier: MAXLOC over (id, thread), (-id, thread), (kind, thread) and (-kind,
- * thread) gives the largest and the smallest named id and kind of arrival
- * with a thread that gave each, so that unequal ids (para 10) and a user
- * barrier met by a library call name a thread, as in one process. The
- * threads of this process fold theirs in under the process's lock first.
+ * (UPC 1.3 6.6.1). Every process posts the same one for every episode: a
+ * blocking collective does not match a non-blocking one (MPI 3.1 5.12),
+ * and two threads of one episode may arrive through upc_barrier and
+ * upc_notify. Where the last arriver departs at once (upc_barrier, the
+ * library's barriers: `whole`) it waits for the reduction with MPI_Wait
+ * then and there, rather than in the backing-off loop of the departure,
+ * where every thread has a CPU (block_ok): MPI_Wait polls without
+ * yielding (MPICH always).
  *
- * MPI is called under that lock only (the Iallreduce by the last arriver,
- * MPI_Test by whichever waiter holds it), so no two threads ever touch the
- * request at once. */
+ * The reduction carries the checks of the barrier: MAXLOC over (id,
+ * thread), (-id, thread), (kind, thread) and (-kind, thread) gives the
+ * largest and the smallest named id and kind of arrival with a thread that
+ * gave each, so that unequal ids (para 10) and a user barrier met by a
+ * library call name a thread, as in one process. The threads of this
+ * process fold theirs in under the process's lock first.
+ *
+ * MPI is called under that lock only (the Iallreduce and a whole
+ * barrier's MPI_Wait by the last arriver, MPI_Test by whichever waiter
+ * holds it), so no two threads ever touch the request at once. */
 #include "mpi/layer.h"
 
 #include "check/error.h"
@@ -52,12 +57,12 @@ static void reset_acc(void)
         acc[k] = (struct li){LONG_MIN, INT_MAX};
 }
 
-/* Whether a whole barrier may block in MPI_Allreduce (see the top): only
- * where every thread of this node's processes has a CPU of its own. A
- * blocking MPI collective polls without yielding (MPICH always), so with
- * more threads than CPUs the waiting processes take the CPUs from the
- * ones they wait for (mpi_coll at 3 x 2 on 2 CPUs ran past 120 s); there
- * the non-blocking reduction and its backing-off waits stay. */
+/* Whether a whole barrier's last arriver may block in MPI_Wait (see the
+ * top): only where every thread of the nodes' processes has a CPU of its
+ * own. MPI_Wait polls without yielding (MPICH always), so with more
+ * threads than CPUs the waiting processes take the CPUs from the ones they
+ * wait for (mpi_coll at 3 x 2 on 2 CPUs ran past 120 s); there the
+ * backing-off waits of the departure stay. One decision for the job. */
 static int block_ok;
 
 int tupc_mpi_barrier_start(char *err, size_t len)
@@ -75,8 +80,9 @@ int tupc_mpi_barrier_start(char *err, size_t len)
      * node's (each process may be bound to CPUs of its own). The progress
      * thread sleeps between its calls: not counted. */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    block_ok = tupc_local_threads_ <= tupc_run_.cpus &&
+    int mine = tupc_local_threads_ <= tupc_run_.cpus &&
                (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
+    MPI_Allreduce(&mine, &block_ok, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     arrived = 0;
     started = 0;
     reset_acc();
@@ -111,26 +117,6 @@ static long kind_of(int user, const char *func)
     return 2 + (long)(h & 0x3fffffff);
 }
 
-/* The job's reduction of v, blocking: MAX of the four values first, which
- * tells whether every arrival agrees (the usual case, and the cheaper
- * reduction: plain longs); only where they differ, the MAXLOC that names
- * the threads. Every process sees the same maxima, so all take the second
- * step or none. */
-static void reduce_now(struct li *v)
-{
-    long m[NVALS];
-    for (int k = 0; k < NVALS; k++)
-        m[k] = v[k].v;
-    MPI_Allreduce(MPI_IN_PLACE, m, NVALS, MPI_LONG, MPI_MAX, tupc_mpi_comm_);
-    int named = m[ID_MAX] != LONG_MIN;
-    if ((named && m[ID_MAX] != -m[ID_MIN]) || m[KIND_MAX] != -m[KIND_MIN]) {
-        MPI_Allreduce(MPI_IN_PLACE, v, NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_);
-        return;
-    }
-    for (int k = 0; k < NVALS; k++)
-        v[k].v = m[k]; /* all alike: no thread to name */
-}
-
 /* Episode e is complete, its reduction in out[e % 2]; under the lock. */
 static void complete(uint32_t e)
 {
@@ -158,15 +144,14 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
         tupc_mpi_sync();
         memcpy(out[e % 2], acc, sizeof acc);
         reset_acc();
+        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_,
+                       &req);
+        started = e;
         if (whole && block_ok) {
             /* The other threads of the process wait in depart, which finds
              * the lock taken until this completes. */
-            reduce_now(out[e % 2]);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
             complete(e);
-        } else {
-            MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC,
-                           tupc_mpi_comm_, &req);
-            started = e;
         }
     }
     pthread_mutex_unlock(&lock);

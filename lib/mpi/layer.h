@@ -84,7 +84,7 @@ void tupc_mpi_regions(size_t part);
 int tupc_mpi_barrier_start(char *err, size_t len);
 void tupc_mpi_barrier_stop(void);
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
- * as the statement gave them, whole: the departure follows at once) and
+ * as the statement gave them, whole: this thread departs at once) and
  * departure. */
 void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, uint32_t e);
 void tupc_mpi_depart(const char *func, int named, int id, uint32_t e);

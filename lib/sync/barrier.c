@@ -54,7 +54,9 @@
 
 #define NAMED 1 /* the notify gave an id */
 #define USER 2  /* upc_notify or upc_barrier, not a library call */
-#define WHOLE 4 /* upc_barrier or a library barrier: the wait follows at once */
+/* upc_barrier or a library barrier: this thread's wait follows at once
+ * (mpi/barrier.c may block for it in the arrival). */
+#define WHOLE 4
 
 struct bar_thread {
     tupc_word arrive;    /* last episode this thread notified (flat mode) */
