@@ -9,15 +9,17 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   enum tupc_sync *out)
 {
     const upc_flag_t sync = 0x3f, known = sync | UPC_PUSH | UPC_PULL | UPC_IN_PLACE | UPC_ASYNC;
+    /* The caller and the split phase first, as every collective checks them. */
+    tupc_require_thread(func);
+    tupc_check_not_split(func);
     if (mode & ~known) {
-        tupc_require_thread(func);
         tupc_fail(func, TUPC_X_SEC " items 3 to 7",
                   "mode is 0x%x, with bits 0x%x that are no mode; expected UPC_IN_*SYNC | "
                   "UPC_OUT_*SYNC, with UPC_PUSH or UPC_PULL%s",
                   (unsigned)mode, (unsigned)(mode & ~known),
                   in_place_ok ? " and UPC_IN_PLACE" : "");
     }
-    /* The caller, the split phase and the sync flags, as every form checks them. */
+    /* The sync flags, as every form parses them. */
     tupc_reloc_start(func, mode & sync, in, out);
     x->func = func;
     x->async = (mode & UPC_ASYNC) != 0;
