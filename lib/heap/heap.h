@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, char *err,
                    size_t errlen);
@@ -87,6 +88,40 @@ static inline void tupc_check_sptr(const char *func, const char *arg, tupc_sptr_
 static inline size_t tupc_offset(tupc_sptr_t p)
 {
     return (size_t)(p.addr - tupc_partition((int)p.thread));
+}
+
+/* A strict copy's bytes (heap/strict.c, mpi/lock.c): n bytes between local
+ * memory and shared memory at sh, in naturally aligned pieces of up to 8
+ * bytes on the shared side, each one atomic access. So a strict access of
+ * an aligned member (the word path, one atomic) and a strict copy of the
+ * object around it (under the strict lock) each see the other whole. The
+ * lock and the fences around the copy order it: relaxed suffices. */
+#define TUPC_STRICT_PIECE_(U)                                                                      \
+    do {                                                                                           \
+        U v_;                                                                                      \
+        if (put) {                                                                                 \
+            memcpy(&v_, local + i, sizeof v_);                                                     \
+            __atomic_store_n((U *)(sh + i), v_, __ATOMIC_RELAXED);                                 \
+        } else {                                                                                   \
+            v_ = __atomic_load_n((U *)(sh + i), __ATOMIC_RELAXED);                                 \
+            memcpy(local + i, &v_, sizeof v_);                                                     \
+        }                                                                                          \
+    } while (0)
+static inline void tupc_strict_pieces(char *sh, char *local, size_t n, int put)
+{
+    for (size_t i = 0, s; i < n; i += s) {
+        uintptr_t a = (uintptr_t)(sh + i);
+        for (s = 8; s > 1 && ((a & (s - 1)) || n - i < s); s >>= 1)
+            ;
+        if (s == 8)
+            TUPC_STRICT_PIECE_(uint64_t);
+        else if (s == 4)
+            TUPC_STRICT_PIECE_(uint32_t);
+        else if (s == 2)
+            TUPC_STRICT_PIECE_(uint16_t);
+        else
+            TUPC_STRICT_PIECE_(uint8_t);
+    }
 }
 
 #endif

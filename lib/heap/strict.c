@@ -30,10 +30,7 @@ void tupc_impl_strict_copy(void *local, tupc_sptr_t p, size_t n, int put)
      * acquire and release order it with the other strict copies. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     pthread_mutex_lock(&strict_lock);
-    if (put)
-        memcpy(p.addr, local, n);
-    else
-        memcpy(local, p.addr, n);
+    tupc_strict_pieces(p.addr, local, n, put);
     pthread_mutex_unlock(&strict_lock);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

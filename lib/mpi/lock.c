@@ -134,10 +134,13 @@ static void strict_lock(int rank)
 {
     uint64_t me = (uint64_t)tupc_impl_mythread + 1;
     for (unsigned n = 0; tupc_mpi_strict_cas(rank, 0, me); n++) {
+        /* Relaxed: the flag only says that the run is ending. */
+        if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+            tupc_thread_leave();
         if (n < 64)
             tupc_backoff(n);
-        else
-            tupc_mpi_progress();
+        else /* each try is a round trip to the owner, as upc_lock's */
+            nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
     }
 }
 
@@ -149,12 +152,10 @@ void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put)
     /* The last holder's copy is complete and flushed; this fence brings it
      * into this process's view of its own window. */
     tupc_mpi_fence();
-    if (put && here)
-        memcpy(p.addr, local, n);
+    if (here)
+        tupc_strict_pieces(p.addr, local, n, put);
     else if (put)
         tupc_mpi_put(p.thread, p.addr, local, n);
-    else if (here)
-        memcpy(local, p.addr, n);
     else
         tupc_mpi_get(local, p.thread, p.addr, n);
     /* The copy complete (a put is flushed) before the next holder's. */

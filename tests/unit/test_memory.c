@@ -209,6 +209,11 @@ static int strict_wide_body(void *arg)
                 torn += w.b[k] != w.b[0];
             long double v = tupc_get_strict_ldouble(ld);
             torn += v != (long double)(long long)v || v < 0;
+            /* A member of the object, strict on its own (one atomic load),
+             * against the strict copies of the whole: one write's bytes. */
+            unsigned long m = tupc_get_strict_ulong(tupc_ptr_add(obj, 8, 0, 1));
+            for (size_t k = 1; k < sizeof m; k++)
+                torn += (unsigned char)(m >> (8 * k)) != (unsigned char)m;
         }
         tupc_put_strict_int(tupc_index(done, MYTHREAD, 1, int), 1);
         TCHECK(torn == 0, "thread %d: %d strict reads saw parts of two writes", MYTHREAD, torn);
