@@ -404,6 +404,22 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_t
     tupc_coll_finish(&c);
 }
 
+/* The checks of a call that reduce_one_block does not take, written once
+ * for one process and across processes; the flags parsed into in and out. */
+static inline void reduce_check(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
+                                tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                                tupc_red_fn f, upc_flag_t flags, enum tupc_sync *in,
+                                enum tupc_sync *out)
+{
+    tupc_require_thread(func);
+    tupc_red_check_op(func, ty, op, f);
+    tupc_coll_flags(func, flags, in, out);
+    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
+    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
+                          src, nelems, blk_size, ty->size);
+}
+
 static void reduce_partials(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                             size_t blk_size, tupc_red_fn f, upc_flag_t flags, enum tupc_sync in,
@@ -420,14 +436,8 @@ static __attribute__((noinline)) void reduce_checked(const struct tupc_red_type 
     /* Every traced call comes here (tupc_red_direct_threads_). */
     TUPC_TRACE_VOID(reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags), func,
                     (uint64_t)nelems * ty->size, flags, t == &tupc_team_all_ ? 0 : (int)t->id);
-    tupc_require_thread(func);
     enum tupc_sync in, out;
-    tupc_red_check_op(func, ty, op, f);
-    tupc_coll_flags(func, flags, &in, &out);
-    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
-                          src, nelems, blk_size, ty->size);
+    reduce_check(ty, func, dst, src, op, nelems, blk_size, f, flags, &in, &out);
 
     if (tupc_red_is_direct(t, nelems, ty->size)) {
         const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
@@ -518,14 +528,8 @@ static __attribute__((noinline)) void reduce_mpi(const struct tupc_red_type *ty,
                                                  size_t nelems, size_t blk_size, tupc_red_fn f,
                                                  upc_flag_t flags)
 {
-    tupc_require_thread(func);
     enum tupc_sync in, out;
-    tupc_red_check_op(func, ty, op, f);
-    tupc_coll_flags(func, flags, &in, &out);
-    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
-                          src, nelems, blk_size, ty->size);
+    reduce_check(ty, func, dst, src, op, nelems, blk_size, f, flags, &in, &out);
     tupc_check_not_split(func);
     const struct tupc_mpi_call c = {
         func, (unsigned)flags,
