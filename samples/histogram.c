@@ -9,8 +9,10 @@
 #include <stdio.h>
 
 #define BINS 8
-#ifndef SAMPLES /* per thread; the suite mpi asks fewer (-DSAMPLES=), as each */
-#define SAMPLES 100000 /* locked update there may cross processes */
+/* Per thread. The suite mpi asks fewer (-DSAMPLES=), as each locked
+ * update there may cross processes. */
+#ifndef SAMPLES
+#define SAMPLES 100000
 #endif
 
 static unsigned next_bin(uint64_t *s)
