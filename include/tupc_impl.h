@@ -90,12 +90,19 @@ static inline void tupc_impl_fence(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+/* Whether a strict access of n bytes at a is one atomic access: 1, 2, 4
+ * or 8 aligned bytes. */
+static inline int tupc_impl_strict_fits_word(const void *a, size_t n)
+{
+    return (n == 1 || n == 2 || n == 4 || n == 8) && !((uintptr_t)a & (n - 1));
+}
+
 /* A strict access of 1, 2, 4 or 8 aligned bytes: one atomic load or store
  * between the fences, so that it is never seen in part. 0 where the object
  * is wider or unaligned: tupc_impl_strict_copy then takes it. */
 static inline int tupc_impl_strict_word(void *local, void *shared, size_t n, int put)
 {
-    if ((n != 1 && n != 2 && n != 4 && n != 8) || ((uintptr_t)shared & (n - 1)))
+    if (!tupc_impl_strict_fits_word(shared, n))
         return 0;
     tupc_impl_fence();
     /* Each size its own atomic: n is a constant in the typed accessors, so

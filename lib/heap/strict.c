@@ -5,7 +5,7 @@
  * between two fences. One lock, not one per address: such accesses are
  * rare, and two overlapping objects (a struct and its member) must take
  * the same lock. Across processes the lock is the owning process's word,
- * taken by MPI's compare-and-swap (mpi/access.c), since a mutex here
+ * taken by MPI's compare-and-swap (mpi/lock.c), since a mutex here
  * cannot keep out another process's transfer. */
 #include "check/error.h"
 #include "heap/heap.h"

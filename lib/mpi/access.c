@@ -27,15 +27,6 @@ static void strict_fence(void)
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* 1, 2, 4 or 8 aligned bytes: one get or put, which every transport of
- * both MPIs moves whole (MPI itself leaves conflicting accesses undefined;
- * mpi_memory's strict test watches for a torn one). A wider object takes
- * its owner's strict lock. */
-static int word_sized(const void *a, size_t n)
-{
-    return (n == 1 || n == 2 || n == 4 || n == 8) && !((uintptr_t)a & (n - 1));
-}
-
 void tupc_impl_get(void *dst, tupc_sptr_t src, size_t n, int strict)
 {
     const char *func = strict ? "tupc_get_strict" : "tupc_get";
@@ -48,13 +39,17 @@ void tupc_impl_get(void *dst, tupc_sptr_t src, size_t n, int strict)
             tupc_mpi_get(dst, src.thread, src.addr, n);
         return;
     }
-    if (!word_sized(src.addr, n)) {
+    /* A wider object takes its owner's strict lock. A word here is one
+     * atomic load; another process's, one get (MPI promises no atomicity
+     * for conflicting gets and puts; an aligned word is one access at the
+     * target on the transports of both MPIs here, which no test checks). */
+    if (!tupc_impl_strict_fits_word(src.addr, n)) {
         tupc_impl_strict_copy(dst, src, n, 0);
         return;
     }
     strict_fence();
     if (here(src.thread))
-        tupc_impl_strict_word(dst, src.addr, n, 0);
+        tupc_strict_pieces(src.addr, dst, n, 0); /* one piece: the fences order it */
     else
         tupc_mpi_get(dst, src.thread, src.addr, n);
     strict_fence();
@@ -72,13 +67,13 @@ void tupc_impl_put(tupc_sptr_t dst, const void *src, size_t n, int strict)
             tupc_mpi_put(dst.thread, dst.addr, src, n);
         return;
     }
-    if (!word_sized(dst.addr, n)) {
+    if (!tupc_impl_strict_fits_word(dst.addr, n)) { /* as in tupc_impl_get */
         tupc_impl_strict_copy((void *)src, dst, n, 1);
         return;
     }
     strict_fence();
     if (here(dst.thread))
-        tupc_impl_strict_word((void *)src, dst.addr, n, 1);
+        tupc_strict_pieces(dst.addr, (void *)src, n, 1);
     else
         tupc_mpi_put(dst.thread, dst.addr, src, n);
     strict_fence();
