@@ -120,6 +120,12 @@ def in_group(grp, d):
 DECLS = ('VarDecl', 'FieldDecl', 'TypedefDecl', 'RecordDecl', 'EnumDecl')
 
 
+def fb_start_name(q):
+    """the name of the block's first element (tupcc_rD_N) beside the block
+    base tupcc_qD_N of a block loop."""
+    return 'tupcc_r' + q[len('tupcc_q'):]
+
+
 def pragma_mode(pragmas, off):
     """the mode (1 strict, 2 relaxed) that the UPC pragmas give an access at
     offset off of the pre-passed text: relaxed before any (UPC 1.3 6.6.1's
@@ -557,7 +563,7 @@ class Translator:
         if ctx['cyclic']:
             return q, b0
         ctx['starts'].add(h)
-        return q.replace('tupcc_q', 'tupcc_r', 1), f'{b0}, (long long)({ctx["B"]}){"" if unit == "1" else f" * {unit}"}, -({b0})'
+        return fb_start_name(q), f'{b0}, (long long)({ctx["B"]}){"" if unit == "1" else f" * {unit}"}, -({b0})'
 
     def literal_offset(self, idx, v):
         """K where idx is v + K, K + v or v - K for an integer literal K, else None."""
@@ -1228,7 +1234,7 @@ class Translator:
             # each array's part on this thread, found once for the loop
             ps = ', '.join(f'*{p} = {h}.addr + (size_t)MYTHREAD * tupc_impl_partition_size' +
                            ('' if cyclic else f', *{q} = 0') +
-                           (f", *{q.replace('tupcc_q', 'tupcc_r', 1)} = 0" if h in ctx['starts'] else '')
+                           (f", *{fb_start_name(q)} = 0" if h in ctx['starts'] else '')
                            for h, (p, q, _, _) in ctx['ptrs'].items())
             head += f'for (char {ps}, *tupcc_g{d} = ""; tupcc_g{d}; tupcc_g{d} = 0) '
         if cyclic:
@@ -1240,7 +1246,7 @@ class Translator:
                 # (r: the block's first element, where tupcc_fb_at tests)
                 off = f', tupcc_off{d} = tupcc_c{d} * tupcc_B{d} - tupcc_b{d}' + ''.join(
                     f', {q} = {p} + tupcc_off{d} * ({unit} * (long long)sizeof({ct}))' +
-                    (f", {q.replace('tupcc_q', 'tupcc_r', 1)} = {q} + tupcc_b{d} * ({unit} * (long long)sizeof({ct}))"
+                    (f", {fb_start_name(q)} = {q} + tupcc_b{d} * ({unit} * (long long)sizeof({ct}))"
                      if h in ctx['starts'] else '')
                     for h, (p, q, ct, unit) in ctx['ptrs'].items())
             head += (f'for (; tupcc_b{d} < tupcc_hi{d}; tupcc_b{d} += tupcc_B{d} * THREADS, tupcc_c{d}++) ')
@@ -2119,7 +2125,7 @@ def _line_starts(text):
 def _moved(off, edits):
     """where offset off of the text is once the casts of edits are in: each
     puts `((dest)(` before its begin and `))` after its end."""
-    return off + sum(len(dest) + 4 for b, _, dest in edits if b < off) + \
+    return off + sum(len(dest) + 4 for b, _, dest in edits if b <= off) + \
         sum(2 for _, e, _ in edits if e <= off)
 
 
