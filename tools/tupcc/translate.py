@@ -358,23 +358,21 @@ class Translator:
         k, tmode = decode_as(t.AS)
         if n['kind'] == 'UnaryOperator' and n['opcode'] == '*' and self.walks and self.walking(n):
             return None
+        p = None
         if self.mode_at(n, tmode) != 1 and n['kind'] == 'ArraySubscriptExpr':
             a, b = kids(n)
             base, idx = (a, b) if self.is_sptr(a) else (b, a)
             priv = self.private_element(strip(base), strip(idx), idx)
-            if priv and 'tupcc_fb_at(' in priv[1]:
-                # x[e] tested against the loop's block: its pointer-to-shared,
-                # which may be another process's element (out[pos[i] - 1])
-                et = t.copy()
-                et.AS = 0
-                et.quals = [q for q in et.quals if q not in ('const', 'volatile')]
-                return self.types.cdecl(et), priv[0], self.mode_at(n, tmode) == 1
-            if priv:
+            if priv and not priv[2]:
                 return None
+            # x[e] tested against the loop's block (priv[2]): its
+            # pointer-to-shared, which may be another process's element
+            # (out[pos[i] - 1])
+            p = priv[0] if priv else None
         et = t.copy()
         et.AS = 0
         et.quals = [q for q in et.quals if q not in ('const', 'volatile')]
-        return self.types.cdecl(et), self.sptr(n), self.mode_at(n, tmode) == 1
+        return self.types.cdecl(et), p or self.sptr(n), self.mode_at(n, tmode) == 1
 
     def strict_fenced(self, n):
         """the strict shared lvalue n is of a type no C11 atomic fits (a
@@ -497,11 +495,11 @@ class Translator:
     def private_element(self, base, idx, raw_idx):
         """x[e] in the body of a upc_forall run as a block loop (fast_forall),
         for a shared array x of the loop's layout (one dimension, its block
-        size): (pointer-to-shared, lvalue) as C text, else None. x[i] of the
-        loop's own i is this thread's element of the block the loop is in, at
-        a known place of x's local part: a plain access, with no test. Any
-        other x[e] is tested against that block (in it: a plain access, else
-        the general one)."""
+        size): (pointer-to-shared, lvalue) as C text and whether it is tested,
+        else None. x[i] of the loop's own i is this thread's element of the
+        block the loop is in, at a known place of x's local part: a plain
+        access, with no test. Any other x[e] is tested against that block (in
+        it: a plain access, else the general one)."""
         if not self.fb:
             return None
         if base.get('kind') == 'ArraySubscriptExpr':
@@ -525,14 +523,14 @@ class Translator:
                     at, phase = f'tupcc_k{d}', f'tupcc_k{d} - tupcc_b{d}'
                 lv = f'(({ct} *){p})[{at}]'
                 sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)({phase})}})'
-                return sp, lv
+                return sp, lv, False
             K = self.literal_offset(idx, ctx['var'])
             if K is not None and not ctx['cyclic']:
                 if ctx['middle']:
                     # the middle of the block: x[i + K] is in it (fast_forall)
                     lv = f'(({ct} *){p})[tupcc_k{d} + ({K})]'
                     sp = f'((tupc_sptr_t){{(char *)&{lv}, (uint32_t)MYTHREAD, (uint32_t)(tupcc_k{d} + ({K}) - tupcc_b{d})}})'
-                    return sp, lv
+                    return sp, lv, False
                 ctx['offsets'].add(K)
             if ctx['cyclic']:
                 blk = f'tupcc_k{d}, 1, tupcc_c{d} - tupcc_k{d}'
@@ -540,7 +538,7 @@ class Translator:
                 # the array's block size as written: a constant divides faster
                 p, blk = self.fb_tested(ctx, h, ct, '1', f'tupcc_b{d}')
             args = f'{p}, {h}, (long long)({self.emit(raw_idx)}), {blk}, sizeof({ct})'
-            return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))'
+            return f'tupcc_fb_sptr({args})', f'(*({ct} *)tupcc_fb_at({args}))', True
         return None
 
     def fb_base(self, ctx, h, ct, unit):
@@ -605,7 +603,7 @@ class Translator:
             else:
                 p, blk = self.fb_tested(ctx, h, ct, M, f'tupcc_b{d} * {M}')
             args = f'{p}, {h}, {rt} * {M} + ({e}), {blk}, sizeof({ct})'
-            return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))'
+            return f'tupcc_fb_sptr({args})', lv or f'(*({ct} *)tupcc_fb_at({args}))', lv is None
         return None
 
     def row_block(self, x):
