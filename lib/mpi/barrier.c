@@ -1,22 +1,26 @@
 /* Barriers across processes: upc_notify is a local arrival, the last of
- * the process's threads to arrive starts one MPI_Iallreduce for the
- * process, and upc_wait waits for it to complete.
+ * the process's threads to arrive arrives for the process, and upc_wait
+ * waits for every process's arrival.
  *
- * The non-blocking collective keeps upc_notify from waiting for anyone
- * (UPC 1.3 6.6.1). Every process posts the same one for every episode: a
- * blocking collective does not match a non-blocking one (MPI 3.1 5.12),
- * and two threads of one episode may arrive through upc_barrier and
- * upc_notify. Where the last arriver departs at once (upc_barrier, the
- * library's barriers: `whole`) it waits for the reduction with MPI_Wait
- * then and there, rather than in the backing-off loop of the departure,
- * where every thread has a CPU (block_ok): MPI_Wait polls without
- * yielding (MPICH always).
+ * Where every process is on one node, the processes meet in memory they
+ * share (shm_barrier.c), without MPI. Across nodes the last arriver starts
+ * one MPI_Iallreduce for the process. The non-blocking collective keeps
+ * upc_notify from waiting for anyone (UPC 1.3 6.6.1). Every process posts
+ * the same one for every episode: a blocking collective does not match a
+ * non-blocking one (MPI 3.1 5.12), and two threads of one episode may
+ * arrive through upc_barrier and upc_notify. Where the last arriver
+ * departs at once (upc_barrier, the library's barriers: `whole`) it waits
+ * for the reduction with MPI_Wait then and there, rather than in the
+ * backing-off loop of the departure, where every thread has a CPU
+ * (block_ok): MPI_Wait polls without yielding (MPICH always).
+ * TUPC_MPI_BARRIER=mpi takes that path on one node too (its tests, and a
+ * comparison).
  *
- * The reduction carries the checks of the barrier: MAXLOC over (id,
- * thread), (-id, thread), (kind, thread) and (-kind, thread) gives the
- * largest and the smallest named id and kind of arrival with a thread that
- * gave each, so that unequal ids (para 10) and a user barrier met by a
- * library call name a thread, as in one process. The threads of this
+ * Either way the arrivals carry the checks of the barrier: MAXLOC over
+ * (id, thread), (-id, thread), (kind, thread) and (-kind, thread) gives
+ * the largest and the smallest named id and kind of arrival with a thread
+ * that gave each, so that unequal ids (para 10) and a user barrier met by
+ * a library call name a thread, as in one process. The threads of this
  * process fold theirs in under the process's lock first.
  *
  * MPI is called under that lock only (the Iallreduce and a whole
@@ -29,19 +33,22 @@
 #include "sync/wait.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-/* MPI_LONG_INT's layout. */
-struct li {
-    long v;
-    int i;
+#define li tupc_mpi_li
+enum {
+    ID_MAX = TUPC_MPI_ID_MAX,
+    ID_MIN = TUPC_MPI_ID_MIN,
+    KIND_MAX = TUPC_MPI_KIND_MAX,
+    KIND_MIN = TUPC_MPI_KIND_MIN,
+    NVALS = TUPC_MPI_NVALS
 };
-enum { ID_MAX, ID_MIN, KIND_MAX, KIND_MIN, NVALS };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int arrived;             /* this process's arrivals at the episode */
@@ -51,10 +58,14 @@ static MPI_Request req = MPI_REQUEST_NULL;
 static uint32_t started;      /* the episode whose reduction runs, under lock */
 static _Atomic uint32_t done; /* the last episode complete */
 
+static int shm; /* the processes meet in shared memory */
+/* The last episode this process's threads all arrived at (shm). */
+static _Atomic uint32_t here_arrived;
+static MPI_Comm node; /* this node's processes */
+
 static void reset_acc(void)
 {
-    for (int k = 0; k < NVALS; k++)
-        acc[k] = (struct li){LONG_MIN, INT_MAX};
+    tupc_mpi_li_reset(acc);
 }
 
 /* Whether a whole barrier's last arriver may block in MPI_Wait (see the
@@ -67,15 +78,24 @@ static int block_ok;
 
 int tupc_mpi_barrier_start(char *err, size_t len)
 {
-    MPI_Comm node;
-    int on_node = 1;
+    int on_node = 1, all_here;
     if (MPI_Comm_split_type(tupc_mpi_comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
         MPI_SUCCESS) {
         snprintf(err, len, "cannot find the processes of this node (MPI_Comm_split_type)");
         return -1;
     }
     MPI_Comm_size(node, &on_node);
-    MPI_Comm_free(&node);
+    const char *how = getenv("TUPC_MPI_BARRIER");
+    int want = !(how && strcmp(how, "mpi") == 0);
+    /* One decision for the job: the same environment everywhere is not
+     * promised. */
+    MPI_Allreduce(&want, &all_here, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
+    shm = 0;
+    if (all_here && on_node == tupc_procs_) {
+        shm = tupc_mpi_shm_start(node, err, len);
+        if (shm < 0)
+            return -1;
+    }
     /* The process's threads on the CPUs it may use, and the node's on the
      * node's (each process may be bound to CPUs of its own). The progress
      * thread sleeps between its calls: not counted. */
@@ -85,6 +105,7 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     MPI_Allreduce(&mine, &block_ok, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     arrived = 0;
     started = 0;
+    atomic_store_explicit(&here_arrived, 0, memory_order_relaxed); /* before the threads */
     reset_acc();
     /* Relaxed: the UPC threads start after this (pthread_create orders it). */
     atomic_store_explicit(&done, 0, memory_order_relaxed);
@@ -95,14 +116,12 @@ void tupc_mpi_barrier_stop(void)
 {
     if (req != MPI_REQUEST_NULL)
         MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (shm)
+        tupc_mpi_shm_stop();
+    MPI_Comm_free(&node);
 }
 
-/* MAXLOC as MPI does it: the larger value, and on a tie the lower index. */
-static void fold(struct li *a, long v, int i)
-{
-    if (v > a->v || (v == a->v && i < a->i))
-        *a = (struct li){v, i};
-}
+#define fold tupc_mpi_li_fold
 
 /* The kind of an arrival, alike in every process: 1 for a user's barrier,
  * else a hash of the library function's name (not its address, which
@@ -142,6 +161,14 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
         /* This process's writes before the barrier are complete (every
          * put is flushed when it returns) and in its window's view. */
         tupc_mpi_sync();
+        if (shm) {
+            /* Release, before the process's arrival: see poll_shm. */
+            atomic_store_explicit(&here_arrived, e, memory_order_release);
+            tupc_mpi_shm_arrive(acc, e);
+            reset_acc();
+            pthread_mutex_unlock(&lock);
+            return;
+        }
         memcpy(out[e % 2], acc, sizeof acc);
         reset_acc();
         MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_,
@@ -165,22 +192,46 @@ static _Noreturn void mismatch(const char *func, int id, long other, int thread)
               id, other, thread);
 }
 
-void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
+/* Episode e's fold of every process, or NULL while it is not complete. */
+static const struct li *poll_shm(uint32_t e)
+{
+    const struct li *r = tupc_mpi_shm_result(e);
+    if (!r)
+        return NULL;
+    /* Acquire: the writes of this process's threads before they arrived.
+     * The chain through the process that completed the episode orders
+     * them already (C11 atomics are address-free), but a race detector
+     * sees one process only; this edge is one it sees, and it costs a
+     * load. The episode is complete, so the store of e is in place. */
+    (void)atomic_load_explicit(&here_arrived, memory_order_acquire);
+    tupc_mpi_sync(); /* what the other processes put here before they arrived */
+    return r;
+}
+
+static const struct li *poll_mpi(uint32_t e)
+{
+    /* Acquire: the completer's release of out[e % 2] and of every write
+     * the process's threads made before they arrived. */
+    if ((int32_t)(atomic_load_explicit(&done, memory_order_acquire) - e) >= 0)
+        return out[e % 2];
+    if (pthread_mutex_trylock(&lock) == 0) {
+        int flag = 0;
+        if (started == e && (int32_t)(atomic_load_explicit(&done, memory_order_relaxed) - e) < 0)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        if (flag)
+            complete(e);
+        pthread_mutex_unlock(&lock);
+    }
+    return NULL;
+}
+
+/* Waits until episode e is complete. */
+static const struct li *await(uint32_t e)
 {
     for (unsigned n = 0;; n++) {
-        /* Acquire: the completer's release of out[e % 2] and of every
-         * write the process's threads made before they arrived. */
-        if ((int32_t)(atomic_load_explicit(&done, memory_order_acquire) - e) >= 0)
-            break;
-        if (pthread_mutex_trylock(&lock) == 0) {
-            int flag = 0;
-            if (started == e &&
-                (int32_t)(atomic_load_explicit(&done, memory_order_relaxed) - e) < 0)
-                MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-            if (flag)
-                complete(e);
-            pthread_mutex_unlock(&lock);
-        }
+        const struct li *r = shm ? poll_shm(e) : poll_mpi(e);
+        if (r)
+            return r;
         /* Relaxed: the flag only says that the run is ending. */
         if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
             tupc_thread_leave();
@@ -189,7 +240,11 @@ void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
         else /* a long wait (a process computes): no core taken from it */
             nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
     }
-    const struct li *r = out[e % 2];
+}
+
+void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
+{
+    const struct li *r = await(e);
     if (r[KIND_MAX].v != -r[KIND_MIN].v) {
         int a = r[KIND_MAX].i, b = r[KIND_MIN].i;
         tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",

@@ -13,6 +13,7 @@
 
 #include <upc.h>
 
+#include <limits.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +82,29 @@ void tupc_mpi_regions(size_t part);
 
 /* ---- barrier.c ----------------------------------------------------------- */
 
+/* What a barrier's arrivals carry for its checks, folded with MAXLOC
+ * (MPI_LONG_INT's layout): the largest and smallest named id and kind of
+ * arrival, each with a thread that gave it (barrier.c). */
+struct tupc_mpi_li {
+    long v;
+    int i;
+};
+enum { TUPC_MPI_ID_MAX, TUPC_MPI_ID_MIN, TUPC_MPI_KIND_MAX, TUPC_MPI_KIND_MIN, TUPC_MPI_NVALS };
+
+/* MAXLOC as MPI does it: the larger value, and on a tie the lower index. */
+static inline void tupc_mpi_li_fold(struct tupc_mpi_li *a, long v, int i)
+{
+    if (v > a->v || (v == a->v && i < a->i))
+        *a = (struct tupc_mpi_li){v, i};
+}
+
+/* MAXLOC's identity in each of a fold's values. */
+static inline void tupc_mpi_li_reset(struct tupc_mpi_li *a)
+{
+    for (int k = 0; k < TUPC_MPI_NVALS; k++)
+        a[k] = (struct tupc_mpi_li){LONG_MIN, INT_MAX};
+}
+
 int tupc_mpi_barrier_start(char *err, size_t len);
 void tupc_mpi_barrier_stop(void);
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
@@ -88,6 +112,18 @@ void tupc_mpi_barrier_stop(void);
  * departure. */
 void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, uint32_t e);
 void tupc_mpi_depart(const char *func, int named, int id, uint32_t e);
+
+/* ---- shm_barrier.c: the barrier's meeting in the node's shared memory ---- */
+
+/* Where `node` (this node's processes) holds every process of the job: 1
+ * once the segment is shared, 0 where it cannot be (the path across nodes
+ * then), -1 with a message in err. Collective over `node`. */
+int tupc_mpi_shm_start(MPI_Comm node, char *err, size_t len);
+void tupc_mpi_shm_stop(void);
+/* The process's fold for episode e, by its last arriving thread. */
+void tupc_mpi_shm_arrive(const struct tupc_mpi_li *fold, uint32_t e);
+/* Episode e's fold of every process, or NULL while it is not complete. */
+const struct tupc_mpi_li *tupc_mpi_shm_result(uint32_t e);
 
 /* ---- lock.c: upc_lock_t across processes --------------------------------- */
 

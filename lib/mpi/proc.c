@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 MPI_Comm tupc_mpi_comm_ = MPI_COMM_NULL;
@@ -105,9 +106,18 @@ int tupc_mpi_start(int *threads, size_t heap, char *err, size_t len)
     return 0;
 }
 
+/* How long the output of a failing process is given to reach the
+ * launcher. MPICH's mpiexec (hydra) kills every proxy once a rank calls
+ * MPI_Abort; on a loaded machine a proxy could be killed before it had
+ * forwarded the message the rank wrote just before (CI saw a job end with
+ * status 1 and no line at all). */
+#define ABORT_GRACE_NS 200000000L
+
 _Noreturn void tupc_mpi_abort(int status)
 {
     fflush(NULL);
+    struct timespec grace = {0, ABORT_GRACE_NS};
+    nanosleep(&grace, NULL);
     MPI_Abort(MPI_COMM_WORLD, status);
     exit(status); /* MPI_Abort does not return; the compiler does not know */
 }
