@@ -63,10 +63,10 @@ int tupc_mpi_shm_start(MPI_Comm node, char *err, size_t len)
     MPI_Comm_rank(node, &rank);
     size_t need = sizeof(struct seg) + (size_t)size * sizeof(struct slot);
     /* A POSIX shared-memory object of our own, not MPI_Win_allocate_shared:
-     * Open MPI 4.1 hands that to osc/rdma next to our windows, which fails
-     * it (MPI_ERR_INTERN) or crashes, unless osc/sm is forced. Rank 0
-     * names it; it is unlinked once every process has it mapped, so a job
-     * that dies leaves nothing behind after that. */
+     * with Open MPI the library keeps osc to ucx (mpi/proc.c says why),
+     * which makes no shared windows (MPI_ERR_INTERN). Rank 0 names it; it
+     * is unlinked once every process has it mapped, so a job that dies
+     * leaves nothing behind after that. */
     char name[64] = "";
     if (rank == 0) {
         struct timespec ts;
