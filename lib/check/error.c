@@ -84,10 +84,13 @@ _Noreturn void tupc_fail(const char *func, const char *section, const char *fmt,
 #if TUPC_HAVE_MPI
     /* Across processes an error ends the whole job, with its message
      * printed first: the other processes' threads would wait for this
-     * one forever (return_on_error too: a run cannot return on one
-     * process alone). */
-    if (tupc_procs_ > 1 && tupc_run_.active)
-        tupc_mpi_abort(1);
+     * one forever. With return_on_error, the other processes' runs stop
+     * too (mpi/stop.c) and every tupc_run returns. */
+    if (tupc_procs_ > 1 && tupc_run_.active) {
+        if (!tupc_run_.return_on_error || tupc_impl_mythread < 0)
+            tupc_mpi_abort(1);
+        tupc_mpi_stop_others(TUPC_RUN_ERROR, line);
+    }
 #endif
 
     if (!tupc_run_.active || tupc_impl_mythread < 0) {

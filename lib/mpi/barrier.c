@@ -58,7 +58,9 @@ static MPI_Request req = MPI_REQUEST_NULL;
 static uint32_t started;      /* the episode whose reduction runs, under lock */
 static _Atomic uint32_t done; /* the last episode complete */
 
-static int shm; /* the processes meet in shared memory */
+static int shm;           /* the processes meet in shared memory */
+static MPI_Comm bar_comm; /* the reductions' own (not shm), so that nothing else meets them */
+static unsigned long long posted; /* reductions this process posted in the run */
 /* The last episode this process's threads all arrived at (shm). */
 static _Atomic uint32_t here_arrived;
 static MPI_Comm node; /* this node's processes */
@@ -96,12 +98,19 @@ int tupc_mpi_barrier_start(char *err, size_t len)
         if (shm < 0)
             return -1;
     }
+    if (!shm)
+        MPI_Comm_dup(tupc_mpi_comm_, &bar_comm);
+    posted = 0;
     /* The process's threads on the CPUs it may use, and the node's on the
      * node's (each process may be bound to CPUs of its own). The progress
      * thread sleeps between its calls: not counted. */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* A run that may stop early (return_on_error, or upc_global_exit
+     * outside tupc_main: mpi/stop.c) never blocks: the other processes
+     * may never post the reduction waited for. */
     int mine = tupc_local_threads_ <= tupc_run_.cpus &&
-               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
+               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1) &&
+               tupc_run_.main_mode && !tupc_run_.return_on_error;
     MPI_Allreduce(&mine, &block_ok, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     arrived = 0;
     started = 0;
@@ -114,10 +123,24 @@ int tupc_mpi_barrier_start(char *err, size_t len)
 
 void tupc_mpi_barrier_stop(void)
 {
-    if (req != MPI_REQUEST_NULL)
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-    if (shm)
+    if (shm) {
         tupc_mpi_shm_stop();
+    } else {
+        /* A run that stopped early may have left a process one reduction
+         * ahead of the others: they post it, so that every one completes. */
+        unsigned long long most;
+        MPI_Allreduce(&posted, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, tupc_mpi_comm_);
+        for (; posted < most; posted++) { /* non-blocking: it meets an Iallreduce */
+            struct li scratch[NVALS];
+            MPI_Request r;
+            tupc_mpi_li_reset(scratch);
+            MPI_Iallreduce(MPI_IN_PLACE, scratch, NVALS, MPI_LONG_INT, MPI_MAXLOC, bar_comm, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+        if (req != MPI_REQUEST_NULL)
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Comm_free(&bar_comm);
+    }
     MPI_Comm_free(&node);
 }
 
@@ -171,8 +194,8 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
         }
         memcpy(out[e % 2], acc, sizeof acc);
         reset_acc();
-        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, tupc_mpi_comm_,
-                       &req);
+        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, bar_comm, &req);
+        posted++;
         started = e;
         if (whole && block_ok) {
             /* The other threads of the process wait in depart, which finds
@@ -235,10 +258,12 @@ static const struct li *await(uint32_t e)
         /* Relaxed: the flag only says that the run is ending. */
         if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
             tupc_thread_leave();
-        if (n < 4096)
+        if (n < 4096) {
             tupc_backoff(n);
-        else /* a long wait (a process computes): no core taken from it */
+        } else { /* a long wait (a process computes): no core taken from it */
             nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
+            tupc_mpi_stop_poll(); /* where no progress thread does (TUPC_MPI_PROGRESS=0) */
+        }
     }
 }
 

@@ -32,11 +32,23 @@ extern int tupc_mpi_rank_;
 int tupc_mpi_start(int *threads, size_t heap, char *err, size_t len);
 /* Ends the whole job with `status`, after the message is printed. */
 _Noreturn void tupc_mpi_abort(int status);
-/* The run's status on every process: that of the lowest-numbered thread
- * that failed (first_failed, INT_MAX where none here), else 0. */
-int tupc_mpi_run_status(int first_failed, int status);
 /* The MPI rank of thread t's process. */
 int tupc_mpi_rank_of(uint32_t t);
+
+/* ---- stop.c: a run that stops early, and the job's status -------------- */
+
+/* Stops the other processes' runs (return_on_error, or upc_global_exit
+ * outside tupc_main): `status` as tupc_stop_run takes it, `line` the
+ * error's report ("" for none). Once per process and run. */
+void tupc_mpi_stop_others(int status, const char *line);
+/* Stops this process's run where another process's stop has arrived. */
+void tupc_mpi_stop_poll(void);
+/* At the end of a run, collective: the run's status on every process, a
+ * stop's (`stopped`, tupc_stop_status_'s value; 0 where none here) if any
+ * process stopped, else that of the lowest-numbered thread that failed
+ * (first_failed, INT_MAX where none here), else 0. `line` gets the first
+ * stop line this process received ("" for none). */
+int tupc_mpi_run_status(int stopped, int first_failed, int status, char *line, size_t len);
 
 /* ---- window.c: the heap's mapping and the RMA window --------------------- */
 

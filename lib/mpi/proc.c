@@ -122,16 +122,6 @@ _Noreturn void tupc_mpi_abort(int status)
     exit(status); /* MPI_Abort does not return; the compiler does not know */
 }
 
-int tupc_mpi_run_status(int first_failed, int status)
-{
-    /* MINLOC: the lowest failing thread, with its status as the index. */
-    struct {
-        int thread, status;
-    } in = {first_failed, status}, out;
-    MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, tupc_mpi_comm_);
-    return out.thread == INT_MAX ? 0 : out.status;
-}
-
 int tupc_mpi_rank_of(uint32_t t)
 {
     return (int)(t / (uint32_t)tupc_impl_local_threads);

@@ -259,8 +259,8 @@ void tupc_mpi_progress(void)
     /* A transfer to this process may need this process inside MPI to land
      * (UCX over TCP, an atomic without hardware support): a thread that
      * waits on its own memory (a strict flag) must let MPI progress. */
-    int flag;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, tupc_mpi_comm_, &flag, MPI_STATUS_IGNORE);
+    /* The probe for another process's stop progresses MPI as any call. */
+    tupc_mpi_stop_poll();
 }
 
 size_t tupc_mpi_global_offset(size_t len)

@@ -5,6 +5,9 @@
 #include "observe/trace.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
+#if TUPC_HAVE_MPI
+#include "mpi/layer.h"
+#endif
 
 #include <errno.h>
 #include <pthread.h>
@@ -201,6 +204,10 @@ static void report(uint64_t start)
         fflush(NULL);
         _exit(1);
     }
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) /* the other processes' runs stop too (mpi/stop.c) */
+        tupc_mpi_stop_others(TUPC_RUN_ERROR, "");
+#endif
     tupc_stop_run(TUPC_RUN_ERROR);
 }
 

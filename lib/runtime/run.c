@@ -48,8 +48,11 @@ _Noreturn void upc_global_exit(int status)
 {
     tupc_require_thread("upc_global_exit");
 #if TUPC_HAVE_MPI
-    if (tupc_procs_ > 1) /* every process ends, with the status as mpirun's */
-        tupc_mpi_abort(status);
+    if (tupc_procs_ > 1) {
+        if (tupc_run_.main_mode) /* every process ends, with the status as mpirun's */
+            tupc_mpi_abort(status);
+        tupc_mpi_stop_others(status, ""); /* every process's tupc_run returns it */
+    }
 #endif
     tupc_stop_run(status);
     /* In main, exit() ends the process at once, unless the trace or the
@@ -429,16 +432,21 @@ static int end_run(int threads, int started, const int *status, char *err, size_
     if (tupc_trace_finish(terr, sizeof terr) != 0 && !err[0])
         snprintf(err, len, "%s", terr);
     int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);
-    if (stopped)
-        return stopped == INT_MIN ? 0 : stopped;
 #if TUPC_HAVE_MPI
-    if (tupc_procs_ > 1) { /* the lowest failing thread of any process */
+    if (tupc_procs_ > 1) { /* a stop anywhere, else the lowest failing thread of any process */
         int first = INT_MAX;
         for (int t = threads; t-- > 0;)
             first = status[t] != 0 ? t : first;
-        return tupc_mpi_run_status(first, first == INT_MAX ? 0 : status[first]);
+        char line[1020];
+        int rc = tupc_mpi_run_status(stopped, first, first == INT_MAX ? 0 : status[first], line,
+                                     sizeof line);
+        if (line[0]) /* another process's error: this process's tupc_last_error too */
+            tupc_record_error_(line);
+        return rc;
     }
 #endif
+    if (stopped)
+        return stopped == INT_MIN ? 0 : stopped;
     for (int t = 0; t < threads; t++)
         if (status[t] != 0)
             return status[t];

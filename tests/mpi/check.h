@@ -1,5 +1,6 @@
 /* What the MPI tests share: a failed check prints where and ends the whole
- * job (upc_global_exit: MPI_Abort across processes), never a hang. */
+ * job (upc_global_exit: in tupc_main, MPI_Abort across processes; under
+ * tupc_run, every process's run returns 1), never a hang. */
 #ifndef TUPC_TESTS_MPI_CHECK_H
 #define TUPC_TESTS_MPI_CHECK_H
 
