@@ -2,8 +2,9 @@
 # One tupcc test: run.sh TUPCC DIR NAME
 #   NAME.upc       translated and built (-Wall -Wextra -Werror) with dynamic
 #                  THREADS and run at 1, 2, 3, 5 and 8 THREADS, then built with
-#                  -n N (static THREADS) and run at N, for N = 1, 3 and 8
-#                  (with TUPC_TEST_QUICK: run at 1, 3 and 8, no static build); the
+#                  -n N (static THREADS) and run at N, for N = 1 and 3
+#                  (with TUPC_TEST_QUICK: run at 1, 3 and 8, no static build;
+#                  with TUPCC_STATIC_ONLY, the static builds only); the
 #                  program checks itself and exits non-zero on a failure.
 #   refuse_*.upc   must be refused: tupcc fails and prints the text after
 #                  `expect:` in its first line, at the line marked `here`.
@@ -97,7 +98,13 @@ esac
 if grep -q '/\* dynamic: no \*/' "$src"; then
     dynamic=
 fi
-if [ -n "$dynamic" ]; then
+# TUPCC_STATIC_ONLY (CI's full run, after the quick run built and ran the
+# dynamic THREADS form): the static builds alone.
+only_static=
+if [ -n "$dynamic" ] && [ -n "${TUPCC_STATIC_ONLY:-}" ] && [ -z "${TUPC_TEST_QUICK:-}" ]; then
+    only_static=yes
+fi
+if [ -n "$dynamic" ] && [ -z "$only_static" ]; then
     build "$tmp/dyn"
 fi
 # TUPC_TEST_QUICK (./dev.sh test, the sanitizer runs): fewer thread counts
@@ -127,7 +134,7 @@ if [ -n "$dynamic" ]; then
     fi
 fi
 for n in $threads; do
-    if [ -n "$dynamic" ]; then
+    if [ -n "$dynamic" ] && [ -z "$only_static" ]; then
         echo "dynamic THREADS, -n $n"
         "$tmp/dyn" -n "$n"
     fi
