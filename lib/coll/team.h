@@ -83,8 +83,7 @@ extern struct tupc_team tupc_team_all_;
  * comparison folds and they index nothing. */
 static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
 {
-    /* Every other team has its maps from its making (team.c). */
-    return t == &tupc_team_all_ ? r : t->thread[r];
+    return t == &tupc_team_all_ || !t->thread ? r : t->thread[r];
 }
 
 /* The team that handle `team` names, with the caller a member of it, or a
@@ -134,7 +133,7 @@ const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
 /* The rank in t of thread th, -1 for a non-member. */
 static inline int tupc_team_rank_in(const struct tupc_team *t, int th)
 {
-    return t == &tupc_team_all_ ? th : t->rank[th];
+    return t == &tupc_team_all_ || !t->rank ? th : t->rank[th];
 }
 
 /* The team's size: THREADS for UPC_TEAM_ALL, read as such so that the 1.3
