@@ -94,8 +94,8 @@ test-full)
 test-matrices)
     # test and test-matrices run everything of test-full between them: the
     # tests that TUPC_TEST_QUICK cuts down (suites matrices and tupcc), at
-    # full size, and the suite slow. CI runs both, without the install test
-    # (TUPC_SKIP_SUITES=install: its README block ran verbatim before).
+    # full size, and the suite slow. CI runs both. TUPC_SKIP_SUITES leaves
+    # suites out (install: the install test, for a quicker run).
     setup build -Dwerror=true -Dtests=true -Dsamples=true
     skip=()
     for s in ${TUPC_SKIP_SUITES:-}; do skip+=(--no-suite "$s"); done

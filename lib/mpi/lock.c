@@ -75,6 +75,14 @@ void tupc_mpi_lock_free(const char *func, upc_lock_t *l)
 }
 
 /* One try: 1 if this thread now holds the lock. */
+/* A wait's pause between tries; it takes in another process's stop
+ * where no progress thread does (TUPC_MPI_PROGRESS=0, mpi/stop.c). */
+static void nap(void)
+{
+    nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
+    tupc_mpi_stop_poll();
+}
+
 static int try_take(const char *func, tupc_sptr_t w)
 {
     uint64_t me = (uint64_t)tupc_impl_mythread + 1;
@@ -100,7 +108,7 @@ void tupc_mpi_lock(upc_lock_t *l)
         if (n < 64)
             tupc_backoff(n);
         else /* each try is a round trip to the owner: not too many */
-            nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
+            nap();
     }
 }
 
@@ -140,7 +148,7 @@ static void strict_lock(int rank)
         if (n < 64)
             tupc_backoff(n);
         else /* each try is a round trip to the owner, as upc_lock's */
-            nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
+            nap();
     }
 }
 

@@ -74,7 +74,12 @@ int tupc_mpi_shm_start(MPI_Comm node, char *err, size_t len)
         snprintf(name, sizeof name, "/tupc-barrier-%ld-%lx", (long)getpid(),
                  (unsigned long)ts.tv_nsec ^ ((unsigned long)ts.tv_sec << 20));
         fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd < 0 || ftruncate(fd, (off_t)need) != 0)
+        if (fd >= 0 && ftruncate(fd, (off_t)need) != 0) { /* nothing left behind */
+            shm_unlink(name);
+            close(fd);
+            fd = -1;
+        }
+        if (fd < 0)
             name[0] = '\0';
     }
     MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
@@ -83,7 +88,7 @@ int tupc_mpi_shm_start(MPI_Comm node, char *err, size_t len)
     void *m = fd >= 0 ? mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
     if (fd >= 0)
         close(fd);
-    int ok = m != MAP_FAILED && ATOMIC_LLONG_LOCK_FREE == 2, all;
+    int ok = m != MAP_FAILED && ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2, all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
     if (rank == 0 && name[0])
         shm_unlink(name);

@@ -25,7 +25,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,10 +35,10 @@ struct stop_msg {
     char line[1020];
 };
 
-static struct stop_msg out;  /* this process's, while its sends are in flight */
-static MPI_Request *sends;   /* one per other process */
-static _Atomic int sent;     /* this process sent its stop in this run */
-static _Atomic int received; /* stops received in this run */
+static struct stop_msg out;                 /* this process's, while its sends are in flight */
+static MPI_Request sends[TUPC_MAX_THREADS]; /* one per other process (procs <= THREADS) */
+static _Atomic int sent;                    /* this process sent its stop in this run */
+static _Atomic int received;                /* stops received in this run */
 static pthread_mutex_t line_lock = PTHREAD_MUTEX_INITIALIZER;
 static char first_line[1020]; /* the first stop's line, under line_lock */
 
@@ -54,7 +53,6 @@ void tupc_mpi_stop_others(int status, const char *line)
     int procs = tupc_procs_;
     out.status = status;
     snprintf(out.line, sizeof out.line, "%s", line);
-    sends = calloc((size_t)procs, sizeof *sends);
     for (int r = 0; r < procs; r++) {
         sends[r] = MPI_REQUEST_NULL;
         if (r != tupc_mpi_rank_)
@@ -92,18 +90,18 @@ void tupc_mpi_stop_poll(void)
 int tupc_mpi_run_status(int stopped, int first_failed, int status, char *line, size_t len)
 {
     int mine = atomic_load_explicit(&sent, memory_order_relaxed);
-    if (mine) {
-        for (int r = 0; r < tupc_procs_; r++) /* not MPI_Waitall: gcc 12 misreads MPICH's */
-            MPI_Wait(&sends[r], MPI_STATUS_IGNORE);
-        free(sends);
-        sends = NULL;
-    }
-    /* MINLOC over (key, value) pairs: a stop's status first (key 0), else
-     * the lowest failing thread with its status; then how many stops were
-     * sent, all processes together. */
+    /* MINLOC over (key, value) pairs: a stop's status first, an error's
+     * (key 0) before an exit's (key 1, where upc_global_exit(0) is
+     * INT_MIN), else the lowest failing thread with its status; then how
+     * many stops were sent, all processes together. */
     struct {
         int key, value;
-    } in[2] = {{stopped ? 0 : 1, stopped}, {first_failed, status}}, res[2];
+    } in[2] = {{!stopped                    ? 2
+                : stopped == TUPC_RUN_ERROR ? 0
+                                            : 1,
+                stopped},
+               {first_failed, status}},
+      res[2];
     MPI_Allreduce(in, res, 2, MPI_2INT, MPI_MINLOC, tupc_mpi_comm_);
     int senders;
     MPI_Allreduce(&mine, &senders, 1, MPI_INT, MPI_SUM, tupc_mpi_comm_);
@@ -112,13 +110,20 @@ int tupc_mpi_run_status(int stopped, int first_failed, int status, char *line, s
     while (atomic_load_explicit(&received, memory_order_acquire) < senders - mine)
         if (!receive(&m))
             nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
+    /* This process's sends complete after the drains: a receiver takes
+     * them in only now where it has no progress thread, and a send that
+     * waits for its receiver (no eager delivery) would wait forever in
+     * a collective before them. */
+    if (mine)
+        for (int r = 0; r < tupc_procs_; r++) /* not MPI_Waitall: gcc 12 misreads MPICH's */
+            MPI_Wait(&sends[r], MPI_STATUS_IGNORE);
     pthread_mutex_lock(&line_lock);
     snprintf(line, len, "%s", first_line);
     first_line[0] = '\0';
     pthread_mutex_unlock(&line_lock);
     atomic_store_explicit(&sent, 0, memory_order_relaxed);
     atomic_store_explicit(&received, 0, memory_order_relaxed);
-    if (res[0].key == 0)
+    if (res[0].key < 2)
         return res[0].value == INT_MIN ? 0 : res[0].value;
     return res[1].key == INT_MAX ? 0 : res[1].value;
 }
