@@ -190,6 +190,8 @@ static void report(uint64_t start)
     int must_exit = in_user || !tupc_run_.return_on_error;
     if (tupc_record_error_(buf) && (!tupc_run_.quiet || must_exit))
         fputs(buf, stderr);
+    char first[1020]; /* the report's first line, for the other processes */
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(buf, "\n"), buf);
     free(buf);
     if (must_exit) {
         if (in_user && tupc_run_.return_on_error)
@@ -206,7 +208,9 @@ static void report(uint64_t start)
     }
 #if TUPC_HAVE_MPI
     if (tupc_procs_ > 1) /* the other processes' runs stop too (mpi/stop.c) */
-        tupc_mpi_stop_others(TUPC_RUN_ERROR, "");
+        tupc_mpi_stop_others(TUPC_RUN_ERROR, first);
+#else
+    (void)first;
 #endif
     tupc_stop_run(TUPC_RUN_ERROR);
 }
