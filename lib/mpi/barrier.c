@@ -248,19 +248,26 @@ static const struct li *poll_mpi(uint32_t e)
     return NULL;
 }
 
-/* Waits until episode e is complete. */
-static const struct li *await(uint32_t e)
+/* Waits until episode e is complete; func names the wait for the hang
+ * watchdog once it naps. */
+static const struct li *await(const char *func, uint32_t e)
 {
+    struct tupc_wait_event ev = {func, -1, 0};
     for (unsigned n = 0;; n++) {
         const struct li *r = shm ? poll_shm(e) : poll_mpi(e);
-        if (r)
+        if (r) {
+            if (n > 4096)
+                tupc_wait_napped(&ev);
             return r;
+        }
         /* Relaxed: the flag only says that the run is ending. */
         if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
             tupc_thread_leave();
         if (n < 4096) {
             tupc_backoff(n);
         } else { /* a long wait (a process computes): no core taken from it */
+            if (n == 4096)
+                tupc_wait_napping(&ev);
             nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
             tupc_mpi_stop_poll(); /* where no progress thread does (TUPC_MPI_PROGRESS=0) */
         }
@@ -269,7 +276,7 @@ static const struct li *await(uint32_t e)
 
 void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
 {
-    const struct li *r = await(e);
+    const struct li *r = await(func, e);
     if (r[KIND_MAX].v != -r[KIND_MIN].v) {
         int a = r[KIND_MAX].i, b = r[KIND_MIN].i;
         tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",

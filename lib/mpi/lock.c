@@ -101,15 +101,22 @@ static int try_take(const char *func, tupc_sptr_t w)
 void tupc_mpi_lock(upc_lock_t *l)
 {
     tupc_sptr_t w = word_of("upc_lock", l);
-    for (unsigned n = 0; !try_take("upc_lock", w); n++) {
+    struct tupc_wait_event ev = {"upc_lock", -1, 0}; /* for the hang watchdog */
+    unsigned n = 0;
+    for (; !try_take("upc_lock", w); n++) {
         /* Relaxed: the flag only says that the run is ending. */
         if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
             tupc_thread_leave();
-        if (n < 64)
+        if (n < 64) {
             tupc_backoff(n);
-        else /* each try is a round trip to the owner: not too many */
+        } else { /* each try is a round trip to the owner: not too many */
+            if (n == 64)
+                tupc_wait_napping(&ev);
             nap();
+        }
     }
+    if (n > 64)
+        tupc_wait_napped(&ev);
 }
 
 int tupc_mpi_lock_attempt(upc_lock_t *l)

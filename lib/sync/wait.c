@@ -255,6 +255,16 @@ static void notify(enum hook h, struct tupc_wait_event *e)
     }
 }
 
+void tupc_wait_napping(struct tupc_wait_event *e)
+{
+    notify(SLEEP, e);
+}
+
+void tupc_wait_napped(struct tupc_wait_event *e)
+{
+    notify(WOKE, e);
+}
+
 void tupc_wait_check_peer(tupc_word *w, uint32_t target, int peer, const char *func)
 {
     check_gone(w, target, peer, func);

@@ -99,6 +99,13 @@ struct tupc_wait_observer {
 int tupc_wait_observe(const struct tupc_wait_observer *o);
 void tupc_wait_unobserve(const struct tupc_wait_observer *o);
 
+/* A wait that polls instead of sleeping on a futex (the MPI layer's
+ * barrier and lock, which wait on other processes) as its observers see
+ * it: napping when it starts to sleep between polls, napped when it ends
+ * after that. So the hang watchdog sees it as a sleeping wait. */
+void tupc_wait_napping(struct tupc_wait_event *e);
+void tupc_wait_napped(struct tupc_wait_event *e);
+
 /* Slow path of the waits below. */
 uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *func,
                         tupc_wait_check check, const void *arg);

@@ -1,7 +1,8 @@
 /* What across processes must end the job with one line, never hang:
  * argv[2] says which. ref: tupc_ref on another process's element.
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
- * while the others wait in a barrier. coll: a collective that stays in one
+ * while the others wait in a barrier. hang: a lock never granted, across
+ * processes, which the hang watchdog reports. coll: a collective that stays in one
  * process (a team's, posted: UPC 1.3's run across processes, mpi_coll). */
 #include "check.h"
 
@@ -24,6 +25,15 @@ int tupc_main(int argc, char **argv)
         if (me == T - 1)
             upc_global_exit(5);
         upc_barrier();
+    } else if (strcmp(what, "hang") == 0) {
+        /* TUPC_HANG_TIMEOUT=2: thread 0 keeps a lock the last thread
+         * waits for, the others wait in the barrier below. */
+        upc_lock_t *l = upc_all_lock_alloc();
+        if (me == 0)
+            upc_lock(l);
+        upc_barrier();
+        if (me == T - 1)
+            upc_lock(l);
     } else if (strcmp(what, "coll") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* runs */
