@@ -76,12 +76,24 @@ static uint64_t progress(void)
     return p;
 }
 
+/* Whether thread t runs in this process (across MPI processes, another
+ * process's threads are its own watchdog's to report: this one sees
+ * nothing of them). */
+static int here(int t)
+{
+    return t >= tupc_first_thread_ && t < tupc_first_thread_ + tupc_local_threads_;
+}
+
 /* One line per thread: where it is and since when. Returns 1 if a thread
  * runs user code, which the stop flag cannot reach. */
 static int report_threads(FILE *f, uint64_t t_now, uint64_t start)
 {
     int in_user = 0;
     for (int t = 0; t < nthreads; t++) {
+        if (!here(t)) {
+            fprintf(f, "tupc:   thread %d: in another process, whose report names its state\n", t);
+            continue;
+        }
         const struct tupc_watch *w = &tupc_watch_[t];
         uint64_t since = atomic_load_explicit(&w->since, memory_order_relaxed);
         const char *func = atomic_load_explicit(&w->func, memory_order_relaxed), *cf = NULL;
@@ -130,7 +142,7 @@ static void report_waits(FILE *f)
 {
     for (int t = 0; t < nthreads; t++) {
         const struct tupc_watch *w = &tupc_watch_[t];
-        if (!atomic_load_explicit(&w->since, memory_order_relaxed))
+        if (!here(t) || !atomic_load_explicit(&w->since, memory_order_relaxed))
             continue;
         int ahead = atomic_load_explicit(&w->lock_ahead, memory_order_relaxed);
         if (ahead >= 0) {
@@ -141,7 +153,7 @@ static void report_waits(FILE *f)
         uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
         int shown = 0;
         for (int u = 0; u < nthreads && shown < 8; u++) {
-            if (u == t)
+            if (u == t || !here(u))
                 continue;
             uint32_t uep = atomic_load_explicit(&tupc_calls_of(u)->episode, memory_order_relaxed);
             uint32_t ucalls = tupc_calls_made(u, 0);
