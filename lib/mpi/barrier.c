@@ -41,19 +41,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define li tupc_mpi_li
-enum {
-    ID_MAX = TUPC_MPI_ID_MAX,
-    ID_MIN = TUPC_MPI_ID_MIN,
-    KIND_MAX = TUPC_MPI_KIND_MAX,
-    KIND_MIN = TUPC_MPI_KIND_MIN,
-    NVALS = TUPC_MPI_NVALS
-};
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int arrived;             /* this process's arrivals at the episode */
-static struct li acc[NVALS];    /* their fold */
-static struct li out[2][NVALS]; /* the job's, of episode e in out[e % 2] */
+static int arrived;                               /* this process's arrivals at the episode */
+static struct tupc_mpi_li acc[TUPC_MPI_NVALS];    /* their fold */
+static struct tupc_mpi_li out[2][TUPC_MPI_NVALS]; /* the job's, of episode e in out[e % 2] */
 static MPI_Request req = MPI_REQUEST_NULL;
 static uint32_t started;      /* the episode whose reduction runs, under lock */
 static _Atomic uint32_t done; /* the last episode complete */
@@ -64,11 +55,6 @@ static unsigned long long posted; /* reductions this process posted in the run *
 /* The last episode this process's threads all arrived at (shm). */
 static _Atomic uint32_t here_arrived;
 static MPI_Comm node; /* this node's processes */
-
-static void reset_acc(void)
-{
-    tupc_mpi_li_reset(acc);
-}
 
 /* Whether a whole barrier's last arriver may block in MPI_Wait (see the
  * top): only where every thread of the nodes' processes has a CPU of its
@@ -115,7 +101,7 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     arrived = 0;
     started = 0;
     atomic_store_explicit(&here_arrived, 0, memory_order_relaxed); /* before the threads */
-    reset_acc();
+    tupc_mpi_li_reset(acc);
     /* Relaxed: the UPC threads start after this (pthread_create orders it). */
     atomic_store_explicit(&done, 0, memory_order_relaxed);
     return 0;
@@ -131,10 +117,11 @@ void tupc_mpi_barrier_stop(void)
         unsigned long long most;
         MPI_Allreduce(&posted, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, tupc_mpi_comm_);
         for (; posted < most; posted++) { /* non-blocking: it meets an Iallreduce */
-            struct li scratch[NVALS];
+            struct tupc_mpi_li scratch[TUPC_MPI_NVALS];
             MPI_Request r;
             tupc_mpi_li_reset(scratch);
-            MPI_Iallreduce(MPI_IN_PLACE, scratch, NVALS, MPI_LONG_INT, MPI_MAXLOC, bar_comm, &r);
+            MPI_Iallreduce(MPI_IN_PLACE, scratch, TUPC_MPI_NVALS, MPI_LONG_INT, MPI_MAXLOC,
+                           bar_comm, &r);
             MPI_Wait(&r, MPI_STATUS_IGNORE);
         }
         if (req != MPI_REQUEST_NULL)
@@ -143,8 +130,6 @@ void tupc_mpi_barrier_stop(void)
     }
     MPI_Comm_free(&node);
 }
-
-#define fold tupc_mpi_li_fold
 
 /* The kind of an arrival, alike in every process: 1 for a user's barrier,
  * else a hash of the library function's name (not its address, which
@@ -174,11 +159,11 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
     long kind = kind_of(user, func);
     pthread_mutex_lock(&lock);
     if (named) {
-        fold(&acc[ID_MAX], id, me);
-        fold(&acc[ID_MIN], -(long)id, me);
+        tupc_mpi_li_fold(&acc[TUPC_MPI_ID_MAX], id, me);
+        tupc_mpi_li_fold(&acc[TUPC_MPI_ID_MIN], -(long)id, me);
     }
-    fold(&acc[KIND_MAX], kind, me);
-    fold(&acc[KIND_MIN], -kind, me);
+    tupc_mpi_li_fold(&acc[TUPC_MPI_KIND_MAX], kind, me);
+    tupc_mpi_li_fold(&acc[TUPC_MPI_KIND_MIN], -kind, me);
     if (++arrived == tupc_local_threads_) {
         arrived = 0;
         /* This process's writes before the barrier are complete (every
@@ -188,13 +173,14 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
             /* Release, before the process's arrival: see poll_shm. */
             atomic_store_explicit(&here_arrived, e, memory_order_release);
             tupc_mpi_shm_arrive(acc, e);
-            reset_acc();
+            tupc_mpi_li_reset(acc);
             pthread_mutex_unlock(&lock);
             return;
         }
         memcpy(out[e % 2], acc, sizeof acc);
-        reset_acc();
-        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], NVALS, MPI_LONG_INT, MPI_MAXLOC, bar_comm, &req);
+        tupc_mpi_li_reset(acc);
+        MPI_Iallreduce(MPI_IN_PLACE, out[e % 2], TUPC_MPI_NVALS, MPI_LONG_INT, MPI_MAXLOC, bar_comm,
+                       &req);
         posted++;
         started = e;
         if (whole && block_ok) {
@@ -216,9 +202,9 @@ static _Noreturn void mismatch(const char *func, int id, long other, int thread)
 }
 
 /* Episode e's fold of every process, or NULL while it is not complete. */
-static const struct li *poll_shm(uint32_t e)
+static const struct tupc_mpi_li *poll_shm(uint32_t e)
 {
-    const struct li *r = tupc_mpi_shm_result(e);
+    const struct tupc_mpi_li *r = tupc_mpi_shm_result(e);
     if (!r)
         return NULL;
     /* Acquire: the writes of this process's threads before they arrived.
@@ -231,7 +217,7 @@ static const struct li *poll_shm(uint32_t e)
     return r;
 }
 
-static const struct li *poll_mpi(uint32_t e)
+static const struct tupc_mpi_li *poll_mpi(uint32_t e)
 {
     /* Acquire: the completer's release of out[e % 2] and of every write
      * the process's threads made before they arrived. */
@@ -250,11 +236,11 @@ static const struct li *poll_mpi(uint32_t e)
 
 /* Waits until episode e is complete; func names the wait for the hang
  * watchdog once it naps. */
-static const struct li *await(const char *func, uint32_t e)
+static const struct tupc_mpi_li *await(const char *func, uint32_t e)
 {
     struct tupc_wait_event ev = {func, -1, 0};
     for (unsigned n = 0;; n++) {
-        const struct li *r = shm ? poll_shm(e) : poll_mpi(e);
+        const struct tupc_mpi_li *r = shm ? poll_shm(e) : poll_mpi(e);
         if (r) {
             if (n > 4096)
                 tupc_wait_napped(&ev);
@@ -276,19 +262,20 @@ static const struct li *await(const char *func, uint32_t e)
 
 void tupc_mpi_depart(const char *func, int named, int id, uint32_t e)
 {
-    const struct li *r = await(func, e);
-    if (r[KIND_MAX].v != -r[KIND_MIN].v) {
-        int a = r[KIND_MAX].i, b = r[KIND_MIN].i;
+    const struct tupc_mpi_li *r = await(func, e);
+    if (r[TUPC_MPI_KIND_MAX].v != -r[TUPC_MPI_KIND_MIN].v) {
+        int a = r[TUPC_MPI_KIND_MAX].i, b = r[TUPC_MPI_KIND_MIN].i;
         tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",
                   "thread %d is in %s while thread %d is in %s; expected every thread to reach "
                   "the same barriers and library calls",
-                  a, r[KIND_MAX].v == 1 ? "a upc_barrier or upc_notify" : "a library call", b,
-                  -r[KIND_MIN].v == 1 ? "a upc_barrier or upc_notify" : "a library call");
+                  a, r[TUPC_MPI_KIND_MAX].v == 1 ? "a upc_barrier or upc_notify" : "a library call",
+                  b,
+                  -r[TUPC_MPI_KIND_MIN].v == 1 ? "a upc_barrier or upc_notify" : "a library call");
     }
-    if (named && r[ID_MAX].v != LONG_MIN) {
-        if (r[ID_MAX].v != id)
-            mismatch(func, id, r[ID_MAX].v, r[ID_MAX].i);
-        if (-r[ID_MIN].v != id)
-            mismatch(func, id, -r[ID_MIN].v, r[ID_MIN].i);
+    if (named && r[TUPC_MPI_ID_MAX].v != LONG_MIN) {
+        if (r[TUPC_MPI_ID_MAX].v != id)
+            mismatch(func, id, r[TUPC_MPI_ID_MAX].v, r[TUPC_MPI_ID_MAX].i);
+        if (-r[TUPC_MPI_ID_MIN].v != id)
+            mismatch(func, id, -r[TUPC_MPI_ID_MIN].v, r[TUPC_MPI_ID_MIN].i);
     }
 }
