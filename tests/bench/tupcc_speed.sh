@@ -4,7 +4,7 @@
 # pointer-to-shared arithmetic and comparisons), translated by tupcc -E,
 # against the -O2 compile of the C it generates; CPU seconds (user + system,
 # children included: clang's runs count for tupcc) and peak memory, the
-# median of RUNS runs each. $PYTHON runs tupcc (default: its #! line's; a
+# median of RUNS runs each, tupcc and cc in turns. $PYTHON runs tupcc (default: its #! line's; a
 # pyenv shim costs 0.3 s a start, so name the real interpreter).
 #   PYTHON=... tests/bench/tupcc_speed.sh [-b BUILD] [-r RUNS] [-l "1000 3000 10000"]
 set -euo pipefail
@@ -45,13 +45,13 @@ out += ['    upc_barrier;', '    if (MYTHREAD == 0)', '        printf("%g\\n", s
 print('\n'.join(out))
 PY
 }
-# "cpu_seconds peak_MB" of a command, the median of RUNS runs by CPU time
-measure() {
-    for _ in $(seq "$RUNS"); do
-        /usr/bin/time -f '%U %S %M' -o "$tmp/t" "$@" >/dev/null
-        awk '{ printf "%.2f %d\n", $1 + $2, $3 / 1024 }' "$tmp/t"
-    done | sort -g | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }'
+# "cpu_seconds peak_MB" of one run of a command
+once() {
+    /usr/bin/time -f '%U %S %M' -o "$tmp/t" "$@" >/dev/null
+    awk '{ printf "%.2f %d\n", $1 + $2, $3 / 1024 }' "$tmp/t"
 }
+# the median by CPU time of the lines of a file
+median() { sort -g "$1" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }'; }
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo ?)," \
     "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs, CC=${CC:-cc}, median of $RUNS, $py"
 fmt='%7s %12s %10s %12s %10s %8s\n'
@@ -59,10 +59,16 @@ fmt='%7s %12s %10s %12s %10s %8s\n'
 printf "$fmt" lines "tupcc cpu s" "tupcc MB" "cc -O2 cpu s" "cc MB" "ratio"
 for n in $LINES; do
     gen "$n" >"$tmp/g$n.upc"
-    read -r tc tm < <(measure "$py" "$tupcc" -E "$tmp/g$n.upc" -o "$tmp/g$n.c")
-    # shellcheck disable=SC2046
-    read -r cc cm < <(measure "${CC:-cc}" -O2 -std=gnu11 $(sed -n "s/.*'cflags': \[\(.*\)\],/\1/p" "$tupcc" |
-        tr -d "',") -c "$tmp/g$n.c" -o "$tmp/g$n.o")
+    # tupcc and cc in turns, so that a slow phase of the machine falls on both
+    : >"$tmp/tupcc" && : >"$tmp/cc"
+    for _ in $(seq "$RUNS"); do
+        once "$py" "$tupcc" -E "$tmp/g$n.upc" -o "$tmp/g$n.c" >>"$tmp/tupcc"
+        # shellcheck disable=SC2046
+        once "${CC:-cc}" -O2 -std=gnu11 $(sed -n "s/.*'cflags': \[\(.*\)\],/\1/p" "$tupcc" |
+            tr -d "',") -c "$tmp/g$n.c" -o "$tmp/g$n.o" >>"$tmp/cc"
+    done
+    read -r tc tm < <(median "$tmp/tupcc")
+    read -r cc cm < <(median "$tmp/cc")
     # shellcheck disable=SC2059
     printf "$fmt" "$(wc -l <"$tmp/g$n.upc")" "$tc" "$tm" "$cc" "$cm" \
         "$(awk -v a="$tc" -v b="$cc" 'BEGIN { printf "%.2f", a / b }')"
