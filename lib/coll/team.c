@@ -210,6 +210,7 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
     memset(t->bar, 0, sizeof *t->bar * (size_t)n);
     for (int i = 0; i < T; i++)
         t->rank[i] = -1;
+    tupc_team_barrier_choose(t);
     for (int r = 0; r < n; r++) {
         int th = tupc_team_thread_of(parent, m[r].prank);
         t->thread[r] = th;

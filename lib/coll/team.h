@@ -44,7 +44,8 @@ struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
 struct tupc_async_ring;  /* async.h */
 
 /* What each member leaves for an episode of the team barrier (team_barrier.c),
- * in slot episode % 2: written by the member, read by the last arriver. */
+ * in slot episode % 2: written by the member, read by the last arriver (the
+ * counter form) or by every other member (the flat form). */
 struct tupc_team_bar {
     struct {
         _Atomic uint32_t episode;   /* the episode this slot is of */
@@ -52,7 +53,14 @@ struct tupc_team_bar {
         _Atomic uint64_t sig;       /* their running signature */
         _Atomic(const char *) func; /* the function that arrived */
     } slot[2];
+    tupc_word arrive; /* the flat form: the last episode this member arrived at */
 } __attribute__((aligned(TUPC_CACHELINE)));
+
+_Static_assert(sizeof(struct tupc_team_bar) == TUPC_CACHELINE, "one line per member");
+
+/* The team barrier's forms, one chosen when the team is made
+ * (tupc_team_barrier_choose), as sync/barrier.c chooses for all threads. */
+enum tupc_team_bar_form { TUPC_TEAM_BAR_COUNTER, TUPC_TEAM_BAR_FLAT };
 
 struct tupc_team {
     int n;                           /* members */
@@ -62,7 +70,8 @@ struct tupc_team {
     int *rank;                       /* thread -> rank, -1 for a non-member; NULL for ALL */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
     upc_team_t id;
-    int colour; /* of the split that made it */
+    int colour;   /* of the split that made it */
+    int bar_form; /* enum tupc_team_bar_form */
     /* The members' asynchronous requests (coll/async.h), made by the first
      * member to post one; NULL before. */
     _Atomic(struct tupc_async_ring *) async;
@@ -153,6 +162,9 @@ static inline int tupc_team_my_rank(const struct tupc_team *t)
  * members' running signatures of calls on t, as the barrier of all threads
  * does for theirs. */
 void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func);
+
+/* Sets t->bar_form for a team of t->n members (team.c, when it makes one). */
+void tupc_team_barrier_choose(struct tupc_team *t);
 
 /* Fails the run explaining that member j's calls on t differ from those of
  * member `me` (which a compared signature showed), in `func`. */

@@ -1,13 +1,27 @@
-/* The barrier of a team other than UPC_TEAM_ALL: a counter of arrivals that
- * is never reset and a release word. (A flat form, where each member stores
- * its arrival in its own line and rank 0 gathers them, took 8-byte ALL|ALL
- * team calls to 1.6-1.7x the calls on all threads at 2 and 4 members, where
- * the counter with its digest took 0.95-1.26x; 16-core machine.) Episode e is complete when the
- * counter reaches e * n, as no member can arrive at e + 1 before e is released; its last arriver
- * stores e in the release word, on which the others wait (one futex wake for all of them when they
- * sleep). Before it arrives, each member leaves in its own line, in slot e % 2, its count of calls
- * on the team, their running signature and the function that arrived; the last arriver compares
- * them before it releases. A slot is rewritten at e + 2 only, after every member has left e.
+/* The barrier of a team other than UPC_TEAM_ALL, in one of two forms chosen
+ * when the team is made, as sync/barrier.c chooses for all threads:
+ *
+ * flat: each member stores its episode in its own line and waits for every
+ *   other member's: one cache-line transfer on the critical path, the least
+ *   a barrier needs, while every member has a CPU (at most FLAT_MAX members).
+ *   (An earlier flat form, where rank 0 gathered the arrivals and released
+ *   the others, paid two transfers and took 8-byte ALL|ALL team calls to
+ *   1.6-1.7x the calls on all threads; this one reads what all threads' flat
+ *   barrier reads.)
+ * counter: a counter of arrivals that is never reset and a release word,
+ *   for more members or more members than CPUs, where a waiter must sleep
+ *   on one word. Episode e is complete when the counter reaches e * n, as no
+ *   member can arrive at e + 1 before e is released; its last arriver stores
+ *   e in the release word, on which the others wait (one futex wake for all
+ *   of them when they sleep).
+ *
+ * Before it arrives, each member leaves in its own line, in slot e % 2, its
+ * count of calls on the team, their running signature and the function that
+ * arrived. Flat: every member compares each other member's slot with its own
+ * as it reads its arrival. Counter: each arrival folds a digest of them into
+ * the counter's line, and the last arriver reads the slots only when two
+ * digests differ. A slot is rewritten at e + 2 only, after every member has
+ * left e.
  *
  * Below the sync-mode engine, which calls it for ALLSYNC on a team; team.c
  * (split, free) is above the engine. */
@@ -15,12 +29,28 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "runtime/config.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
 #include <stdio.h>
 
 #define SEC "Extended Collectives 0.3 section 4 item 9"
+
+/* As sync/barrier.c's FLAT_MAX for all threads (measured there). */
+#define FLAT_MAX 6
+
+void tupc_team_barrier_choose(struct tupc_team *t)
+{
+    int flat;
+    if (tupc_config_.barrier == TUPC_BARRIER_TREE)
+        flat = 0;
+    else if (tupc_config_.barrier == TUPC_BARRIER_FLAT)
+        flat = 1;
+    else
+        flat = t->n <= FLAT_MAX && t->n <= tupc_run_.cpus;
+    t->bar_form = flat ? TUPC_TEAM_BAR_FLAT : TUPC_TEAM_BAR_COUNTER;
+}
 
 /* UPC_TEAM_ALL's instance: here, at the bottom of the team files, so that
  * the engine (syncmode.c) and team.c both build on this file alone. */
@@ -89,6 +119,28 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
     }
 }
 
+/* The flat form: our arrival in our line, then every other member's, each
+ * compared with ours as it is read. */
+static void bar_flat(struct tupc_team *t, int rank, uint32_t e, const char *func)
+{
+    const struct tupc_coll_self *s = &t->self[rank];
+    /* Release (tupc_word_set): our slot, and every access of our calls on
+     * the team, visible to each member whose acquire wait sees e. */
+    tupc_word_set(&t->bar[rank].arrive, e);
+    for (int r = 0; r < t->n; r++) {
+        if (r == rank)
+            continue;
+        const struct tupc_team_bar *b = &t->bar[r];
+        tupc_wait_peer(&t->bar[r].arrive, e, tupc_team_thread_of(t, r), func); /* acquire */
+        /* Relaxed: ordered by the acquire above; r cannot rewrite the slot
+         * before e + 2, which needs our arrival at e + 1. */
+        if (atomic_load_explicit(&b->slot[e % 2].calls, memory_order_relaxed) != s->n ||
+            atomic_load_explicit(&b->slot[e % 2].sig, memory_order_relaxed) != s->sig ||
+            atomic_load_explicit(&b->slot[e % 2].func, memory_order_relaxed) != func)
+            bar_check(t, rank, e, func); /* fails, naming who differs */
+    }
+}
+
 void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
 {
     struct tupc_coll_self *s = &t->self[rank];
@@ -98,6 +150,10 @@ void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
     atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
+    if (t->bar_form == TUPC_TEAM_BAR_FLAT) {
+        bar_flat(t, rank, e, func);
+        return;
+    }
     /* What we say, folded into the counter's line, so that the last
      * arriver reads no member's line unless two arrivals differ (as the
      * nodes of the barrier of all threads do). Never 0, the empty value.

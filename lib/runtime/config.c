@@ -169,8 +169,9 @@ static const struct var vars[] = {
     {"TUPC_VERBOSE", parse_not0, F(verbose), NULL, 0, "`1`", "unset",
      "print the placement (thread, CPU, node) at the start of every run"},
     {"TUPC_BARRIER", parse_word, F(barrier), bars, 0, NULL,
-     "`flat` while THREADS <= CPUs and <= 6, else `tree`",
-     "barrier algorithm (see docs/design.md)"},
+     "`flat` while THREADS (a team: its members) <= CPUs and <= 6, else `tree`",
+     "barrier algorithm of all threads and of each team (`tree`: a team's counter; "
+     "see docs/design.md)"},
     {"TUPC_HUGEPAGES", parse_not0, F(hugepages), NULL, 0, "`0`", "unset (on)",
      "`0` stops tupc from asking for transparent huge pages; otherwise allocations of 1 MiB or "
      "more per partition get them (small ones and untouched partitions stay in 4 KiB pages)"},

@@ -60,6 +60,48 @@ static void test_no_early_pass(void **state)
     unsetenv("TUPC_BARRIER");
 }
 
+/* ---- A team's barrier, in both its forms -------------------------------- */
+
+/* Two teams (even and odd threads, ranks in thread order), each passing its
+ * own barrier with plain stamps per member, which the barrier must order.
+ * TUPC_BARRIER picks the team barrier's form too (coll/team_barrier.c): flat
+ * makes the flat form at every size, tree the counter form. */
+static int team_stamp[2][2][MAXT];
+
+static int team_body(void *arg)
+{
+    (void)arg;
+    upc_team_t team;
+    tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, MYTHREAD, &team);
+    const int colour = MYTHREAD % 2, rank = MYTHREAD / 2;
+    const int n = (THREADS + 1 - colour) / 2;
+    for (int i = 1; i <= iterations; i++) {
+        team_stamp[colour][i % 2][rank] = i;
+        tupc_team_barrier(team);
+        for (int r = 0; r < n; r++)
+            if (team_stamp[colour][i % 2][r] != i) {
+                TCHECK(0, "team %d, iteration %d: rank %d's stamp is %d", colour, i, r,
+                       team_stamp[colour][i % 2][r]);
+                return 1;
+            }
+    }
+    tupc_team_free(&team);
+    return 0;
+}
+
+static void test_team_no_early_pass(void **state)
+{
+    (void)state;
+    for (int a = 0; a < 2; a++) {
+        use_algorithm(algorithms[a]);
+        for (size_t c = 0; c < NCOUNTS; c++) {
+            iterations = counts[c] > 8 ? 100 : 600;
+            TT_RUN(counts[c], team_body, NULL);
+        }
+    }
+    unsetenv("TUPC_BARRIER");
+}
+
 /* ---- Split phase with work and a lock in between ------------------------ */
 
 static long locked_total; /* under the lock only */
@@ -307,10 +349,10 @@ static void test_no_lost_wakeups(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_early_pass),   cmocka_unit_test(test_split_phase_with_lock),
-        cmocka_unit_test(test_matching_ids),    cmocka_unit_test(test_mismatched_ids),
-        cmocka_unit_test(test_misuse),          cmocka_unit_test(test_after_error),
-        cmocka_unit_test(test_no_lost_wakeups),
+        cmocka_unit_test(test_no_early_pass),         cmocka_unit_test(test_team_no_early_pass),
+        cmocka_unit_test(test_split_phase_with_lock), cmocka_unit_test(test_matching_ids),
+        cmocka_unit_test(test_mismatched_ids),        cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_after_error),           cmocka_unit_test(test_no_lost_wakeups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,8 @@
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
 
+#include <stdlib.h>
+
 enum { NB = 100 }; /* above the inline size, so broadcast copies from src */
 
 static int different_functions(void *arg)
@@ -188,15 +190,22 @@ static int team_different_functions(void *arg)
     return 0;
 }
 
+/* Both forms of the team barrier at every size (TUPC_BARRIER: flat, and
+ * tree for its counter form; the default takes flat at 2 members here). */
 static void test_team_mismatch(void **state)
 {
     (void)state;
-    for (int n = 2; n <= 8; n *= 2) {
-        tt_expect_error(n, team_different_nbytes, NULL, "tupc_team_broadcast", "nbytes 100",
-                        "nbytes 200", NULL);
-        tt_expect_error(n, team_different_functions, NULL, "tupc_team_barrier",
-                        "tupc_team_broadcast", NULL);
+    static const char *const forms[] = {"flat", "tree"};
+    for (int a = 0; a < 2; a++) {
+        setenv("TUPC_BARRIER", forms[a], 1);
+        for (int n = 2; n <= 8; n *= 2) {
+            tt_expect_error(n, team_different_nbytes, NULL, "tupc_team_broadcast", "nbytes 100",
+                            "nbytes 200", NULL);
+            tt_expect_error(n, team_different_functions, NULL, "tupc_team_barrier",
+                            "tupc_team_broadcast", NULL);
+        }
     }
+    unsetenv("TUPC_BARRIER");
 }
 
 static void test_different_functions(void **state)
