@@ -220,6 +220,16 @@ tupc_reloc_front(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
     }
 }
 
+/* The call's team, read again after calls that k escaped to: for a 1.3
+ * function the constant &tupc_team_all_ (fm is a constant there), so that
+ * its team lookups fold as they did before teams (k->t, a load after any
+ * call that took k, would not). */
+static inline struct tupc_team *tupc_reloc_team(const struct tupc_reloc_call *k,
+                                                const struct tupc_reloc_form *fm)
+{
+    return fm->team ? k->t : &tupc_team_all_;
+}
+
 /* The checks of one area (its length: its own, n blocks or one). */
 static inline size_t tupc_reloc_area_len(const struct tupc_reloc_arg *a, size_t nbytes,
                                          size_t total)

@@ -35,13 +35,14 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, 0, 0, 2, &total);
     TUPC_RELOC_MPI(fm, tupc_mpi_broadcast(&k.mpi, dst, src, nbytes));
-    char *mine = tupc_reloc_block(k.t, dst, k.me);
+    const struct tupc_team *t = tupc_reloc_team(&k, fm);
+    char *mine = tupc_reloc_block(t, dst, k.me);
     if (!k.req) { /* blocking: the eager line for small payloads */
-        tupc_reloc_broadcast_run(&k.c, k.t, k.me, mine, src, nbytes);
+        tupc_reloc_broadcast_run(&k.c, t, k.me, mine, src, nbytes);
         return UPC_HANDLE_COMPLETE;
     }
     return tupc_reloc_rooted(&k, (int)src.thread, mine, src.addr, nbytes,
-                             tupc_reloc_streams(nbytes, (size_t)k.t->n + 1));
+                             tupc_reloc_streams(nbytes, (size_t)t->n + 1));
 }
 
 TUPC_RELOC_FORMS(broadcast, "UPC 1.3 7.4.2.1", "para 6", nbytes)

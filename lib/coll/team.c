@@ -31,6 +31,8 @@ _Atomic int tupc_team_ids_[SLOTS];
 #define ids tupc_team_ids_
 static uint16_t gens[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+_Thread_local struct tupc_team_cache tupc_team_cache_ __attribute__((tls_model("initial-exec")));
 static int last_slot; /* under lock */
 
 /* tupc_calls_team_namer: the team of number id, if it is alive. Under the
@@ -328,6 +330,8 @@ void tupc_team_free(upc_team_t *team)
     tupc_team_barrier_(t, me, FREE);
     int s = t->id & 0xffff, n = t->n, id = t->id; /* read before `left`: t may go after it */
     *team = TUPC_TEAM_NONE;
+    if (tupc_team_cache_.team == t)
+        tupc_team_cache_ = (struct tupc_team_cache){0, NULL};
     /* Every member takes the team out of the table before it returns (the
      * first one does it), so that none of them finds it again through a
      * stale handle while the last one deletes it. */

@@ -92,7 +92,7 @@ extern struct tupc_team tupc_team_all_;
  * comparison folds and they index nothing. */
 static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
 {
-    return t == &tupc_team_all_ || !t->thread ? r : t->thread[r];
+    return t == &tupc_team_all_ ? r : t->thread[r];
 }
 
 /* The team that handle `team` names, with the caller a member of it, or a
@@ -105,18 +105,34 @@ struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team);
 #define TUPC_TEAM_SLOTS 4096 /* teams alive at once, UPC_TEAM_ALL included */
 extern _Atomic(struct tupc_team *) tupc_team_table_[TUPC_TEAM_SLOTS];
 extern _Atomic int tupc_team_ids_[TUPC_TEAM_SLOTS];
+/* The team this thread last found by its handle, a member of it: calls on
+ * one team in a row look it up with one compare. Cleared by the member's
+ * tupc_team_free, so a freed team's handle misses and is refused; threads
+ * are new in each run, and start with it empty: handle 0 is UPC_TEAM_ALL's,
+ * which never gets this far. */
+struct tupc_team_cache {
+    upc_team_t handle;
+    struct tupc_team *team;
+};
+extern _Thread_local struct tupc_team_cache tupc_team_cache_
+    __attribute__((tls_model("initial-exec")));
+
 static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
         return &tupc_team_all_;
+    if (__builtin_expect(team == tupc_team_cache_.handle, 1))
+        return tupc_team_cache_.team;
     unsigned s = (unsigned)team & 0xffff;
     /* Acquire, as in tupc_team_lookup_: a team is seen once the split's
      * barrier has ordered its publication, and its fields with it. */
     if (team >= 0 && s < TUPC_TEAM_SLOTS &&
         atomic_load_explicit(&tupc_team_ids_[s], memory_order_acquire) == team) {
         struct tupc_team *t = atomic_load_explicit(&tupc_team_table_[s], memory_order_acquire);
-        if (t && t->rank[tupc_impl_mythread] >= 0)
+        if (t && t->rank[tupc_impl_mythread] >= 0) {
+            tupc_team_cache_ = (struct tupc_team_cache){team, t};
             return t;
+        }
     }
     return tupc_team_lookup_(func, team);
 }
@@ -142,7 +158,7 @@ const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
 /* The rank in t of thread th, -1 for a non-member. */
 static inline int tupc_team_rank_in(const struct tupc_team *t, int th)
 {
-    return t == &tupc_team_all_ || !t->rank ? th : t->rank[th];
+    return t == &tupc_team_all_ ? th : t->rank[th];
 }
 
 /* The team's size: THREADS for UPC_TEAM_ALL, read as such so that the 1.3

@@ -814,11 +814,14 @@ static int not_member(void *arg)
     return 0;
 }
 
+/* A call on the team first, so that each member's lookup has it at hand
+ * (team.h's one-entry cache, which the free must clear). */
 static int freed_team(void *arg)
 {
     (void)arg;
     upc_team_t t, keep;
     tupc_team_split(UPC_TEAM_ALL, 0, 0, &t);
+    tupc_team_barrier(t);
     keep = t;
     tupc_team_free(&t);
     tupc_team_barrier(keep);
