@@ -564,21 +564,17 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
 {
     tupc_require_thread(func);
     enum tupc_sync in, out;
-    tupc_red_check_op(func, ty, op, f);
     int in_place = tupc_is_in_place(src) || (flags & UPC_IN_PLACE);
     const int excl = (flags & UPC_EXCLUSIVE_PREFIX_REDUCE) != 0;
-    tupc_coll_flags(func, flags & ~(UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE), &in, &out);
     if (in_place)
-        src = dst; /* a decoy src is not read; dst is checked first, below */
-    tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
-    if (!in_place)
-        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    /* Collectives 1.0's dst and src of other threads or phases (see
-     * tupc_red_prefix_apart): the team forms' cut, which reads and writes
-     * each array in its own layout. */
-    const int apart = tupc_red_prefix_apart(func, dst, src, nelems, blk_size);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ARRAY,
-                          src, nelems, blk_size, ty->size);
+        src = dst; /* a decoy src is not read; dst is checked first */
+    /* apart: Collectives 1.0's dst and src of other threads or phases (see
+     * tupc_red_prefix_apart), which take the team forms' cut, reading and
+     * writing each array in its own layout. */
+    int apart;
+    (void)tupc_red_check_call(ty, func, TUPC_RED_DST_ARRAY, dst, src, op, nelems, blk_size, f,
+                              flags & ~(UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE), in_place, &in,
+                              &out, &apart);
 #if TUPC_HAVE_MPI
     /* Across processes: the 1.3 function (a team's blocking call on
      * UPC_TEAM_ALL came here through it), mpi/coll.c. */

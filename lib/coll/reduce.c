@@ -331,8 +331,7 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
                                                       tupc_sptr_t src, size_t nelems,
                                                       size_t blk_size, uint64_t key, uint32_t gen)
 {
-    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    (void)tupc_red_check_areas(ty, func, TUPC_RED_DST_ONE, dst, src, nelems, blk_size, 0);
     tupc_red_alloc_checks(func, dst, TUPC_RED_DST_ONE, src, nelems, blk_size, ty->size);
     tupc_call_seen(key, gen);
 }
@@ -412,12 +411,8 @@ static inline void reduce_check(const struct tupc_red_type *ty, const char *func
                                 enum tupc_sync *out)
 {
     tupc_require_thread(func);
-    tupc_red_check_op(func, ty, op, f);
-    tupc_coll_flags(func, flags, in, out);
-    (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_ONE,
-                          src, nelems, blk_size, ty->size);
+    (void)tupc_red_check_call(ty, func, TUPC_RED_DST_ONE, dst, src, op, nelems, blk_size, f, flags,
+                              0, in, out, NULL);
 }
 
 static void reduce_partials(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,

@@ -128,8 +128,7 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
                                                       tupc_sptr_t src, size_t nelems,
                                                       size_t blk_size, uint64_t key, uint32_t gen)
 {
-    (void)tupc_red_check_dst_all(func, dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    (void)tupc_red_check_areas(ty, func, TUPC_RED_DST_EVERY, dst, src, nelems, blk_size, 0);
     tupc_red_alloc_checks(func, dst, TUPC_RED_DST_EVERY, src, nelems, blk_size, ty->size);
     tupc_call_seen(key, gen);
 }
@@ -232,12 +231,8 @@ static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty
                     (uint64_t)nelems * ty->size, flags, t == &tupc_team_all_ ? 0 : (int)t->id);
     tupc_require_thread(func);
     enum tupc_sync in, out;
-    tupc_red_check_op(func, ty, op, f);
-    tupc_coll_flags(func, flags, &in, &out);
-    dst = tupc_red_check_dst_all(func, dst, ty->size);
-    tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, TUPC_RED_DST_EVERY,
-                          src, nelems, blk_size, ty->size);
+    dst = tupc_red_check_call(ty, func, TUPC_RED_DST_EVERY, dst, src, op, nelems, blk_size, f,
+                              flags, 0, &in, &out, NULL);
     if (all_is_small(nelems, ty->size) && tupc_team_n(t) <= TUPC_RED_SCAN_MAX)
         all_small(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else

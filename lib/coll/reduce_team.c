@@ -205,33 +205,6 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
     return tupc_async_post(req);
 }
 
-/* The checks of a team form, after its flags: the arrays (src taken as dst
- * in place), dst as its verb has it, their allocations. Returns dst as the
- * call uses it. */
-static tupc_sptr_t check_arrays(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst,
-                                tupc_sptr_t src, size_t nelems, size_t blk_size, enum what what,
-                                int in_place)
-{
-    const int prefix = what == PREFIX;
-    if (prefix)
-        tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
-    if (!in_place)
-        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
-    if (prefix)
-        (void)tupc_red_prefix_apart(func, dst, src, nelems, blk_size); /* allowed, see there */
-    else if (what == ALL)
-        dst = tupc_red_check_dst_all(func, dst, ty->size);
-    else
-        (void)tupc_check_in_partition(func, "dst", dst, ty->size);
-    uint64_t args = tupc_red_args(dst, src, nelems, blk_size);
-    tupc_red_check_allocs(func, args, dst,
-                          prefix        ? TUPC_RED_DST_ARRAY
-                          : what == ALL ? TUPC_RED_DST_EVERY
-                                        : TUPC_RED_DST_ONE,
-                          src, nelems, blk_size, ty->size);
-    return dst;
-}
-
 /* A reduction's 1.3 paths on a team, of its type (tupc_red_reduce_onT). */
 typedef int reduce_on_fn(const char *func, struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src,
                          upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
@@ -256,7 +229,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
              : on(func, tupc_team_get(func, team), dst, src, op, nelems, blk_size, f, flags)))
         return UPC_HANDLE_COMPLETE;
     enum tupc_sync in, out;
-    tupc_red_check_op(func, ty, op, f);
+    struct tupc_team *t = tupc_team_get(func, team);
     const int prefix = what == PREFIX;
     /* A prefix reduction may run in place (each member reads each element
      * of its range before it writes it), and exclusive; a reduction has no
@@ -264,13 +237,18 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     int in_place = prefix && (tupc_is_in_place(src) || (flags & UPC_IN_PLACE));
     int excl = prefix && (flags & UPC_EXCLUSIVE_PREFIX_REDUCE);
     const int async = (flags & UPC_ASYNC) != 0;
-    tupc_coll_flags(
-        func, flags & ~(UPC_ASYNC | (prefix ? UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE : 0)), &in,
-        &out);
-    struct tupc_team *t = tupc_team_get(func, team);
     if (in_place)
         src = dst; /* a decoy src is not read */
-    dst = check_arrays(ty, func, dst, src, nelems, blk_size, what, in_place);
+    /* The 1.3 function's checks; a prefix's dst and src may lie apart (the
+     * cut below reads and writes each in its own layout). */
+    dst = tupc_red_check_call(
+        ty, func,
+        prefix        ? TUPC_RED_DST_ARRAY
+        : what == ALL ? TUPC_RED_DST_EVERY
+                      : TUPC_RED_DST_ONE,
+        dst, src, op, nelems, blk_size, f,
+        flags & ~(UPC_ASYNC | (prefix ? UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE : 0)), in_place,
+        &in, &out, NULL);
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 
     struct tupc_coll c;

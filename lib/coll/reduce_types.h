@@ -694,4 +694,56 @@ static inline int tupc_red_prefix_apart(const char *func, tupc_sptr_t dst, tupc_
     return apart;
 }
 
+/* ---- The check front of every reduction ---------------------------------- */
+
+/* dst as the reduction's kind has it (one element, an array like src, one
+ * element in every partition) and src unless the call runs in place: the
+ * pointer checks of every form of every reduction, in the order the 1.3
+ * functions make them. Returns dst (reduce_all's, with its phase 0). */
+static inline tupc_sptr_t tupc_red_check_areas(const struct tupc_red_type *ty, const char *func,
+                                               enum tupc_red_dst kind, tupc_sptr_t dst,
+                                               tupc_sptr_t src, size_t nelems, size_t blk_size,
+                                               int in_place)
+{
+    if (kind == TUPC_RED_DST_ONE)
+        (void)tupc_check_in_partition(func, "dst", dst, ty->size);
+    else if (kind == TUPC_RED_DST_ARRAY)
+        tupc_red_check_array(func, "dst", dst, nelems, blk_size, ty->size);
+    else
+        dst = tupc_red_check_dst_all(func, dst, ty->size);
+    if (!in_place)
+        tupc_red_check_array(func, "src", src, nelems, blk_size, ty->size);
+    return dst;
+}
+
+/* The checks of a reduction's call, written once for each reduction and
+ * each of its forms (the 1.3 function, the team form, a posted call): op and
+ * func against the type, the flags (`modes`: the call's flags without the
+ * form's own, UPC_ASYNC, UPC_IN_PLACE, UPC_EXCLUSIVE_PREFIX_REDUCE) into
+ * *in and *out, the areas, and their allocations once per distinct call.
+ * The caller has checked the thread (and named the team) first; src is dst
+ * where the call runs in place. Returns dst as tupc_red_check_areas does;
+ * *apart, for a prefix reduction, whether dst and src lie apart
+ * (tupc_red_prefix_apart). The small calls enter first and check after, the
+ * same areas (tupc_red_check_areas) with the same allocation checks. */
+static inline tupc_sptr_t tupc_red_check_call(const struct tupc_red_type *ty, const char *func,
+                                              enum tupc_red_dst kind, tupc_sptr_t dst,
+                                              tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                              size_t blk_size, tupc_red_fn f, upc_flag_t modes,
+                                              int in_place, enum tupc_sync *in, enum tupc_sync *out,
+                                              int *apart)
+{
+    tupc_red_check_op(func, ty, op, f);
+    tupc_coll_flags(func, modes, in, out);
+    dst = tupc_red_check_areas(ty, func, kind, dst, src, nelems, blk_size, in_place);
+    if (kind == TUPC_RED_DST_ARRAY) {
+        int a = tupc_red_prefix_apart(func, dst, src, nelems, blk_size);
+        if (apart)
+            *apart = a;
+    }
+    tupc_red_check_allocs(func, tupc_red_args(dst, src, nelems, blk_size), dst, kind, src, nelems,
+                          blk_size, ty->size);
+    return dst;
+}
+
 #endif
