@@ -205,15 +205,10 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
     return tupc_async_post(req);
 }
 
-/* A reduction's 1.3 paths on a team, of its type (tupc_red_reduce_onT). */
-typedef int reduce_on_fn(const char *func, struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src,
-                         upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
-                         upc_flag_t flags);
-
 static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
                                      tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                                      size_t blk_size, tupc_red_fn f, upc_flag_t flags,
-                                     upc_team_t team, enum what what, reduce_on_fn *on)
+                                     upc_team_t team, enum what what, tupc_red_on_fn *on)
 {
     TUPC_TRACE_RETURN(
         upc_coll_handle_t,
@@ -289,26 +284,23 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     return UPC_HANDLE_COMPLETE;
 }
 
+/* reduce.c's tupc_team_reduceT, for the calls its inlined 1.3 path does not
+ * take. */
+static upc_coll_handle_t reduce_path(const struct tupc_red_type *ty, const char *func,
+                                     tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                     size_t blk_size, tupc_red_fn f, upc_flag_t flags,
+                                     upc_team_t team, tupc_red_on_fn *on)
+{
+    return team_reduce(ty, func, dst, src, op, nelems, blk_size, f, flags, team, REDUCE, on);
+}
+
+void tupc_red_team_attach(void)
+{
+    tupc_red_team_reduce_path_ = reduce_path;
+}
+
 /* On UPC_TEAM_ALL, a blocking call is the 1.3 function's. */
 #define TUPC_DEFINE_TEAM_RED(T, TYPE, ARITH, KIND)                                                 \
-    upc_coll_handle_t tupc_team_reduce##T(                                                         \
-        tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
-        TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \
-    {                                                                                              \
-        TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce" #T, "tupc_team_reduce" #T,             \
-                              upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags));     \
-        /* Blocking: upc_all_reduce's paths on the team, unless they need                          \
-         * pieces held by non-members or the trace must open a span. */                            \
-        if (!(flags & UPC_ASYNC) && !tupc_trace_wanted("tupc_team_reduce" #T)) {                   \
-            tupc_require_thread("tupc_team_reduce" #T);                                            \
-            if (tupc_red_reduce_on##T("tupc_team_reduce" #T,                                       \
-                                      tupc_team_get("tupc_team_reduce" #T, team), dst, src, op,    \
-                                      nelems, blk_size, (tupc_red_fn)func, flags))                 \
-                return UPC_HANDLE_COMPLETE;                                                        \
-        }                                                                                          \
-        return team_reduce(&tupc_red_##T, "tupc_team_reduce" #T, dst, src, op, nelems, blk_size,   \
-                           (tupc_red_fn)func, flags, team, REDUCE, tupc_red_reduce_on##T);         \
-    }                                                                                              \
     upc_coll_handle_t tupc_team_prefix_reduce##T(                                                  \
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
         TYPE (*func)(TYPE, TYPE), upc_flag_t flags, upc_team_t team)                               \

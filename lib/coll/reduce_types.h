@@ -475,6 +475,23 @@ static inline int tupc_red_pieces_fit(const struct tupc_team *t, tupc_sptr_t src
  * their own name after their trace span opens. Each checks its arguments as
  * the 1.3 function does. Returns 0, having done nothing, when the call must
  * take the team forms' own path instead (pieces held by non-members). */
+typedef int tupc_red_on_fn(const char *func, struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src,
+                           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
+                           upc_flag_t flags);
+/* A team reduction that the 1.3 paths do not take (pieces held by
+ * non-members: on, the type's tupc_red_reduce_onT, returns 0), a posted
+ * one, or a traced one: reduce_team.c's path, which reduce.c's
+ * tupc_team_reduceT reaches through this hook, set by reduce_team.c when
+ * the run starts (tupc_red_team_attach, from run.c). So reduce.c, whose team
+ * form inlines the 1.3 path, calls nothing of reduce_team.c, which uses
+ * reduce.c's kernels and checks. */
+typedef upc_coll_handle_t tupc_red_team_path_fn(const struct tupc_red_type *ty, const char *func,
+                                                tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                                size_t nelems, size_t blk_size, tupc_red_fn f,
+                                                upc_flag_t flags, upc_team_t team,
+                                                tupc_red_on_fn *on);
+extern tupc_red_team_path_fn *tupc_red_team_reduce_path_;
+void tupc_red_team_attach(void);
 #define TUPC_DECLARE_REDUCE_ON(T, TYPE, ARITH, KIND)                                               \
     int tupc_red_reduce_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,              \
                               tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,        \

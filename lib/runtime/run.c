@@ -186,6 +186,7 @@ static int start_barrier(char *err, size_t len)
 }
 static int start_coll(char *err, size_t len)
 {
+    tupc_red_team_attach();
     return tupc_coll_init(tupc_run_.threads) ? sync_state_oom(err, len) : 0;
 }
 static int start_team(char *err, size_t len)
