@@ -200,7 +200,7 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
     memset(t, 0, sizeof *t);
     t->n = n;
     t->member = tupc_coll_members_new(n);
-    t->self = aligned_alloc(TUPC_CACHELINE, sizeof *t->self * (size_t)n);
+    t->self = aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->self * (size_t)n);
     t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * (size_t)n);
     t->thread = malloc(sizeof *t->thread * (size_t)n);
     t->rank = malloc(sizeof *t->rank * (size_t)T);

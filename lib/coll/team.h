@@ -27,7 +27,13 @@
 #include <stdint.h>
 
 /* One member's own state on one team; written by that member only, read by
- * others only to explain an error or in the team barrier (see team.c). */
+ * others only to explain an error or in the team barrier (see team.c).
+ * Two lines each: a team's members' states lie side by side (t->self), and
+ * the L2's adjacent-line prefetcher, which fetches lines in 128-byte pairs,
+ * made two members' writes of their own lines contend as if they shared one
+ * (a split team's 8-byte MY|MY broadcast at 2 THREADS: 1.5 times
+ * UPC_TEAM_ALL's, whose states are thread-local, against 0.98 with the
+ * pairs apart). */
 struct tupc_coll_self {
     uint32_t n;        /* calls made on this team (UPC_TEAM_ALL: tupc_calls_self_.n) */
     int calls_mod;     /* n % team size, kept without a division */
@@ -38,7 +44,7 @@ struct tupc_coll_self {
     struct tupc_coll_line *line;
     struct tupc_team *team; /* the team, */
     int me, size;           /* this member's rank in it, and its size */
-} __attribute__((aligned(TUPC_CACHELINE)));
+} __attribute__((aligned(2 * TUPC_CACHELINE)));
 
 struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
 struct tupc_async_ring;  /* async.h */
