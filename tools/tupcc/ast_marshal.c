@@ -266,7 +266,7 @@ static int read_string(void)
 /* Short ASCII strings seen before, by their bytes: each was written with
  * FLAG_REF and is now referred to by its index in marshal's table. Node ids
  * ("0x55d0...") are nearly all unique and are not kept. */
-enum { SHARE_MAX = 64, TABLE_BITS = 18 };
+enum { SHARE_MAX = 64, TABLE_BITS = 15 };
 struct shared {
     uint32_t hash, ref, len;
     unsigned char bytes[SHARE_MAX];

@@ -103,6 +103,7 @@ for name, data in [('truncated', b'{"a": [1, 2'), ('no JSON', b'{"a" 1}'), ('emp
 with open(tupcc, encoding='utf-8') as f:
     script = f.read()
 cfg = ast.literal_eval(script[script.index('{', script.index('driver.main(')):script.rindex('}') + 1])
+cfg['ast_reader'] = os.path.abspath(reader)  # a sanitizer build's tupcc has none
 sys.path.insert(0, cfg.get('moddir') or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.setrecursionlimit(60000)
 import translate  # noqa: E402
