@@ -74,15 +74,35 @@ void tupc_mpi_lock_free(const char *func, upc_lock_t *l)
      * costs 8 bytes of the heap until the run ends. */
 }
 
-/* One try: 1 if this thread now holds the lock. */
-/* A wait's pause between tries; it takes in another process's stop
- * where no progress thread does (TUPC_MPI_PROGRESS=0, mpi/stop.c). */
-static void nap(void)
+/* The pause after failed try n of a wait for a lock word (upc_lock's, a
+ * process's strict lock): it leaves when the run stops; it backs off, then
+ * naps, as each try is a round trip to the owner, taking in another
+ * process's stop where no progress thread does (TUPC_MPI_PROGRESS=0,
+ * mpi/stop.c). From its first nap the hang watchdog sees the wait (ev);
+ * waited_until ends it there after the last try. */
+enum { SPIN_TRIES = 64 };
+static void pause_after(unsigned n, struct tupc_wait_event *ev)
 {
+    /* Relaxed: the flag only says that the run is ending. */
+    if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+        tupc_thread_leave();
+    if (n < SPIN_TRIES) {
+        tupc_backoff(n);
+        return;
+    }
+    if (n == SPIN_TRIES)
+        tupc_wait_napping(ev);
     nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
     tupc_mpi_stop_poll();
 }
 
+static void waited_until(unsigned tries, struct tupc_wait_event *ev)
+{
+    if (tries > SPIN_TRIES)
+        tupc_wait_napped(ev);
+}
+
+/* One try: 1 if this thread now holds the lock. */
 static int try_take(const char *func, tupc_sptr_t w)
 {
     uint64_t me = (uint64_t)tupc_impl_mythread + 1;
@@ -101,22 +121,11 @@ static int try_take(const char *func, tupc_sptr_t w)
 void tupc_mpi_lock(upc_lock_t *l)
 {
     tupc_sptr_t w = word_of("upc_lock", l);
-    struct tupc_wait_event ev = {"upc_lock", -1, 0}; /* for the hang watchdog */
+    struct tupc_wait_event ev = {"upc_lock", -1, 0};
     unsigned n = 0;
-    for (; !try_take("upc_lock", w); n++) {
-        /* Relaxed: the flag only says that the run is ending. */
-        if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
-            tupc_thread_leave();
-        if (n < 64) {
-            tupc_backoff(n);
-        } else { /* each try is a round trip to the owner: not too many */
-            if (n == 64)
-                tupc_wait_napping(&ev);
-            nap();
-        }
-    }
-    if (n > 64)
-        tupc_wait_napped(&ev);
+    for (; !try_take("upc_lock", w); n++)
+        pause_after(n, &ev);
+    waited_until(n, &ev);
 }
 
 int tupc_mpi_lock_attempt(upc_lock_t *l)
@@ -148,15 +157,11 @@ void tupc_mpi_unlock(upc_lock_t *l)
 static void strict_lock(int rank)
 {
     uint64_t me = (uint64_t)tupc_impl_mythread + 1;
-    for (unsigned n = 0; tupc_mpi_strict_cas(rank, 0, me); n++) {
-        /* Relaxed: the flag only says that the run is ending. */
-        if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
-            tupc_thread_leave();
-        if (n < 64)
-            tupc_backoff(n);
-        else /* each try is a round trip to the owner, as upc_lock's */
-            nap();
-    }
+    struct tupc_wait_event ev = {"a strict shared access", -1, 0};
+    unsigned n = 0;
+    for (; tupc_mpi_strict_cas(rank, 0, me); n++)
+        pause_after(n, &ev);
+    waited_until(n, &ev);
 }
 
 void tupc_mpi_strict_copy(void *local, tupc_sptr_t p, size_t n, int put)
