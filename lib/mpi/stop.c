@@ -124,6 +124,6 @@ int tupc_mpi_run_status(int stopped, int first_failed, int status, char *line, s
     atomic_store_explicit(&sent, 0, memory_order_relaxed);
     atomic_store_explicit(&received, 0, memory_order_relaxed);
     if (res[0].key < 2)
-        return res[0].value == INT_MIN ? 0 : res[0].value;
+        return tupc_stop_exit_status(res[0].value);
     return res[1].key == INT_MAX ? 0 : res[1].value;
 }

@@ -447,7 +447,7 @@ static int end_run(int threads, int started, const int *status, char *err, size_
     }
 #endif
     if (stopped)
-        return stopped == INT_MIN ? 0 : stopped;
+        return tupc_stop_exit_status(stopped);
     for (int t = 0; t < threads; t++)
         if (status[t] != 0)
             return status[t];

@@ -4,6 +4,7 @@
 
 #include <upc.h>
 
+#include <limits.h>
 #include <stddef.h>
 
 struct tupc_run_state {
@@ -36,6 +37,12 @@ extern _Atomic int tupc_left_count_;
  * (INT_MIN for upc_global_exit(0)), 0 while nobody stopped the run. */
 extern _Atomic int tupc_stopping_;
 extern _Atomic int tupc_stop_status_;
+
+/* The run's exit status of a stop's status (tupc_stop_status_, not 0). */
+static inline int tupc_stop_exit_status(int stopped)
+{
+    return stopped == INT_MIN ? 0 : stopped;
+}
 
 /* Leaves the calling UPC thread because the run is stopping. */
 _Noreturn void tupc_thread_leave(void);
