@@ -3,7 +3,8 @@
  *
  * flat: each member stores its episode in its own line and waits for every
  *   other member's: one cache-line transfer on the critical path, the least
- *   a barrier needs, while every member has a CPU (at most FLAT_MAX members).
+ *   a barrier needs, while every member has a CPU and they are at most 6
+ *   (tupc_barrier_flat_for, sync/barrier.c's rule).
  *   (An earlier flat form, where rank 0 gathered the arrivals and released
  *   the others, paid two transfers and took 8-byte ALL|ALL team calls to
  *   1.6-1.7x the calls on all threads; this one reads what all threads' flat
@@ -29,27 +30,17 @@
 
 #include "check/calls.h"
 #include "check/error.h"
-#include "runtime/config.h"
 #include "runtime/runtime.h"
+#include "sync/barrier.h"
 #include "sync/wait.h"
 
 #include <stdio.h>
 
 #define SEC "Extended Collectives 0.3 section 4 item 9"
 
-/* As sync/barrier.c's FLAT_MAX for all threads (measured there). */
-#define FLAT_MAX 6
-
 void tupc_team_barrier_choose(struct tupc_team *t)
 {
-    int flat;
-    if (tupc_config_.barrier == TUPC_BARRIER_TREE)
-        flat = 0;
-    else if (tupc_config_.barrier == TUPC_BARRIER_FLAT)
-        flat = 1;
-    else
-        flat = t->n <= FLAT_MAX && t->n <= tupc_run_.cpus;
-    t->bar_form = flat ? TUPC_TEAM_BAR_FLAT : TUPC_TEAM_BAR_COUNTER;
+    t->bar_form = tupc_barrier_flat_for(t->n) ? TUPC_TEAM_BAR_FLAT : TUPC_TEAM_BAR_COUNTER;
 }
 
 /* UPC_TEAM_ALL's instance: here, at the bottom of the team files, so that
@@ -130,8 +121,8 @@ static void bar_flat(struct tupc_team *t, int rank, uint32_t e, const char *func
     for (int r = 0; r < t->n; r++) {
         if (r == rank)
             continue;
-        const struct tupc_team_bar *b = &t->bar[r];
-        tupc_wait_peer(&t->bar[r].arrive, e, tupc_team_thread_of(t, r), func); /* acquire */
+        struct tupc_team_bar *b = &t->bar[r];
+        tupc_wait_peer(&b->arrive, e, tupc_team_thread_of(t, r), func); /* acquire */
         /* Relaxed: ordered by the acquire above; r cannot rewrite the slot
          * before e + 2, which needs our arrival at e + 1. */
         if (atomic_load_explicit(&b->slot[e % 2].calls, memory_order_relaxed) != s->n ||

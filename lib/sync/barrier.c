@@ -107,15 +107,17 @@ static struct bar_ids ids_of[2];
 /* Per-thread split-phase state; new threads start with zeros. */
 _Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
 
+int tupc_barrier_flat_for(int n)
+{
+    if (tupc_config_.barrier != TUPC_BARRIER_AUTO)
+        return tupc_config_.barrier == TUPC_BARRIER_FLAT;
+    return n <= tupc_run_.cpus && n <= FLAT_MAX;
+}
+
 int tupc_barrier_init(int threads)
 {
     nthreads = threads;
-    if (tupc_config_.barrier == TUPC_BARRIER_TREE)
-        use_tree = 1;
-    else if (tupc_config_.barrier == TUPC_BARRIER_FLAT)
-        use_tree = 0;
-    else
-        use_tree = threads > tupc_run_.cpus || threads > FLAT_MAX;
+    use_tree = !tupc_barrier_flat_for(threads);
 
     thr = aligned_alloc(TUPC_CACHELINE, sizeof *thr * (size_t)threads);
     leaf_of = calloc((size_t)threads, sizeof *leaf_of);

@@ -6,6 +6,12 @@
 #include <stdint.h>
 
 int tupc_barrier_init(int threads);
+
+/* Whether a barrier of n threads takes the flat form (barrier.c) rather than
+ * a tree (for a team: its counter): TUPC_BARRIER's choice, else while they
+ * have a CPU each and are at most FLAT_MAX. The barrier of all threads and
+ * each team's (coll/team_barrier.c) choose by it. */
+int tupc_barrier_flat_for(int n);
 void tupc_barrier_fini(void);
 
 /* Anonymous full barrier of a library call (a collective, upc_all_alloc):
