@@ -478,6 +478,20 @@ static inline int tupc_red_pieces_fit(const struct tupc_team *t, tupc_sptr_t src
 typedef int tupc_red_on_fn(const char *func, struct tupc_team *t, tupc_sptr_t dst, tupc_sptr_t src,
                            upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                            upc_flag_t flags);
+#define TUPC_DECLARE_REDUCE_ON(T, TYPE, ARITH, KIND)                                               \
+    int tupc_red_reduce_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,              \
+                              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,        \
+                              tupc_red_fn f, upc_flag_t flags);
+TUPC_REDUCE_TYPES_13(TUPC_DECLARE_REDUCE_ON)
+#define TUPC_DECLARE_REDUCE_ALL_ON(T, TYPE, ARITH, KIND)                                           \
+    int tupc_red_reduce_all_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,          \
+                                  tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,    \
+                                  tupc_red_fn f, upc_flag_t flags);
+TUPC_REDUCE_TYPES(TUPC_DECLARE_REDUCE_ALL_ON)
+int tupc_red_prefix_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
+                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                       size_t blk_size, tupc_red_fn f, upc_flag_t flags);
+
 /* A team reduction that the 1.3 paths do not take (pieces held by
  * non-members: on, the type's tupc_red_reduce_onT, returns 0), a posted
  * one, or a traced one: reduce_team.c's path, which reduce.c's
@@ -492,19 +506,6 @@ typedef upc_coll_handle_t tupc_red_team_path_fn(const struct tupc_red_type *ty, 
                                                 tupc_red_on_fn *on);
 extern tupc_red_team_path_fn *tupc_red_team_reduce_path_;
 void tupc_red_team_attach(void);
-#define TUPC_DECLARE_REDUCE_ON(T, TYPE, ARITH, KIND)                                               \
-    int tupc_red_reduce_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,              \
-                              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,        \
-                              tupc_red_fn f, upc_flag_t flags);
-TUPC_REDUCE_TYPES_13(TUPC_DECLARE_REDUCE_ON)
-#define TUPC_DECLARE_REDUCE_ALL_ON(T, TYPE, ARITH, KIND)                                           \
-    int tupc_red_reduce_all_on##T(const char *func, struct tupc_team *t, tupc_sptr_t dst,          \
-                                  tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,    \
-                                  tupc_red_fn f, upc_flag_t flags);
-TUPC_REDUCE_TYPES(TUPC_DECLARE_REDUCE_ALL_ON)
-int tupc_red_prefix_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
-                       tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                       size_t blk_size, tupc_red_fn f, upc_flag_t flags);
 
 /* What tupc_red_prefix_on computes on team t, done by one thread (a posted
  * call's job), with the same kernels and combine order: the same bits.

@@ -31,9 +31,9 @@ _Atomic int tupc_team_ids_[SLOTS];
 #define ids tupc_team_ids_
 static uint16_t gens[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int last_slot; /* under lock */
 
 _Thread_local struct tupc_team_cache tupc_team_cache_ __attribute__((tls_model("initial-exec")));
-static int last_slot; /* under lock */
 
 /* tupc_calls_team_namer: the team of number id, if it is alive. Under the
  * table's lock, which every member takes to take a team out of the table

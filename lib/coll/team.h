@@ -98,6 +98,7 @@ extern struct tupc_team tupc_team_all_;
  * comparison folds and they index nothing. */
 static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
 {
+    /* Every other team has its maps from its making (team.c). */
     return t == &tupc_team_all_ ? r : t->thread[r];
 }
 

@@ -2027,9 +2027,8 @@ def _parse(cmd, text, reader=None):
     to read and decode the JSON (at 10,000 lines, 0.7 s against 2.5 s). Where
     there is no reader, or the tree is deeper than marshal loads, the JSON
     itself is read."""
-    data = text.encode(ENC)
     with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as ferr:
-        fin.write(data)
+        fin.write(text.encode(ENC))
         fin.seek(0)
         if reader and os.access(reader, os.X_OK):
             fout = tempfile.TemporaryFile()
