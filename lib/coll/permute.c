@@ -151,7 +151,7 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
      * Read only now: under IN_ALLSYNC any thread may write it up to its own
      * entry (Collectives 1.0 section 3), under IN_MYSYNC this thread up to
      * ours. */
-    int to = *(const int *)tupc_reloc_block(t, perm, me);
+    int to = *(const int *)tupc_reloc_mine(perm);
     if (to < 0 || to >= n)
         bad_perm(fm, me, to, -1, n);
     /* Slot seq % SLOTS was last used by call seq - SLOTS, which every member
@@ -167,11 +167,10 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
         bad_perm(fm, me, to, (int)(uint32_t)old, n);
 
     if (in_place) { /* at posting too */
-        tupc_permute_move(c, tupc_reloc_block(t, dst, me), tupc_reloc_block(t, dst, to), nbytes,
-                          to);
+        tupc_permute_move(c, tupc_reloc_mine(dst), tupc_reloc_block(t, dst, to), nbytes, to);
     } else {
         tupc_coll_need(c, to);
-        tupc_reloc_put(&k, tupc_reloc_block(t, dst, to), tupc_reloc_block(t, src, me), nbytes,
+        tupc_reloc_put(&k, tupc_reloc_block(t, dst, to), tupc_reloc_mine(src), nbytes,
                        tupc_reloc_streams(nbytes, 2 * (size_t)n));
     }
     if (k.req) /* the completion waits for every member's copy */

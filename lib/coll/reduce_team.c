@@ -247,7 +247,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 
     struct tupc_coll c;
-    tupc_coll_begin_team(&c, t, func, flags, in, out, sig);
+    tupc_coll_begin_team(&c, t, tupc_coll_self_on(t), func, flags, in, out, sig);
     const int me = tupc_coll_state(&c)->me, n = tupc_coll_state(&c)->size;
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < n; j++)

@@ -406,7 +406,8 @@ tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_f
     if (t == &tupc_team_all_) /* folds for the 1.3 functions */
         tupc_coll_begin(c, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
     else
-        tupc_coll_begin_team(c, t, func, flags, scan_in ? TUPC_MYSYNC : in, out, sig);
+        tupc_coll_begin_team(c, t, tupc_coll_self_on(t), func, flags, scan_in ? TUPC_MYSYNC : in,
+                             out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = c->turn;
     if (wline && scanner == tupc_team_my_rank(t))

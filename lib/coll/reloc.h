@@ -176,6 +176,7 @@ static inline void tupc_reloc_leave_rooted(const struct tupc_coll *c, int root)
 struct tupc_reloc_call {
     struct tupc_coll c;
     struct tupc_team *t;
+    struct tupc_coll_self *self; /* the caller's state on t; unset by a 1.3 function */
     struct tupc_coll_request *req;
     int me;
 #if TUPC_HAVE_MPI
@@ -211,7 +212,12 @@ tupc_reloc_front(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
                  enum tupc_sync *out, size_t *total)
 {
     tupc_reloc_start(fm->func, fm->team ? flags & ~UPC_ASYNC : flags, in, out);
-    struct tupc_team *t = k->t = fm->team ? tupc_team_get(fm->func, team) : &tupc_team_all_;
+    struct tupc_team *t = &tupc_team_all_;
+    if (fm->team) { /* the 1.3 functions leave k->self unset */
+        k->self = tupc_team_member(fm->func, team);
+        t = k->self->team;
+    }
+    k->t = t;
     tupc_reloc_check_nbytes(fm->func, fm->sec_nbytes, nbytes);
     *total = nbytes;
     if (blocks) {
@@ -289,14 +295,17 @@ static inline int tupc_reloc_mpi(const struct tupc_reloc_form *fm)
 #endif
 
 /* What every form does last (the _x forms too, reloc_x.h): the entry to
- * the call on k->t, its rank, and its request where it posts. */
+ * the call on team t (k->t) with the caller's state self (k->self), its
+ * rank, and its request where it posts. A 1.3 function passes constants,
+ * and stores no state of its own in k. */
 static inline __attribute__((always_inline)) void
-tupc_reloc_enter_as(struct tupc_reloc_call *k, const char *func, int posts, upc_flag_t flags,
-                    enum tupc_sync in, enum tupc_sync out, uint64_t sig)
+tupc_reloc_enter_as(struct tupc_reloc_call *k, struct tupc_team *t, struct tupc_coll_self *self,
+                    const char *func, int posts, upc_flag_t flags, enum tupc_sync in,
+                    enum tupc_sync out, uint64_t sig)
 {
-    tupc_coll_begin_team(&k->c, k->t, func, flags, in, out, sig);
-    k->me = tupc_team_my_rank(k->t);
-    k->req = posts ? tupc_async_begin(k->t, k->me, func, out) : NULL;
+    tupc_coll_begin_team(&k->c, t, self, func, flags, in, out, sig);
+    k->me = t == &tupc_team_all_ ? tupc_impl_mythread : self->me;
+    k->req = posts ? tupc_async_begin(t, k->me, func, out) : NULL;
 }
 
 /* A 1.3 function or team form's entry (across processes, the call for
@@ -312,7 +321,8 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
         return;
     }
 #endif
-    tupc_reloc_enter_as(k, fm->func, fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
+    tupc_reloc_enter_as(k, tupc_reloc_team(k, fm), fm->team ? k->self : &tupc_coll_self_, fm->func,
+                        fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
 }
 
 /* The checks of every form, in the order of its areas (flags, nbytes, the
@@ -375,6 +385,12 @@ tupc_reloc_begin_ds(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm,
 static inline char *tupc_reloc_block(const struct tupc_team *t, tupc_sptr_t p, int r)
 {
     return tupc_reloc_on(p, tupc_team_thread_of(t, r));
+}
+
+/* The caller's own block of such an area: in its partition, on any team. */
+static inline char *tupc_reloc_mine(tupc_sptr_t p)
+{
+    return tupc_reloc_on(p, tupc_impl_mythread);
 }
 
 /* Copies n bytes, or records the copy when the call posts. */
@@ -451,7 +467,7 @@ static inline upc_coll_handle_t tupc_reloc_fill_mine(struct tupc_reloc_call *k, 
                                                      int stream)
 {
     const int me = k->me, n = tupc_team_n(k->t);
-    char *mine = tupc_reloc_block(k->t, dst, me);
+    char *mine = tupc_reloc_mine(dst);
     for (int i = 1; i <= n; i++) {
         int j = me + i < n ? me + i : me + i - n;
         tupc_coll_need(&k->c, j);

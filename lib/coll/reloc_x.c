@@ -34,7 +34,8 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   "%s UPC_IN_PLACE; expected it only for the exchange, permute and prefix "
                   "reductions, whose src and dst have the same layout",
                   (mode & UPC_IN_PLACE) ? "mode has" : "src is");
-    x->k.t = tupc_team_get(func, team);
+    x->k.self = tupc_team_member(func, team);
+    x->k.t = x->k.self->team;
 }
 
 void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_array *a, int n)

@@ -73,7 +73,7 @@ void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_arr
 static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in,
                                 enum tupc_sync out, uint64_t sig)
 {
-    tupc_reloc_enter_as(&x->k, x->func, x->async, mode, in, out, sig);
+    tupc_reloc_enter_as(&x->k, x->k.t, x->k.self, x->func, x->async, mode, in, out, sig);
     x->n = x->k.t->n;
 }
 

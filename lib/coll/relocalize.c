@@ -36,7 +36,7 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, 0, 0, 2, &total);
     TUPC_RELOC_MPI(fm, tupc_mpi_broadcast(&k.mpi, dst, src, nbytes));
     const struct tupc_team *t = tupc_reloc_team(&k, fm);
-    char *mine = tupc_reloc_block(t, dst, k.me);
+    char *mine = tupc_reloc_mine(dst);
     if (!k.req) { /* blocking: the eager line for small payloads */
         tupc_reloc_broadcast_run(&k.c, t, k.me, mine, src, nbytes);
         return UPC_HANDLE_COMPLETE;
@@ -72,7 +72,7 @@ scatter(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, TUPC_AREA_BLOCKS, 0,
                         2, &total);
     TUPC_RELOC_MPI(fm, tupc_mpi_scatter(&k.mpi, dst, src, nbytes));
-    return tupc_reloc_rooted(&k, (int)src.thread, tupc_reloc_block(k.t, dst, k.me),
+    return tupc_reloc_rooted(&k, (int)src.thread, tupc_reloc_mine(dst),
                              src.addr + (size_t)k.me * nbytes, nbytes,
                              tupc_reloc_streams(total, 2));
 }
@@ -108,8 +108,7 @@ gather(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size_
                         2, &total);
     TUPC_RELOC_MPI(fm, tupc_mpi_gather(&k.mpi, dst, src, nbytes));
     return tupc_reloc_rooted(&k, (int)dst.thread, dst.addr + (size_t)k.me * nbytes,
-                             tupc_reloc_block(k.t, src, k.me), nbytes,
-                             tupc_reloc_streams(total, 2));
+                             tupc_reloc_mine(src), nbytes, tupc_reloc_streams(total, 2));
 }
 
 TUPC_RELOC_FORMS(gather, "UPC 1.3 7.4.2.3", "para 6", nbytes)

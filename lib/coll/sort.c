@@ -223,7 +223,7 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
     struct tupc_coll c;
     uint64_t sig = tupc_calls_args("*A,elem_size,nelems,blk_size,&func", (uintptr_t)A.addr,
                                    elem_size, nelems, blk_size, (uintptr_t)func, 0);
-    tupc_coll_begin_team(&c, team_p, fn, flags, in, out, sig);
+    tupc_coll_begin_team(&c, team_p, tupc_coll_self_on(team_p), fn, flags, in, out, sig);
     const int T = tupc_coll_state(&c)->size, me = tupc_coll_state(&c)->me;
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < T; j++)

@@ -43,14 +43,11 @@ struct tupc_coll {
     struct tupc_coll_self *self;
 };
 
-/* Each UPC thread's own state on UPC_TEAM_ALL, thread-local (team.h): its
- * count of calls % THREADS (the count itself, which is also the number of
- * the call it is in, is tupc_calls_self_.n), that call's function and
+/* Each UPC thread's own state on UPC_TEAM_ALL is tupc_coll_self_ (team.h):
+ * its count of calls % THREADS (the count itself, which is also the number
+ * of the call it is in, is tupc_calls_self_.n), that call's function and
  * running signature (for the messages of its waits and to compare peers'
- * calls with), and its line. Exposed for the inline entry below, which every
- * collective call runs. */
-extern _Thread_local struct tupc_coll_self tupc_coll_self_
-    __attribute__((tls_model("initial-exec")));
+ * calls with), and its line. */
 
 /* The caller's state on call c's team. */
 static inline struct tupc_coll_self *tupc_coll_state(const struct tupc_coll *c)
@@ -167,18 +164,26 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
 /* The barrier of call c's team. */
 void tupc_coll_barrier(const struct tupc_coll *c);
 
-/* As tupc_coll_begin, on team t, which the caller is a member of. Inline,
- * as tupc_coll_begin is: a team's calls take the paths of all threads'. */
+/* The caller's state on team t (a member): tupc_team_member's, for a caller
+ * that holds the team only. */
+static inline struct tupc_coll_self *tupc_coll_self_on(struct tupc_team *t)
+{
+    return t == &tupc_team_all_ ? &tupc_coll_self_ : &t->self[tupc_team_my_rank(t)];
+}
+
+/* As tupc_coll_begin, on team t, where self is the caller's state
+ * (tupc_team_member, tupc_coll_self_on). Inline, as tupc_coll_begin is: a
+ * team's calls take the paths of all threads'. */
 static inline __attribute__((always_inline)) void
-tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_flag_t flags,
-                     enum tupc_sync in, enum tupc_sync out, uint64_t args)
+tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, struct tupc_coll_self *self,
+                     const char *func, upc_flag_t flags, enum tupc_sync in, enum tupc_sync out,
+                     uint64_t args)
 {
     if (t == &tupc_team_all_) {
         tupc_coll_begin(c, func, flags, in, out, args);
         return;
     }
     tupc_check_not_split(func);
-    struct tupc_coll_self *self = &t->self[tupc_team_my_rank(t)];
     c->self = self;
     c->in = in;
     c->out = out;
@@ -186,7 +191,7 @@ tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, const char *func,
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     ++self->n;
     tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
-    tupc_coll_post_entry_(c, self, self->n, t->n, func,
+    tupc_coll_post_entry_(c, self, self->n, self->size, func,
                           tupc_sig(self->sig, c->args ^ (uintptr_t)func));
     if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
         tupc_coll_compare_all(c);

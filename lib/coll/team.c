@@ -138,34 +138,38 @@ static _Noreturn void unknown_team(const char *func, upc_team_t team)
               team);
 }
 
-struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team)
+struct tupc_team *tupc_team_find_(const char *func, upc_team_t team)
 {
     int s = team & 0xffff;
+    /* Acquire: a team is seen once the split's barrier has ordered its
+     * publication, and its fields with it. */
     if (team < 0 || s >= SLOTS || atomic_load_explicit(&ids[s], memory_order_acquire) != team)
         unknown_team(func, team);
     struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_acquire);
     if (!t)
         unknown_team(func, team);
-    if (t->rank[tupc_impl_mythread] < 0) {
-        /* A member cannot see its team freed before it calls free itself; a
-         * non-member can, so the message is written under the table's lock
-         * from a team that is still there. */
-        pthread_mutex_lock(&lock);
-        t = atomic_load_explicit(&ids[s], memory_order_relaxed) == team
-                ? atomic_load_explicit(&table[s], memory_order_relaxed)
-                : NULL;
-        char msg[300], desc[160];
-        if (t)
-            snprintf(msg, sizeof msg,
-                     "this thread is not a member of team %d, %s; expected a call on a team by "
-                     "its members only",
-                     team, tupc_team_describe(t, desc, sizeof desc));
-        pthread_mutex_unlock(&lock);
-        if (!t)
-            unknown_team(func, team);
-        tupc_fail(func, SEC, "%s", msg);
+    int r = t->rank[tupc_impl_mythread];
+    if (__builtin_expect(r >= 0, 1)) {
+        tupc_team_cache_ = (struct tupc_team_cache){team, t, &t->self[r]};
+        return t;
     }
-    return t;
+    /* A member cannot see its team freed before it calls free itself; a
+     * non-member can, so the message is written under the table's lock
+     * from a team that is still there. */
+    pthread_mutex_lock(&lock);
+    t = atomic_load_explicit(&ids[s], memory_order_relaxed) == team
+            ? atomic_load_explicit(&table[s], memory_order_relaxed)
+            : NULL;
+    char msg[300], desc[160];
+    if (t)
+        snprintf(msg, sizeof msg,
+                 "this thread is not a member of team %d, %s; expected a call on a team by "
+                 "its members only",
+                 team, tupc_team_describe(t, desc, sizeof desc));
+    pthread_mutex_unlock(&lock);
+    if (!t)
+        unknown_team(func, team);
+    tupc_fail(func, SEC, "%s", msg);
 }
 
 /* ---- Split and free ----------------------------------------------------- */
@@ -260,8 +264,8 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
     /* Every member waits for every other twice: NOSYNC in and out, and the
      * two barriers below. */
     struct tupc_coll c;
-    tupc_coll_begin_team(&c, p, SPLIT, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, TUPC_NOSYNC, TUPC_NOSYNC,
-                         (uint64_t)(unsigned)parent);
+    tupc_coll_begin_team(&c, p, tupc_coll_self_on(p), SPLIT, UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
+                         TUPC_NOSYNC, TUPC_NOSYNC, (uint64_t)(unsigned)parent);
     struct split_entry *mine = tupc_coll_scratch_claim(&c);
     mine->colour = colour;
     mine->key = key;
@@ -321,7 +325,7 @@ void tupc_team_free(upc_team_t *team)
     if (*team == UPC_TEAM_ALL)
         tupc_fail(FREE, SEC, "team is UPC_TEAM_ALL; expected a team from tupc_team_split");
     tupc_check_not_split(FREE);
-    struct tupc_team *t = tupc_team_lookup_(FREE, *team);
+    struct tupc_team *t = tupc_team_find_(FREE, *team);
     int me = tupc_team_my_rank(t);
     if (client)
         client->check_free(t, me, FREE);
@@ -331,7 +335,7 @@ void tupc_team_free(upc_team_t *team)
     int s = t->id & 0xffff, n = t->n, id = t->id; /* read before `left`: t may go after it */
     *team = TUPC_TEAM_NONE;
     if (tupc_team_cache_.team == t)
-        tupc_team_cache_ = (struct tupc_team_cache){0, NULL};
+        tupc_team_cache_ = (struct tupc_team_cache){0, NULL, NULL};
     /* Every member takes the team out of the table before it returns (the
      * first one does it), so that none of them finds it again through a
      * stale handle while the last one deletes it. */

@@ -102,46 +102,56 @@ static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
     return t == &tupc_team_all_ ? r : t->thread[r];
 }
 
-/* The team that handle `team` names, with the caller a member of it, or a
- * failure naming `func`. Inline for UPC_TEAM_ALL, which every 1.3 call
- * and most _x calls name. */
-struct tupc_team *tupc_team_lookup_(const char *func, upc_team_t team);
+/* Each UPC thread's own state on UPC_TEAM_ALL, thread-local: a call on all
+ * threads reaches it at a constant offset, with no load (syncmode.c). */
+extern _Thread_local struct tupc_coll_self tupc_coll_self_
+    __attribute__((tls_model("initial-exec")));
+
 /* The team table (team.c): slot s holds the team whose handle is
- * tupc_team_ids_[s], or NULL. Read here for the lookup of every call on a
- * team; the slow path explains a refusal. */
+ * tupc_team_ids_[s], or NULL. Read by tupc_team_find_; the slow path
+ * explains a refusal. */
 #define TUPC_TEAM_SLOTS 4096 /* teams alive at once, UPC_TEAM_ALL included */
 extern _Atomic(struct tupc_team *) tupc_team_table_[TUPC_TEAM_SLOTS];
 extern _Atomic int tupc_team_ids_[TUPC_TEAM_SLOTS];
-/* The team this thread last found by its handle, a member of it: calls on
- * one team in a row look it up with one compare. Cleared by the member's
+/* The team this thread last found by its handle, a member of it, and its
+ * own state there: calls on one team in a row find both with one compare,
+ * as a call on UPC_TEAM_ALL finds tupc_coll_self_. Cleared by the member's
  * tupc_team_free, so a freed team's handle misses and is refused; threads
  * are new in each run, and start with it empty: handle 0 is UPC_TEAM_ALL's,
  * which never gets this far. */
 struct tupc_team_cache {
     upc_team_t handle;
     struct tupc_team *team;
+    struct tupc_coll_self *self;
 };
 extern _Thread_local struct tupc_team_cache tupc_team_cache_
     __attribute__((tls_model("initial-exec")));
 
+/* Finds the team that handle `team` names, with the caller a member of it,
+ * and keeps it in tupc_team_cache_, or fails naming `func`. */
+struct tupc_team *tupc_team_find_(const char *func, upc_team_t team);
+
+/* The team that handle `team` names, with the caller a member of it, or a
+ * failure naming `func`. Inline for UPC_TEAM_ALL, which every 1.3 call
+ * and most _x calls name, and for the team named last. */
 static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
         return &tupc_team_all_;
     if (__builtin_expect(team == tupc_team_cache_.handle, 1))
         return tupc_team_cache_.team;
-    unsigned s = (unsigned)team & 0xffff;
-    /* Acquire, as in tupc_team_lookup_: a team is seen once the split's
-     * barrier has ordered its publication, and its fields with it. */
-    if (team >= 0 && s < TUPC_TEAM_SLOTS &&
-        atomic_load_explicit(&tupc_team_ids_[s], memory_order_acquire) == team) {
-        struct tupc_team *t = atomic_load_explicit(&tupc_team_table_[s], memory_order_acquire);
-        if (t && t->rank[tupc_impl_mythread] >= 0) {
-            tupc_team_cache_ = (struct tupc_team_cache){team, t};
-            return t;
-        }
-    }
-    return tupc_team_lookup_(func, team);
+    return tupc_team_find_(func, team);
+}
+
+/* The caller's state on the team that handle `team` names (its team is
+ * ->team), or a failure naming `func`. */
+static inline struct tupc_coll_self *tupc_team_member(const char *func, upc_team_t team)
+{
+    if (__builtin_expect(team == UPC_TEAM_ALL, 1))
+        return &tupc_coll_self_;
+    if (__builtin_expect(team != tupc_team_cache_.handle, 0))
+        (void)tupc_team_find_(func, team);
+    return tupc_team_cache_.self;
 }
 
 /* A team form's blocking call on UPC_TEAM_ALL is its 1.3 function's, under
