@@ -73,7 +73,7 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
         tupc_coll_check_wait(ww->c, (int)(uint32_t)claim, w, target);
         return;
     }
-    const int n = tupc_team_n(ww->t), me = tupc_team_my_rank(ww->t);
+    const int n = tupc_team_n(ww->t), me = tupc_coll_rank(ww->c, ww->t);
     for (int r = 0; r < n; r++) {
         if (r == me)
             continue;

@@ -367,7 +367,7 @@ static void prefix_tiled(const struct tupc_red_type *ty, const struct tupc_coll 
                          upc_op_t op, tupc_red_fn f, int excl)
 {
     /* Tiles go to the team's members by rank, wherever they lie. */
-    const int T = tupc_team_n(t), me = tupc_team_my_rank(t);
+    const int T = tupc_team_n(t), me = tupc_coll_rank(c, t);
     enum fast fk = FAST_NONE;
 #if defined(__SSE2__)
     if (op == UPC_ADD && ty == &tupc_red_D)
@@ -482,7 +482,7 @@ static void prefix_ranges(const struct tupc_red_type *ty, struct tupc_coll *c,
                           const struct tupc_team *t, const struct tupc_red_lay *L, tupc_sptr_t dst,
                           upc_op_t op, tupc_red_fn f, int excl, enum tupc_sync in)
 {
-    const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
+    const int n = tupc_team_n(t), me = tupc_coll_rank(c, t);
     if (in == TUPC_MYSYNC)
         for (int j = 0; j < n; j++)
             tupc_coll_need(c, j);

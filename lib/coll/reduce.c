@@ -270,7 +270,7 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c,
                           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
                           enum tupc_sync in, enum tupc_sync out)
 {
-    const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
+    const int n = tupc_team_n(t), me = tupc_coll_rank(c, t);
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
     /* Exit waits are all done here, as OUT_MYSYNC waits on listed threads. */

@@ -410,7 +410,7 @@ tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_f
                              out, sig);
     if (scanner == TUPC_RED_ROTATE)
         scanner = c->turn;
-    if (wline && scanner == tupc_team_my_rank(t))
+    if (wline && scanner == tupc_coll_rank(c, t))
         __builtin_prefetch(wline, 1);
     return scanner;
 }
@@ -419,7 +419,7 @@ static inline __attribute__((always_inline)) void tupc_red_wait_in(const struct 
                                                                    const struct tupc_team *t,
                                                                    enum tupc_sync in, int scanner)
 {
-    const int n = tupc_team_n(t), me = tupc_team_my_rank(t);
+    const int n = tupc_team_n(t), me = tupc_coll_rank(c, t);
     if (in == TUPC_ALLSYNC && n <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
         for (int j = 0; j < n; j++)
             if (j != me)

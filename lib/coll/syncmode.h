@@ -199,6 +199,14 @@ tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, struct tupc_coll_
         tupc_coll_barrier(c);
 }
 
+/* The caller's rank in call c on team t: the thread on UPC_TEAM_ALL (t, a
+ * constant there, folds), else its state's, two loads where the team's
+ * rank map takes three after the entry's fences. */
+static inline int tupc_coll_rank(const struct tupc_coll *c, const struct tupc_team *t)
+{
+    return t == &tupc_team_all_ ? tupc_impl_mythread : c->self->me;
+}
+
 /* Checks the caller's thread and flags and starts call c (the three steps
  * above, for collectives with no reason to split them). */
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
