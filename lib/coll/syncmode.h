@@ -165,10 +165,15 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
 void tupc_coll_barrier(const struct tupc_coll *c);
 
 /* The caller's state on team t (a member): tupc_team_member's, for a caller
- * that holds the team only. */
+ * that holds the team only; the lookup's cache has it when t is the team
+ * this thread named last, as it is right after tupc_team_get. */
 static inline struct tupc_coll_self *tupc_coll_self_on(struct tupc_team *t)
 {
-    return t == &tupc_team_all_ ? &tupc_coll_self_ : &t->self[tupc_team_my_rank(t)];
+    if (t == &tupc_team_all_)
+        return &tupc_coll_self_;
+    if (__builtin_expect(t == tupc_team_cache_.team, 1))
+        return tupc_team_cache_.self;
+    return &t->self[tupc_team_my_rank(t)];
 }
 
 /* As tupc_coll_begin, on team t, where self is the caller's state

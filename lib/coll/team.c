@@ -140,6 +140,9 @@ static _Noreturn void unknown_team(const char *func, upc_team_t team)
 
 struct tupc_team *tupc_team_find_(const char *func, upc_team_t team)
 {
+    /* Outside a UPC thread the cache never hits, so every lookup there
+     * comes here first: the callers' fast paths need not check. */
+    tupc_require_thread(func);
     int s = team & 0xffff;
     /* Acquire: a team is seen once the split's barrier has ordered its
      * publication, and its fields with it. */
