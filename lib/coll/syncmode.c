@@ -22,7 +22,7 @@ struct tupc_coll_member {
 
 _Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager slot");
 
-_Thread_local struct tupc_coll_self tupc_coll_self_ __attribute__((tls_model("initial-exec")));
+_Thread_local struct tupc_coll_self *tupc_coll_all_self_ __attribute__((tls_model("initial-exec")));
 
 /* IN and OUT mode of each flags value below 64, in | out << 2; -1 where the
  * value names two modes of one kind. A missing mode is ALLSYNC: 0 and a
@@ -43,35 +43,64 @@ _Static_assert(UPC_IN_NOSYNC == 1 && UPC_IN_MYSYNC == 2 && UPC_IN_ALLSYNC == 4 &
                    UPC_OUT_NOSYNC == 8 && UPC_OUT_MYSYNC == 16 && UPC_OUT_ALLSYNC == 32,
                "the table above is indexed by these bits");
 
-struct tupc_coll_member *tupc_coll_members_new(int n)
+/* ---- Every team's parts: one constructor ------------------------------- */
+
+void tupc_coll_team_unmake(struct tupc_team *t)
 {
-    struct tupc_coll_member *m = aligned_alloc(TUPC_CACHELINE, sizeof *m * (size_t)n);
-    if (m)
-        memset(m, 0, sizeof *m * (size_t)n);
-    return m;
+    free(t->member);
+    free(t->self);
+    free(t->bar);
+    free(t->thread);
+    free(t->rank);
+    t->member = NULL;
+    t->self = NULL;
+    t->bar = NULL;
+    t->thread = NULL;
+    t->rank = NULL;
 }
 
-void tupc_coll_members_free(struct tupc_coll_member *m)
+int tupc_coll_team_make(struct tupc_team *t, int n)
 {
-    free(m);
-}
-
-struct tupc_coll_line *tupc_coll_member_line(struct tupc_coll_member *m, int r)
-{
-    return &m[r].k;
+    const size_t N = (size_t)n, T = (size_t)tupc_run_.threads;
+    t->n = n;
+    t->member = aligned_alloc(TUPC_CACHELINE, sizeof *t->member * N);
+    t->self = aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->self * N);
+    t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * N);
+    t->thread = malloc(sizeof *t->thread * N);
+    t->rank = malloc(sizeof *t->rank * T);
+    if (!t->member || !t->self || !t->bar || !t->thread || !t->rank) {
+        tupc_coll_team_unmake(t);
+        return -1;
+    }
+    memset(t->member, 0, sizeof *t->member * N);
+    memset(t->self, 0, sizeof *t->self * N);
+    memset(t->bar, 0, sizeof *t->bar * N);
+    for (size_t i = 0; i < T; i++)
+        t->rank[i] = -1;
+    for (int r = 0; r < n; r++) {
+        t->thread[r] = -1;
+        t->self[r] =
+            (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
+    }
+    tupc_team_barrier_choose(t);
+    return 0;
 }
 
 int tupc_coll_init(int threads)
 {
-    tupc_team_all_.n = threads;
-    tupc_team_all_.member = tupc_coll_members_new(threads);
-    return tupc_team_all_.member ? 0 : -1;
+    /* UPC_TEAM_ALL: every thread, by number, and the barrier of all threads. */
+    if (tupc_coll_team_make(&tupc_team_all_, threads) != 0)
+        return -1;
+    for (int i = 0; i < threads; i++)
+        tupc_team_all_.thread[i] = tupc_team_all_.rank[i] = i;
+    tupc_team_all_.bar_form = TUPC_TEAM_BAR_ALL;
+    tupc_team_all_.id = UPC_TEAM_ALL;
+    return 0;
 }
 
 void tupc_coll_fini(void)
 {
-    tupc_coll_members_free(tupc_team_all_.member);
-    tupc_team_all_.member = NULL;
+    tupc_coll_team_unmake(&tupc_team_all_);
 }
 
 void tupc_coll_flags_fail(const char *func, upc_flag_t flags)
@@ -198,10 +227,7 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 
 void tupc_coll_thread_start(void)
 {
-    tupc_coll_self_ = (struct tupc_coll_self){.team = &tupc_team_all_,
-                                              .me = tupc_impl_mythread,
-                                              .size = tupc_impl_threads,
-                                              .line = &tupc_team_all_.member[tupc_impl_mythread].k};
+    tupc_coll_all_self_ = &tupc_team_all_.self[tupc_impl_mythread];
 }
 
 void tupc_coll_barrier(const struct tupc_coll *c)
@@ -209,10 +235,7 @@ void tupc_coll_barrier(const struct tupc_coll *c)
     /* Both barriers compare the running signatures of the members they hear
      * from, this call's included: no other check is needed here. */
     const struct tupc_coll_self *me = tupc_coll_state(c);
-    if (me->team == &tupc_team_all_)
-        tupc_barrier_all(c->func);
-    else
-        tupc_team_barrier_(me->team, me->me, c->func);
+    tupc_team_barrier_(me->team, me->me, c->func);
 }
 
 void tupc_coll_begin_barrier_(const struct tupc_coll *c)

@@ -37,22 +37,22 @@ struct tupc_coll {
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
     /* The caller's state on the call's team, which also names the team,
-     * the caller's rank and the team's size; NULL on UPC_TEAM_ALL, whose
-     * state is the thread-local tupc_coll_self_ (tupc_coll_state): a call
-     * on all threads then stores a constant, not an address it computes. */
+     * the caller's rank and the team's size; on UPC_TEAM_ALL the one that
+     * tupc_coll_all_self_ points to. */
     struct tupc_coll_self *self;
 };
 
-/* Each UPC thread's own state on UPC_TEAM_ALL is tupc_coll_self_ (team.h):
- * its count of calls % THREADS (the count itself, which is also the number
- * of the call it is in, is tupc_calls_self_.n), that call's function and
- * running signature (for the messages of its waits and to compare peers'
- * calls with), and its line. */
+/* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_all_self_)
+ * holds its count of calls % THREADS (the count itself, which is also the
+ * number of the call it is in, is tupc_calls_self_.n: the ledger that every
+ * barrier of all threads compares), that call's function and running
+ * signature (for the messages of its waits and to compare peers' calls
+ * with), and its line, as on any other team. */
 
 /* The caller's state on call c's team. */
 static inline struct tupc_coll_self *tupc_coll_state(const struct tupc_coll *c)
 {
-    return __builtin_expect(c->self == NULL, 1) ? &tupc_coll_self_ : c->self;
+    return c->self;
 }
 
 /* Every thread must make the same collective calls with the same
@@ -69,11 +69,14 @@ void tupc_coll_fini(void);
 /* Sets up the calling UPC thread's state (thread_main, before the entry). */
 void tupc_coll_thread_start(void);
 
-/* The lines and scratch of a team's n members (zeroed), and their release. */
-struct tupc_coll_member *tupc_coll_members_new(int n);
-void tupc_coll_members_free(struct tupc_coll_member *m);
-/* The line of counters of member r. */
-struct tupc_coll_line *tupc_coll_member_line(struct tupc_coll_member *m, int r);
+/* The one constructor of every team's parts (UPC_TEAM_ALL's in
+ * tupc_coll_init, the others' in team.c): for n members, their lines and
+ * scratch, their own states, their barrier lines (all zeroed) and the maps,
+ * every rank and thread unplaced (-1) for the caller to fill; the barrier's
+ * form chosen for n. -1 when out of memory, with nothing kept. unmake frees
+ * them. */
+int tupc_coll_team_make(struct tupc_team *t, int n);
+void tupc_coll_team_unmake(struct tupc_team *t);
 
 /* The line of counters of one thread: only it writes them, and a thread
  * that waits for one of them (a finished call) often waits next for
@@ -146,9 +149,9 @@ void tupc_coll_compare_all(const struct tupc_coll *c);
 static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
                                    enum tupc_sync in, enum tupc_sync out, uint64_t args)
 {
-    struct tupc_coll_self *self = &tupc_coll_self_;
+    struct tupc_coll_self *self = tupc_coll_all_self_;
     tupc_check_not_split(func);
-    c->self = NULL;
+    c->self = self;
     c->in = in;
     c->out = out;
     c->func = func;
@@ -170,7 +173,7 @@ void tupc_coll_barrier(const struct tupc_coll *c);
 static inline struct tupc_coll_self *tupc_coll_self_on(struct tupc_team *t)
 {
     if (t == &tupc_team_all_)
-        return &tupc_coll_self_;
+        return tupc_coll_all_self_;
     if (__builtin_expect(t == tupc_team_cache_.team, 1))
         return tupc_team_cache_.self;
     return &t->self[tupc_team_my_rank(t)];
@@ -229,11 +232,7 @@ static inline void tupc_coll_finish(const struct tupc_coll *c)
 {
     /* Release: our reads and writes of call seq happen before any thread
      * that sees finished >= seq goes on. */
-    /* The thread-local line read directly on UPC_TEAM_ALL: one load, as
-     * every 1.3 call stores its finish through here. */
-    struct tupc_coll_line *l =
-        __builtin_expect(c->self == NULL, 1) ? tupc_coll_self_.line : c->self->line;
-    tupc_word_set(&l->finished, c->seq);
+    tupc_word_set(&c->self->line->finished, c->seq);
 }
 
 /* Ends call c: stores that this thread is done (tupc_coll_finish) and runs

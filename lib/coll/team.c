@@ -58,7 +58,6 @@ int tupc_team_init(int threads)
 {
     (void)threads;
     tupc_calls_team_namer = name_team;
-    tupc_team_all_.id = UPC_TEAM_ALL;
     atomic_store_explicit(&table[0], &tupc_team_all_, memory_order_relaxed);
     atomic_store_explicit(&ids[0], UPC_TEAM_ALL, memory_order_relaxed);
     return 0;
@@ -105,11 +104,7 @@ static void team_delete(struct tupc_team *t)
 {
     if (client)
         client->team_free(t);
-    tupc_coll_members_free(t->member);
-    free(t->self);
-    free(t->bar);
-    free(t->thread);
-    free(t->rank);
+    tupc_coll_team_unmake(t);
     free(t);
 }
 
@@ -200,34 +195,18 @@ static int by_key(const void *a, const void *b)
 static struct tupc_team *team_new(const struct tupc_team *parent, const struct ranked *m, int n,
                                   int *full)
 {
-    int T = tupc_impl_threads;
     struct tupc_team *t = aligned_alloc(TUPC_CACHELINE, sizeof *t);
     if (!t)
         return NULL;
     memset(t, 0, sizeof *t);
-    t->n = n;
-    t->member = tupc_coll_members_new(n);
-    t->self = aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->self * (size_t)n);
-    t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * (size_t)n);
-    t->thread = malloc(sizeof *t->thread * (size_t)n);
-    t->rank = malloc(sizeof *t->rank * (size_t)T);
-    if (!t->member || !t->self || !t->bar || !t->thread || !t->rank) {
-        team_delete(t);
+    if (tupc_coll_team_make(t, n) != 0) {
+        free(t);
         return NULL;
     }
-    memset(t->self, 0, sizeof *t->self * (size_t)n);
-    memset(t->bar, 0, sizeof *t->bar * (size_t)n);
-    for (int i = 0; i < T; i++)
-        t->rank[i] = -1;
-    tupc_team_barrier_choose(t);
     for (int r = 0; r < n; r++) {
         int th = tupc_team_thread_of(parent, m[r].prank);
         t->thread[r] = th;
         t->rank[th] = r;
-        t->self[r].line = tupc_coll_member_line(t->member, r);
-        t->self[r].team = t;
-        t->self[r].me = r;
-        t->self[r].size = n;
     }
     pthread_mutex_lock(&lock);
     /* The slot after the last one taken, round robin: a handle comes back
@@ -388,7 +367,7 @@ int tupc_team_rank_of(upc_team_t team, int thread)
     if (thread < 0 || thread >= tupc_impl_threads)
         tupc_fail("tupc_team_rank_of", SEC, "thread is %d; expected 0..THREADS-1 (%d)", thread,
                   tupc_impl_threads - 1);
-    return t->rank ? t->rank[thread] : thread;
+    return tupc_team_rank_in(t, thread);
 }
 
 void tupc_team_barrier(upc_team_t team)
@@ -397,8 +376,5 @@ void tupc_team_barrier(upc_team_t team)
     tupc_require_thread("tupc_team_barrier");
     tupc_check_not_split("tupc_team_barrier");
     struct tupc_team *t = tupc_team_get("tupc_team_barrier", team);
-    if (t == &tupc_team_all_)
-        tupc_barrier_all("tupc_team_barrier");
-    else
-        tupc_team_barrier_(t, tupc_team_my_rank(t), "tupc_team_barrier");
+    tupc_team_barrier_(t, tupc_team_my_rank(t), "tupc_team_barrier");
 }

@@ -8,10 +8,18 @@
  * without ever reading each other's counters, and a thread in several teams
  * keeps one call sequence per team.
  *
- * UPC_TEAM_ALL is the team tupc_team_all_, whose members are the threads by
- * number. Its per-member state is the engine's thread-local state and its
- * barrier is sync/barrier.c's, so the 1.3 collectives, which run on it, pay
- * for teams only with the loads of the team's fields from a global.
+ * Every team is made by one constructor (tupc_coll_team_make, the engine's)
+ * and owns the same parts: its members' lines, their own states, their
+ * barrier lines and the maps between ranks and threads. UPC_TEAM_ALL is the
+ * team tupc_team_all_, made when the run starts, whose members are the
+ * threads by number (its maps are the identity). Two things set it apart,
+ * each for a reason: a thread finds its own state on it through a
+ * thread-local pointer (tupc_coll_all_self_), one load, as every 1.3 call
+ * does; and its barrier is sync/barrier.c's (form TUPC_TEAM_BAR_ALL), which
+ * also serves upc_barrier and therefore compares its calls' ledger, kept in
+ * check/calls.h below the barriers. The engine's paths take the team as an
+ * argument; the 1.3 functions pass &tupc_team_all_, a constant, so that the
+ * map reads fold away.
  *
  * Other teams are made by tupc_team_split (coll/team.c) and freed by
  * tupc_team_free. A upc_team_t names one: slot | generation << 16, so a
@@ -21,6 +29,7 @@
 
 #include <upc_collective_ext.h>
 
+#include "sync/barrier.h"
 #include "sync/wait.h"
 
 #include <stdatomic.h>
@@ -35,7 +44,7 @@
  * UPC_TEAM_ALL's, whose states are thread-local, against 0.98 with the
  * pairs apart). */
 struct tupc_coll_self {
-    uint32_t n;        /* calls made on this team (UPC_TEAM_ALL: tupc_calls_self_.n) */
+    uint32_t n;        /* calls made on this team (UPC_TEAM_ALL: tupc_calls_self_.n instead) */
     int calls_mod;     /* n % team size, kept without a division */
     const char *func;  /* the call n's function and the running signature of */
     uint64_t sig;      /* calls 1..n, compared with the other members' */
@@ -65,15 +74,16 @@ struct tupc_team_bar {
 _Static_assert(sizeof(struct tupc_team_bar) == TUPC_CACHELINE, "one line per member");
 
 /* The team barrier's forms, one chosen when the team is made
- * (tupc_team_barrier_choose), as sync/barrier.c chooses for all threads. */
-enum tupc_team_bar_form { TUPC_TEAM_BAR_COUNTER, TUPC_TEAM_BAR_FLAT };
+ * (tupc_team_barrier_choose), as sync/barrier.c chooses for all threads;
+ * UPC_TEAM_ALL's is sync/barrier.c's own barrier of all threads. */
+enum tupc_team_bar_form { TUPC_TEAM_BAR_COUNTER, TUPC_TEAM_BAR_FLAT, TUPC_TEAM_BAR_ALL };
 
 struct tupc_team {
     int n;                           /* members */
     struct tupc_coll_member *member; /* by rank */
-    struct tupc_coll_self *self;     /* by rank; NULL for UPC_TEAM_ALL (thread-local) */
-    int *thread;                     /* rank -> thread; NULL for UPC_TEAM_ALL (the same) */
-    int *rank;                       /* thread -> rank, -1 for a non-member; NULL for ALL */
+    struct tupc_coll_self *self;     /* by rank */
+    int *thread;                     /* rank -> thread */
+    int *rank;                       /* thread -> rank, -1 for a non-member */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
     upc_team_t id;
     int colour;   /* of the split that made it */
@@ -102,9 +112,9 @@ static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
     return t == &tupc_team_all_ ? r : t->thread[r];
 }
 
-/* Each UPC thread's own state on UPC_TEAM_ALL, thread-local: a call on all
- * threads reaches it at a constant offset, with no load (syncmode.c). */
-extern _Thread_local struct tupc_coll_self tupc_coll_self_
+/* Each UPC thread's own state on UPC_TEAM_ALL, &tupc_team_all_.self[MYTHREAD],
+ * cached where a call on all threads finds it with one load (syncmode.c). */
+extern _Thread_local struct tupc_coll_self *tupc_coll_all_self_
     __attribute__((tls_model("initial-exec")));
 
 /* The team table (team.c): slot s holds the team whose handle is
@@ -115,7 +125,7 @@ extern _Atomic(struct tupc_team *) tupc_team_table_[TUPC_TEAM_SLOTS];
 extern _Atomic int tupc_team_ids_[TUPC_TEAM_SLOTS];
 /* The team this thread last found by its handle, a member of it, and its
  * own state there: calls on one team in a row find both with one compare,
- * as a call on UPC_TEAM_ALL finds tupc_coll_self_. Cleared by the member's
+ * as a call on UPC_TEAM_ALL finds tupc_coll_all_self_. Cleared by the member's
  * tupc_team_free, so a freed team's handle misses and is refused; threads
  * are new in each run, and start with it empty: handle 0 is UPC_TEAM_ALL's,
  * which never gets this far. */
@@ -148,7 +158,7 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 static inline struct tupc_coll_self *tupc_team_member(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
-        return &tupc_coll_self_;
+        return tupc_coll_all_self_;
     if (__builtin_expect(team != tupc_team_cache_.handle, 0))
         (void)tupc_team_find_(func, team);
     return tupc_team_cache_.self;
@@ -194,7 +204,16 @@ static inline int tupc_team_my_rank(const struct tupc_team *t)
 /* Barrier of the members of t, for a library call named func. Compares the
  * members' running signatures of calls on t, as the barrier of all threads
  * does for theirs. */
-void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func);
+void tupc_team_barrier_own_(struct tupc_team *t, int rank, const char *func);
+static inline void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
+{
+    /* Inline: a call on all threads goes to the barrier of all threads as
+     * directly as before teams took part. */
+    if (t->bar_form == TUPC_TEAM_BAR_ALL)
+        tupc_barrier_all(func);
+    else
+        tupc_team_barrier_own_(t, rank, func);
+}
 
 /* Sets t->bar_form for a team of t->n members (team.c, when it makes one). */
 void tupc_team_barrier_choose(struct tupc_team *t);

@@ -1,5 +1,6 @@
-/* The barrier of a team other than UPC_TEAM_ALL, in one of two forms chosen
- * when the team is made, as sync/barrier.c chooses for all threads:
+/* The barrier of a team, in one of two forms chosen when the team is made,
+ * as sync/barrier.c chooses for all threads, or, for UPC_TEAM_ALL, that
+ * barrier of all threads itself (which also serves upc_barrier):
  *
  * flat: each member stores its episode in its own line and waits for every
  *   other member's: one cache-line transfer on the critical path, the least
@@ -132,7 +133,7 @@ static void bar_flat(struct tupc_team *t, int rank, uint32_t e, const char *func
     }
 }
 
-void tupc_team_barrier_(struct tupc_team *t, int rank, const char *func)
+void tupc_team_barrier_own_(struct tupc_team *t, int rank, const char *func)
 {
     struct tupc_coll_self *s = &t->self[rank];
     uint32_t e = ++s->episode;
