@@ -10,7 +10,7 @@
  * thread reads an index range of src, which lies in any partition. Small
  * calls: one thread, the worker, reads all of src and writes dst (see
  * reduce_direct).
- * Sync: no barrier except for IN_ALLSYNC with more than TUPC_RED_SCAN_MAX
+ * Sync: no barrier except for IN_ALLSYNC with more than TUPC_TEAM_SCAN_MAX
  * threads. OUT_ALLSYNC (and OUT_MYSYNC for CHUNK) waits for the root's
  * finished counter only: the root finishes after every partial was
  * published, i.e. after every read of src, and after its write of dst. */
@@ -428,7 +428,7 @@ static __attribute__((noinline)) void reduce_checked(const struct tupc_red_type 
                                                      size_t nelems, size_t blk_size, tupc_red_fn f,
                                                      upc_flag_t flags)
 {
-    /* Every traced call comes here (tupc_red_direct_threads_). */
+    /* Every traced call comes here (alg.red_direct). */
     TUPC_TRACE_VOID(reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags), func,
                     (uint64_t)nelems * ty->size, flags, t == &tupc_team_all_ ? 0 : (int)t->id);
     enum tupc_sync in, out;
@@ -445,8 +445,6 @@ static __attribute__((noinline)) void reduce_checked(const struct tupc_red_type 
     reduce_partials(ty, func, t, dst, src, op, nelems, blk_size, f, flags, in, out);
 }
 
-int tupc_red_direct_threads_;
-
 static inline __attribute__((always_inline)) void
 reduce_entry(const struct tupc_red_type *ty, const char *func, struct tupc_team *t, tupc_sptr_t dst,
              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
@@ -456,7 +454,7 @@ reduce_entry(const struct tupc_red_type *ty, const char *func, struct tupc_team 
      * a phase below blk_size. A team's call was traced by its form. */
     if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
         (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
-        (t == &tupc_team_all_ ? tupc_red_direct_threads_ : t->n) <= TUPC_RED_SCAN_MAX)
+        t->alg.red_direct)
         reduce_one_block(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
         reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags);

@@ -19,7 +19,7 @@
  * line only, which the worker fills after its last read of src: where it
  * pays, OUT_MYSYNC of calls larger than small, and small ones whose worker
  * waits for nobody before it reads (src in one block, not IN_ALLSYNC).
- * Small calls (TUPC_RED_DIRECT_MAX bytes of src, at most TUPC_RED_SCAN_MAX
+ * Small calls (TUPC_RED_DIRECT_MAX bytes of src, at most TUPC_TEAM_SCAN_MAX
  * threads), as upc_all_reduceT's: the worker reads every element itself;
  * it is the thread of src, or, where it writes every dst[i] and the others
  * wait for it (OUT_MYSYNC, OUT_ALLSYNC), thread (call number % THREADS), for
@@ -133,7 +133,7 @@ static __attribute__((noinline)) void check_ptrs_slow(const struct tupc_red_type
     tupc_call_seen(key, gen);
 }
 
-/* Small calls (TUPC_RED_DIRECT_MAX bytes of src, at most TUPC_RED_SCAN_MAX
+/* Small calls (TUPC_RED_DIRECT_MAX bytes of src, at most TUPC_TEAM_SCAN_MAX
  * threads), as reduce.c's reduce_one_block does them and for the same
  * reasons: inlined with the type's size a constant, they enter first and
  * check after (a bad argument still stops the run before this thread
@@ -226,14 +226,14 @@ static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty
                                                   tupc_sptr_t src, upc_op_t op, size_t nelems,
                                                   size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
-    /* Every traced call comes here (tupc_red_direct_threads_). */
+    /* Every traced call comes here (alg.red_direct). */
     TUPC_TRACE_VOID(all_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags), func,
                     (uint64_t)nelems * ty->size, flags, t == &tupc_team_all_ ? 0 : (int)t->id);
     tupc_require_thread(func);
     enum tupc_sync in, out;
     dst = tupc_red_check_call(ty, func, TUPC_RED_DST_EVERY, dst, src, op, nelems, blk_size, f,
                               flags, 0, &in, &out, NULL);
-    if (all_is_small(nelems, ty->size) && tupc_team_n(t) <= TUPC_RED_SCAN_MAX)
+    if (all_is_small(nelems, ty->size) && t->alg.scan_in)
         all_small(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
         all_partials(ty, func, t, dst, src, op, nelems, blk_size, f, flags, in, out);
@@ -244,8 +244,7 @@ reduce_all(const struct tupc_red_type *ty, const char *func, struct tupc_team *t
            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
            upc_flag_t flags)
 {
-    if (all_is_small(nelems, ty->size) &&
-        (t == &tupc_team_all_ ? tupc_red_direct_threads_ : t->n) <= TUPC_RED_SCAN_MAX)
+    if (all_is_small(nelems, ty->size) && t->alg.red_direct)
         all_small(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
         all_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
@@ -258,7 +257,7 @@ reduce_all_on(const struct tupc_red_type *ty, const char *func, struct tupc_team
               tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
               tupc_red_fn f, upc_flag_t flags)
 {
-    if (!(all_is_small(nelems, ty->size) && t->n <= TUPC_RED_SCAN_MAX) &&
+    if (!(all_is_small(nelems, ty->size) && t->alg.scan_in) &&
         !tupc_red_pieces_fit(t, src, op, nelems, blk_size, ty->size))
         return 0;
     reduce_all(ty, func, t, dst, src, op, nelems, blk_size, f, flags);

@@ -367,16 +367,6 @@ static inline size_t tupc_red_run(const struct tupc_red_lay *L, tupc_sptr_t p, s
  * from the other partitions directly instead of exchanging partials. */
 #define TUPC_RED_DIRECT_MAX 1024
 
-/* Largest THREADS for which IN_ALLSYNC is done by looking at every thread's
- * entered counter rather than by a barrier (O(THREADS) each, no tree). */
-#define TUPC_RED_SCAN_MAX 16
-
-/* THREADS, or INT_MAX while a trace is on (set by tupc_run): the test of
- * upc_all_reduceT's path for small calls reads it instead of THREADS, so
- * that a traced run sends every call through the out-of-line path, which
- * opens the span, and an untraced call pays nothing for the trace. */
-extern int tupc_red_direct_threads_;
-
 /* Enters a reduce or prefix_reduce call (c), folding the single-valued
  * arguments into its signature. With few threads IN_ALLSYNC is done by
  * reading every thread's entered counter: the same guarantee as the
@@ -396,7 +386,7 @@ tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_f
                enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                size_t nelems, size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
 {
-    int scan_in = in == TUPC_ALLSYNC && tupc_team_n(t) <= TUPC_RED_SCAN_MAX;
+    int scan_in = in == TUPC_ALLSYNC && t->alg.scan_in;
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
@@ -420,7 +410,7 @@ static inline __attribute__((always_inline)) void tupc_red_wait_in(const struct 
                                                                    enum tupc_sync in, int scanner)
 {
     const int n = tupc_team_n(t), me = tupc_coll_rank(c, t);
-    if (in == TUPC_ALLSYNC && n <= TUPC_RED_SCAN_MAX && (scanner == TUPC_RED_ALL || scanner == me))
+    if (in == TUPC_ALLSYNC && t->alg.scan_in && (scanner == TUPC_RED_ALL || scanner == me))
         for (int j = 0; j < n; j++)
             if (j != me)
                 tupc_coll_wait_entered(c, j);
@@ -520,7 +510,7 @@ int tupc_red_prefix_serial(const struct tupc_red_type *ty, const struct tupc_tea
  * calls) rather than by pieces. */
 static inline int tupc_red_is_direct(const struct tupc_team *t, size_t nelems, size_t esize)
 {
-    return nelems * esize <= TUPC_RED_DIRECT_MAX && tupc_team_n(t) <= TUPC_RED_SCAN_MAX;
+    return nelems * esize <= TUPC_RED_DIRECT_MAX && t->alg.scan_in;
 }
 
 /* Room for one partial result of any type in a scratch slot. */

@@ -1,12 +1,14 @@
 #include "coll/syncmode.h"
 
 #include "check/error.h"
+#include "runtime/config.h"
 #include "runtime/runtime.h"
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
 #include <upc_collective_ext.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,7 @@ int tupc_coll_team_make(struct tupc_team *t, int n)
             (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
     }
     tupc_team_barrier_choose(t);
+    t->alg.scan_in = t->alg.red_direct = n <= TUPC_TEAM_SCAN_MAX;
     return 0;
 }
 
@@ -93,7 +96,14 @@ int tupc_coll_init(int threads)
         return -1;
     for (int i = 0; i < threads; i++)
         tupc_team_all_.thread[i] = tupc_team_all_.rank[i] = i;
-    tupc_team_all_.bar_form = TUPC_TEAM_BAR_ALL;
+    tupc_team_all_.alg.barrier = TUPC_TEAM_BAR_ALL;
+    if (tupc_config_.trace_path || tupc_config_.stats)
+        tupc_team_all_.alg.red_direct = 0;
+    if (tupc_config_.verbose) {
+        char algos[200];
+        fprintf(stderr, "tupc: UPC_TEAM_ALL's calls: %s\n",
+                tupc_team_algos_describe(&tupc_team_all_, algos, sizeof algos));
+    }
     tupc_team_all_.id = UPC_TEAM_ALL;
     return 0;
 }

@@ -78,6 +78,24 @@ _Static_assert(sizeof(struct tupc_team_bar) == TUPC_CACHELINE, "one line per mem
  * UPC_TEAM_ALL's is sync/barrier.c's own barrier of all threads. */
 enum tupc_team_bar_form { TUPC_TEAM_BAR_COUNTER, TUPC_TEAM_BAR_FLAT, TUPC_TEAM_BAR_ALL };
 
+/* Largest team whose members wait for each other's entry by reading every
+ * member's entered counter rather than through a barrier (O(n) reads each,
+ * no tree): the reductions' IN_ALLSYNC, and their small calls, where one
+ * member reads every piece. */
+#define TUPC_TEAM_SCAN_MAX 16
+
+/* The algorithms a team's calls run, chosen once, when the team is made,
+ * for its size and the machine (tupc_coll_team_make), as Open MPI's coll
+ * framework picks per communicator; the paths read these, not the size.
+ * tupc_team_algos_describe words them (TUPC_VERBOSE prints UPC_TEAM_ALL's). */
+struct tupc_team_algos {
+    unsigned char barrier;    /* enum tupc_team_bar_form */
+    unsigned char scan_in;    /* IN_ALLSYNC of the reductions: the entries read (n <= 16) */
+    unsigned char red_direct; /* small reductions: one member reads every piece; 0 for
+                                 UPC_TEAM_ALL while a trace or the stats are on, so that
+                                 each call takes the out-of-line path that opens its span */
+};
+
 struct tupc_team {
     int n;                           /* members */
     struct tupc_coll_member *member; /* by rank */
@@ -86,8 +104,8 @@ struct tupc_team {
     int *rank;                       /* thread -> rank, -1 for a non-member */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
     upc_team_t id;
-    int colour;   /* of the split that made it */
-    int bar_form; /* enum tupc_team_bar_form */
+    int colour; /* of the split that made it */
+    struct tupc_team_algos alg;
     /* The members' asynchronous requests (coll/async.h), made by the first
      * member to post one; NULL before. */
     _Atomic(struct tupc_async_ring *) async;
@@ -182,6 +200,10 @@ static inline struct tupc_coll_self *tupc_team_member(const char *func, upc_team
  * to a reader). Returns buf. */
 const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len);
 
+/* Team t's algorithms (t->alg) in words, e.g. "barrier: flat; reductions'
+ * IN_ALLSYNC: entries read; small reductions: one member reads". Returns buf. */
+const char *tupc_team_algos_describe(const struct tupc_team *t, char *buf, size_t len);
+
 /* The rank in t of thread th, -1 for a non-member. */
 static inline int tupc_team_rank_in(const struct tupc_team *t, int th)
 {
@@ -209,13 +231,13 @@ static inline void tupc_team_barrier_(struct tupc_team *t, int rank, const char 
 {
     /* Inline: a call on all threads goes to the barrier of all threads as
      * directly as before teams took part. */
-    if (t->bar_form == TUPC_TEAM_BAR_ALL)
+    if (t->alg.barrier == TUPC_TEAM_BAR_ALL)
         tupc_barrier_all(func);
     else
         tupc_team_barrier_own_(t, rank, func);
 }
 
-/* Sets t->bar_form for a team of t->n members (team.c, when it makes one). */
+/* Chooses t->alg.barrier for a team of t->n members (when it is made). */
 void tupc_team_barrier_choose(struct tupc_team *t);
 
 /* Fails the run explaining that member j's calls on t differ from those of

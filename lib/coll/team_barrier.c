@@ -41,7 +41,7 @@
 
 void tupc_team_barrier_choose(struct tupc_team *t)
 {
-    t->bar_form = tupc_barrier_flat_for(t->n) ? TUPC_TEAM_BAR_FLAT : TUPC_TEAM_BAR_COUNTER;
+    t->alg.barrier = tupc_barrier_flat_for(t->n) ? TUPC_TEAM_BAR_FLAT : TUPC_TEAM_BAR_COUNTER;
 }
 
 /* UPC_TEAM_ALL's instance: here, at the bottom of the team files, so that
@@ -57,6 +57,19 @@ const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len)
     else
         snprintf(buf, len, "the team of %d members split with colour %d (rank 0 is thread %d)",
                  t->n, t->colour, t->thread[0]);
+    return buf;
+}
+
+const char *tupc_team_algos_describe(const struct tupc_team *t, char *buf, size_t len)
+{
+    static const char *const barrier[] = {
+        [TUPC_TEAM_BAR_COUNTER] = "a counter of arrivals",
+        [TUPC_TEAM_BAR_FLAT] = "flat",
+        [TUPC_TEAM_BAR_ALL] = "the barrier of all threads",
+    };
+    snprintf(buf, len, "barrier: %s; reductions' IN_ALLSYNC: %s; small reductions: %s",
+             barrier[t->alg.barrier], t->alg.scan_in ? "each member's entry read" : "a barrier",
+             t->alg.red_direct ? "one member reads every piece" : "partials combined");
     return buf;
 }
 
@@ -142,7 +155,7 @@ void tupc_team_barrier_own_(struct tupc_team *t, int rank, const char *func)
     atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
-    if (t->bar_form == TUPC_TEAM_BAR_FLAT) {
+    if (t->alg.barrier == TUPC_TEAM_BAR_FLAT) {
         bar_flat(t, rank, e, func);
         return;
     }

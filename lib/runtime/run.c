@@ -384,7 +384,6 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
     tupc_checks_ = o->checks > 0              ? o->checks - TUPC_CHECKS_OFF
                    : tupc_config_.checks >= 0 ? tupc_config_.checks
                                               : TUPC_CHECK_DEFAULT;
-    tupc_red_direct_threads_ = tupc_config_.trace_path || tupc_config_.stats ? INT_MAX : threads;
 }
 
 /* Starts the UPC threads, each pinned where cpu says; returns how many
