@@ -313,9 +313,13 @@ static void reduce_direct(const struct tupc_red_type *ty, struct tupc_coll *c,
 }
 
 /* The rank of t that combines a reduction to dst: dst's thread, or rank 0
- * when dst lies outside the team. */
+ * when dst lies outside the team. On UPC_TEAM_ALL (a constant in the 1.3
+ * functions) dst's thread as it is: a bad one is refused by the checks,
+ * which come before any thread waits for it or touches data. */
 static inline int reduce_root(const struct tupc_team *t, tupc_sptr_t dst)
 {
+    if (t == &tupc_team_all_)
+        return (int)dst.thread;
     int r = tupc_team_rank_in(t, (int)dst.thread);
     return r >= 0 ? r : 0;
 }

@@ -233,7 +233,7 @@ static __attribute__((noinline)) void all_checked(const struct tupc_red_type *ty
     enum tupc_sync in, out;
     dst = tupc_red_check_call(ty, func, TUPC_RED_DST_EVERY, dst, src, op, nelems, blk_size, f,
                               flags, 0, &in, &out, NULL);
-    if (all_is_small(nelems, ty->size) && t->alg.scan_in)
+    if (all_is_small(nelems, ty->size) && tupc_team_scans(t))
         all_small(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
         all_partials(ty, func, t, dst, src, op, nelems, blk_size, f, flags, in, out);
@@ -257,7 +257,7 @@ reduce_all_on(const struct tupc_red_type *ty, const char *func, struct tupc_team
               tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
               tupc_red_fn f, upc_flag_t flags)
 {
-    if (!(all_is_small(nelems, ty->size) && t->alg.scan_in) &&
+    if (!(all_is_small(nelems, ty->size) && tupc_team_scans(t)) &&
         !tupc_red_pieces_fit(t, src, op, nelems, blk_size, ty->size))
         return 0;
     reduce_all(ty, func, t, dst, src, op, nelems, blk_size, f, flags);

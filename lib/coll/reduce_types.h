@@ -386,7 +386,7 @@ tupc_red_begin(struct tupc_coll *c, struct tupc_team *t, const char *func, upc_f
                enum tupc_sync in, enum tupc_sync out, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                size_t nelems, size_t blk_size, tupc_red_fn f, int scanner, const void *wline)
 {
-    int scan_in = in == TUPC_ALLSYNC && t->alg.scan_in;
+    int scan_in = in == TUPC_ALLSYNC && tupc_team_scans(t);
     /* Six independent products rather than a chain of six: the signature
      * is on the path of every call. Odd multipliers keep any one differing
      * argument from vanishing. */
@@ -410,7 +410,7 @@ static inline __attribute__((always_inline)) void tupc_red_wait_in(const struct 
                                                                    enum tupc_sync in, int scanner)
 {
     const int n = tupc_team_n(t), me = tupc_coll_rank(c, t);
-    if (in == TUPC_ALLSYNC && t->alg.scan_in && (scanner == TUPC_RED_ALL || scanner == me))
+    if (in == TUPC_ALLSYNC && tupc_team_scans(t) && (scanner == TUPC_RED_ALL || scanner == me))
         for (int j = 0; j < n; j++)
             if (j != me)
                 tupc_coll_wait_entered(c, j);
@@ -510,7 +510,7 @@ int tupc_red_prefix_serial(const struct tupc_red_type *ty, const struct tupc_tea
  * calls) rather than by pieces. */
 static inline int tupc_red_is_direct(const struct tupc_team *t, size_t nelems, size_t esize)
 {
-    return nelems * esize <= TUPC_RED_DIRECT_MAX && t->alg.scan_in;
+    return nelems * esize <= TUPC_RED_DIRECT_MAX && tupc_team_scans(t);
 }
 
 /* Room for one partial result of any type in a scratch slot. */

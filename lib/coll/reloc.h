@@ -321,8 +321,8 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
         return;
     }
 #endif
-    tupc_reloc_enter_as(k, tupc_reloc_team(k, fm), fm->team ? k->self : tupc_coll_all_self_,
-                        fm->func, fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
+    tupc_reloc_enter_as(k, tupc_reloc_team(k, fm), fm->team ? k->self : &tupc_coll_self_, fm->func,
+                        fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
 }
 
 /* The checks of every form, in the order of its areas (flags, nbytes, the

@@ -24,7 +24,7 @@ struct tupc_coll_member {
 
 _Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager slot");
 
-_Thread_local struct tupc_coll_self *tupc_coll_all_self_ __attribute__((tls_model("initial-exec")));
+_Thread_local struct tupc_coll_self tupc_coll_self_ __attribute__((tls_model("initial-exec")));
 
 /* IN and OUT mode of each flags value below 64, in | out << 2; -1 where the
  * value names two modes of one kind. A missing mode is ALLSYNC: 0 and a
@@ -51,38 +51,46 @@ void tupc_coll_team_unmake(struct tupc_team *t)
 {
     free(t->member);
     free(t->self);
+    free(t->states);
     free(t->bar);
     free(t->thread);
     free(t->rank);
     t->member = NULL;
     t->self = NULL;
+    t->states = NULL;
     t->bar = NULL;
     t->thread = NULL;
     t->rank = NULL;
 }
 
-int tupc_coll_team_make(struct tupc_team *t, int n)
+int tupc_coll_team_make(struct tupc_team *t, int n, int thread_local)
 {
     const size_t N = (size_t)n, T = (size_t)tupc_run_.threads;
     t->n = n;
     t->member = aligned_alloc(TUPC_CACHELINE, sizeof *t->member * N);
-    t->self = aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->self * N);
+    t->self = malloc(sizeof *t->self * N);
+    t->states =
+        thread_local ? NULL : aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->states * N);
     t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * N);
     t->thread = malloc(sizeof *t->thread * N);
     t->rank = malloc(sizeof *t->rank * T);
-    if (!t->member || !t->self || !t->bar || !t->thread || !t->rank) {
+    if (!t->member || !t->self || (!t->states && !thread_local) || !t->bar || !t->thread ||
+        !t->rank) {
         tupc_coll_team_unmake(t);
         return -1;
     }
     memset(t->member, 0, sizeof *t->member * N);
-    memset(t->self, 0, sizeof *t->self * N);
     memset(t->bar, 0, sizeof *t->bar * N);
     for (size_t i = 0; i < T; i++)
         t->rank[i] = -1;
     for (int r = 0; r < n; r++) {
         t->thread[r] = -1;
-        t->self[r] =
-            (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
+        t->self[r] = NULL;
+        if (!thread_local) {
+            t->states[r] =
+                (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
+            t->self[r] = &t->states[r];
+        }
     }
     tupc_team_barrier_choose(t);
     t->alg.scan_in = t->alg.red_direct = n <= TUPC_TEAM_SCAN_MAX;
@@ -92,7 +100,7 @@ int tupc_coll_team_make(struct tupc_team *t, int n)
 int tupc_coll_init(int threads)
 {
     /* UPC_TEAM_ALL: every thread, by number, and the barrier of all threads. */
-    if (tupc_coll_team_make(&tupc_team_all_, threads) != 0)
+    if (tupc_coll_team_make(&tupc_team_all_, threads, 1) != 0)
         return -1;
     for (int i = 0; i < threads; i++)
         tupc_team_all_.thread[i] = tupc_team_all_.rank[i] = i;
@@ -237,7 +245,11 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 
 void tupc_coll_thread_start(void)
 {
-    tupc_coll_all_self_ = &tupc_team_all_.self[tupc_impl_mythread];
+    const int me = tupc_impl_mythread;
+    tupc_coll_self_ = (struct tupc_coll_self){
+        .line = &tupc_team_all_.member[me].k, .team = &tupc_team_all_, .me = me, .size = THREADS};
+    /* Read by other threads only after a barrier or a call has ordered it. */
+    tupc_team_all_.self[me] = &tupc_coll_self_;
 }
 
 void tupc_coll_barrier(const struct tupc_coll *c)

@@ -37,12 +37,12 @@ struct tupc_coll {
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
     /* The caller's state on the call's team, which also names the team,
-     * the caller's rank and the team's size; on UPC_TEAM_ALL the one that
-     * tupc_coll_all_self_ points to. */
+     * the caller's rank and the team's size; on UPC_TEAM_ALL the thread's
+     * tupc_coll_self_. */
     struct tupc_coll_self *self;
 };
 
-/* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_all_self_)
+/* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_self_)
  * holds its count of calls % THREADS (the count itself, which is also the
  * number of the call it is in, is tupc_calls_self_.n: the ledger that every
  * barrier of all threads compares), that call's function and running
@@ -71,11 +71,12 @@ void tupc_coll_thread_start(void);
 
 /* The one constructor of every team's parts (UPC_TEAM_ALL's in
  * tupc_coll_init, the others' in team.c): for n members, their lines and
- * scratch, their own states, their barrier lines (all zeroed) and the maps,
- * every rank and thread unplaced (-1) for the caller to fill; the barrier's
- * form chosen for n. -1 when out of memory, with nothing kept. unmake frees
- * them. */
-int tupc_coll_team_make(struct tupc_team *t, int n);
+ * scratch, their own states (or, with thread_local, room for pointers to the
+ * members' thread-local ones, each set by its thread: UPC_TEAM_ALL's), their
+ * barrier lines (all zeroed) and the maps, every rank and thread unplaced
+ * (-1) for the caller to fill; the algorithms chosen for n. -1 when out of
+ * memory, with nothing kept. unmake frees them. */
+int tupc_coll_team_make(struct tupc_team *t, int n, int thread_local);
 void tupc_coll_team_unmake(struct tupc_team *t);
 
 /* The line of counters of one thread: only it writes them, and a thread
@@ -149,7 +150,7 @@ void tupc_coll_compare_all(const struct tupc_coll *c);
 static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
                                    enum tupc_sync in, enum tupc_sync out, uint64_t args)
 {
-    struct tupc_coll_self *self = tupc_coll_all_self_;
+    struct tupc_coll_self *self = &tupc_coll_self_;
     tupc_check_not_split(func);
     c->self = self;
     c->in = in;
@@ -173,10 +174,10 @@ void tupc_coll_barrier(const struct tupc_coll *c);
 static inline struct tupc_coll_self *tupc_coll_self_on(struct tupc_team *t)
 {
     if (t == &tupc_team_all_)
-        return tupc_coll_all_self_;
+        return &tupc_coll_self_;
     if (__builtin_expect(t == tupc_team_cache_.team, 1))
         return tupc_team_cache_.self;
-    return &t->self[tupc_team_my_rank(t)];
+    return t->self[tupc_team_my_rank(t)];
 }
 
 /* As tupc_coll_begin, on team t, where self is the caller's state

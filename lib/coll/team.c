@@ -70,9 +70,9 @@ int tupc_team_check_end(char *buf, size_t len)
         const struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_relaxed);
         if (!t)
             continue;
-        const struct tupc_coll_self *a = &t->self[0];
+        const struct tupc_coll_self *a = t->self[0];
         for (int r = 1; r < t->n; r++) {
-            const struct tupc_coll_self *b = &t->self[r];
+            const struct tupc_coll_self *b = t->self[r];
             if (b->n == a->n && b->sig == a->sig)
                 continue;
             char team[160];
@@ -148,7 +148,7 @@ struct tupc_team *tupc_team_find_(const char *func, upc_team_t team)
         unknown_team(func, team);
     int r = t->rank[tupc_impl_mythread];
     if (__builtin_expect(r >= 0, 1)) {
-        tupc_team_cache_ = (struct tupc_team_cache){team, t, &t->self[r]};
+        tupc_team_cache_ = (struct tupc_team_cache){team, t, t->self[r]};
         return t;
     }
     /* A member cannot see its team freed before it calls free itself; a
@@ -199,7 +199,7 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
     if (!t)
         return NULL;
     memset(t, 0, sizeof *t);
-    if (tupc_coll_team_make(t, n) != 0) {
+    if (tupc_coll_team_make(t, n, 0) != 0) {
         free(t);
         return NULL;
     }

@@ -13,9 +13,11 @@
  * barrier lines and the maps between ranks and threads. UPC_TEAM_ALL is the
  * team tupc_team_all_, made when the run starts, whose members are the
  * threads by number (its maps are the identity). Two things set it apart,
- * each for a reason: a thread finds its own state on it through a
- * thread-local pointer (tupc_coll_all_self_), one load, as every 1.3 call
- * does; and its barrier is sync/barrier.c's (form TUPC_TEAM_BAR_ALL), which
+ * each for a reason: each member's own state is the thread's thread-local
+ * tupc_coll_self_ (its self[] points there), which a 1.3 call reaches at a
+ * constant offset with no load (a cached pointer to it in an array cost the
+ * 8-byte NO|NO and MY|MY calls 3-8%: one more load on their critical path);
+ * and its barrier is sync/barrier.c's (form TUPC_TEAM_BAR_ALL), which
  * also serves upc_barrier and therefore compares its calls' ledger, kept in
  * check/calls.h below the barriers. The engine's paths take the team as an
  * argument; the 1.3 functions pass &tupc_team_all_, a constant, so that the
@@ -99,7 +101,8 @@ struct tupc_team_algos {
 struct tupc_team {
     int n;                           /* members */
     struct tupc_coll_member *member; /* by rank */
-    struct tupc_coll_self *self;     /* by rank */
+    struct tupc_coll_self **self;    /* by rank: each member's own state */
+    struct tupc_coll_self *states;   /* where they lie (NULL for UPC_TEAM_ALL's) */
     int *thread;                     /* rank -> thread */
     int *rank;                       /* thread -> rank, -1 for a non-member */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
@@ -130,9 +133,9 @@ static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
     return t == &tupc_team_all_ ? r : t->thread[r];
 }
 
-/* Each UPC thread's own state on UPC_TEAM_ALL, &tupc_team_all_.self[MYTHREAD],
- * cached where a call on all threads finds it with one load (syncmode.c). */
-extern _Thread_local struct tupc_coll_self *tupc_coll_all_self_
+/* Each UPC thread's own state on UPC_TEAM_ALL (tupc_team_all_.self[MYTHREAD]
+ * points here): a call on all threads reaches it at a constant offset. */
+extern _Thread_local struct tupc_coll_self tupc_coll_self_
     __attribute__((tls_model("initial-exec")));
 
 /* The team table (team.c): slot s holds the team whose handle is
@@ -143,7 +146,7 @@ extern _Atomic(struct tupc_team *) tupc_team_table_[TUPC_TEAM_SLOTS];
 extern _Atomic int tupc_team_ids_[TUPC_TEAM_SLOTS];
 /* The team this thread last found by its handle, a member of it, and its
  * own state there: calls on one team in a row find both with one compare,
- * as a call on UPC_TEAM_ALL finds tupc_coll_all_self_. Cleared by the member's
+ * as a call on UPC_TEAM_ALL finds tupc_coll_self_. Cleared by the member's
  * tupc_team_free, so a freed team's handle misses and is refused; threads
  * are new in each run, and start with it empty: handle 0 is UPC_TEAM_ALL's,
  * which never gets this far. */
@@ -176,7 +179,7 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 static inline struct tupc_coll_self *tupc_team_member(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
-        return tupc_coll_all_self_;
+        return &tupc_coll_self_;
     if (__builtin_expect(team != tupc_team_cache_.handle, 0))
         (void)tupc_team_find_(func, team);
     return tupc_team_cache_.self;
@@ -215,6 +218,15 @@ static inline int tupc_team_rank_in(const struct tupc_team *t, int th)
 static inline int tupc_team_n(const struct tupc_team *t)
 {
     return t == &tupc_team_all_ ? tupc_impl_threads : t->n;
+}
+
+/* Whether t's members read each other's entries instead of a barrier
+ * (t->alg.scan_in): for UPC_TEAM_ALL, a constant in the 1.3 functions, the
+ * same rule on THREADS, which folds into their code as it did before the
+ * table (the table's byte cost an 8-byte upc_all_reduceL 2-3 instructions). */
+static inline int tupc_team_scans(const struct tupc_team *t)
+{
+    return t == &tupc_team_all_ ? tupc_impl_threads <= TUPC_TEAM_SCAN_MAX : t->alg.scan_in;
 }
 
 /* The caller's rank in t (a member). */

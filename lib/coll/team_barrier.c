@@ -77,7 +77,7 @@ _Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const c
 {
     if (t == &tupc_team_all_)
         tupc_calls_differ(func, j);
-    tupc_calls_differ_team(func, t->id, t->self[me].n, tupc_team_thread_of(t, j), j);
+    tupc_calls_differ_team(func, t->id, t->self[me]->n, tupc_team_thread_of(t, j), j);
 }
 
 struct bar_wait {
@@ -102,7 +102,7 @@ static void bar_stuck(const void *arg, tupc_word *w, uint32_t target)
 
 static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char *func)
 {
-    const struct tupc_coll_self *a = &t->self[me];
+    const struct tupc_coll_self *a = t->self[me];
     for (int r = 0; r < t->n; r++) {
         /* Relaxed: the arrivals' acq_rel increments order these stores
          * before our last increment. */
@@ -128,7 +128,7 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
  * compared with ours as it is read. */
 static void bar_flat(struct tupc_team *t, int rank, uint32_t e, const char *func)
 {
-    const struct tupc_coll_self *s = &t->self[rank];
+    const struct tupc_coll_self *s = t->self[rank];
     /* Release (tupc_word_set): our slot, and every access of our calls on
      * the team, visible to each member whose acquire wait sees e. */
     tupc_word_set(&t->bar[rank].arrive, e);
@@ -148,7 +148,7 @@ static void bar_flat(struct tupc_team *t, int rank, uint32_t e, const char *func
 
 void tupc_team_barrier_own_(struct tupc_team *t, int rank, const char *func)
 {
-    struct tupc_coll_self *s = &t->self[rank];
+    struct tupc_coll_self *s = t->self[rank];
     uint32_t e = ++s->episode;
     struct tupc_team_bar *b = &t->bar[rank];
     atomic_store_explicit(&b->slot[e % 2].calls, s->n, memory_order_relaxed);
