@@ -291,6 +291,36 @@ static int teams_body(void *arg)
         TCHECK(got == (uint64_t)root * 1000 + (uint64_t)k, "chain %d: %llu", k,
                (unsigned long long)got);
     }
+    /* UPC_TEAM_ALL is a team like the others: its maps are the identity,
+     * and its barrier orders what each thread wrote before it. */
+    for (int t = 0; t < T; t++)
+        TCHECK(tupc_team_thread(UPC_TEAM_ALL, t) == t && tupc_team_rank_of(UPC_TEAM_ALL, t) == t,
+               "UPC_TEAM_ALL maps thread %d to rank %d and rank %d to thread %d", t,
+               tupc_team_rank_of(UPC_TEAM_ALL, t), t, tupc_team_thread(UPC_TEAM_ALL, t));
+    tupc_sptr_t stamp = upc_all_alloc((size_t)T, sizeof(int));
+    for (int e = 1; e <= 3; e++) {
+        tupc_ref(stamp, MYTHREAD, 1, int) = e * 1000 + MYTHREAD;
+        tupc_team_barrier(UPC_TEAM_ALL);
+        int nb = (MYTHREAD + 1) % T, got = tupc_ref(stamp, nb, 1, int);
+        TCHECK(got == e * 1000 + nb, "after UPC_TEAM_ALL's barrier %d, thread %d's stamp is %d", e,
+               nb, got);
+        tupc_team_barrier(UPC_TEAM_ALL);
+    }
+    /* Calls alternating between two teams, so that each call finds its team
+     * again where the lookup kept the other one. */
+    upc_team_t every;
+    tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &every);
+    tupc_sptr_t dst = upc_all_alloc((size_t)T, 8);
+    for (int k = 0; k < 6; k++) {
+        upc_team_t tm = k % 2 ? odd : every;
+        int root = tupc_team_thread(tm, k % tupc_team_size(tm));
+        tupc_sptr_t s = tupc_index(src, (ptrdiff_t)((size_t)root * 64 + (size_t)k * 8), 64, char);
+        tupc_team_broadcast(dst, s, 8, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, tm);
+        uint64_t got = tupc_ref(dst, MYTHREAD, 1, uint64_t);
+        TCHECK(got == (uint64_t)root * 1000 + (uint64_t)k, "alternating call %d: %llu", k,
+               (unsigned long long)got);
+    }
+    tupc_team_free(&every);
     if (sub != TUPC_TEAM_NONE)
         tupc_team_free(&sub);
     tupc_team_free(&odd);
