@@ -449,16 +449,24 @@ static __attribute__((noinline)) void reduce_checked(const struct tupc_red_type 
     reduce_partials(ty, func, t, dst, src, op, nelems, blk_size, f, flags, in, out);
 }
 
+/* Whether a call takes reduce_one_block: nelems in 1 .. the direct limit,
+ * all in one block (no overflow, and a phase below blk_size), on a team
+ * whose small reductions have one member read. A team's call was traced by
+ * its form. */
+static inline int reduce_is_one_block(const struct tupc_red_type *ty, const struct tupc_team *t,
+                                      tupc_sptr_t src, size_t nelems, size_t blk_size)
+{
+    return nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
+           (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
+           t->alg.red_direct;
+}
+
 static inline __attribute__((always_inline)) void
 reduce_entry(const struct tupc_red_type *ty, const char *func, struct tupc_team *t, tupc_sptr_t dst,
              tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
              upc_flag_t flags)
 {
-    /* nelems in 1 .. the direct limit, all in one block: no overflow, and
-     * a phase below blk_size. A team's call was traced by its form. */
-    if (nelems - 1 < TUPC_RED_DIRECT_MAX / ty->size &&
-        (blk_size == 0 || (blk_size <= UPC_MAX_BLOCK_SIZE && src.phase + nelems <= blk_size)) &&
-        t->alg.red_direct)
+    if (reduce_is_one_block(ty, t, src, nelems, blk_size))
         reduce_one_block(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     else
         reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
@@ -510,11 +518,15 @@ reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
           tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f,
           upc_flag_t flags)
 {
+    if (reduce_is_one_block(ty, t, src, nelems, blk_size)) { /* first: the small calls */
+        reduce_one_block(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
+        return 1;
+    }
     /* The partials path needs every piece held by a member. */
     if (!tupc_red_is_direct(t, nelems, ty->size) &&
         !tupc_red_pieces_fit(t, src, op, nelems, blk_size, ty->size))
         return 0;
-    reduce_entry(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
+    reduce_checked(ty, func, t, dst, src, op, nelems, blk_size, f, flags);
     return 1;
 }
 
