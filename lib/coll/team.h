@@ -204,7 +204,8 @@ static inline struct tupc_coll_self *tupc_team_member(const char *func, upc_team
 const char *tupc_team_describe(const struct tupc_team *t, char *buf, size_t len);
 
 /* Team t's algorithms (t->alg) in words, e.g. "barrier: flat; reductions'
- * IN_ALLSYNC: entries read; small reductions: one member reads". Returns buf. */
+ * IN_ALLSYNC: each member's entry read; small reductions: one member reads
+ * every piece". Returns buf. */
 const char *tupc_team_algos_describe(const struct tupc_team *t, char *buf, size_t len);
 
 /* The rank in t of thread th, -1 for a non-member. */
