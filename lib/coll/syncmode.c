@@ -63,18 +63,19 @@ void tupc_coll_team_unmake(struct tupc_team *t)
     t->rank = NULL;
 }
 
-int tupc_coll_team_make(struct tupc_team *t, int n, int thread_local)
+int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local)
 {
     const size_t N = (size_t)n, T = (size_t)tupc_run_.threads;
     t->n = n;
     t->member = aligned_alloc(TUPC_CACHELINE, sizeof *t->member * N);
     t->self = malloc(sizeof *t->self * N);
-    t->states =
-        thread_local ? NULL : aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->states * N);
+    t->states = states_thread_local
+                    ? NULL
+                    : aligned_alloc(_Alignof(struct tupc_coll_self), sizeof *t->states * N);
     t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * N);
     t->thread = malloc(sizeof *t->thread * N);
     t->rank = malloc(sizeof *t->rank * T);
-    if (!t->member || !t->self || (!t->states && !thread_local) || !t->bar || !t->thread ||
+    if (!t->member || !t->self || (!t->states && !states_thread_local) || !t->bar || !t->thread ||
         !t->rank) {
         tupc_coll_team_unmake(t);
         return -1;
@@ -86,7 +87,7 @@ int tupc_coll_team_make(struct tupc_team *t, int n, int thread_local)
     for (int r = 0; r < n; r++) {
         t->thread[r] = -1;
         t->self[r] = NULL;
-        if (!thread_local) {
+        if (!states_thread_local) {
             t->states[r] =
                 (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
             t->self[r] = &t->states[r];
