@@ -299,17 +299,6 @@ void tupc_red_team_attach(void)
     tupc_red_team_reduce_path_ = reduce_path;
 }
 
-/* Whether a call on a split team may try the 1.3 path before team_reduce:
- * blocking and untraced (team_reduce opens a traced call's span), so that a
- * small call pays no second call with twelve arguments (8-byte
- * prefix_reduceL: 40 instructions fewer). Outside a UPC thread the lookup
- * fails first (tupc_team_find_). A call whose pieces do not fit the team
- * goes on to team_reduce, which finds that again. */
-static inline int team_direct(const char *func, upc_flag_t flags)
-{
-    return !(flags & UPC_ASYNC) && !tupc_trace_wanted(func);
-}
-
 /* On UPC_TEAM_ALL, a blocking call is the 1.3 function's. */
 #define TUPC_DEFINE_TEAM_RED(T, TYPE, ARITH, KIND)                                                 \
     upc_coll_handle_t tupc_team_prefix_reduce##T(                                                  \
@@ -320,7 +309,7 @@ static inline int team_direct(const char *func, upc_flag_t flags)
         TUPC_TEAM_FORM_ON_ALL(                                                                     \
             team, flags, "upc_all_prefix_reduce" #T, name,                                         \
             upc_all_prefix_reduce##T(dst, src, op, nelems, blk_size, func, flags));                \
-        if (team_direct(name, flags) &&                                                            \
+        if (tupc_red_team_direct(name, flags) &&                                                   \
             tupc_red_prefix_on(&tupc_red_##T, name, tupc_team_get(name, team), dst, src, op,       \
                                nelems, blk_size, (tupc_red_fn)func, flags))                        \
             return UPC_HANDLE_COMPLETE;                                                            \
@@ -337,7 +326,7 @@ TUPC_REDUCE_TYPES_13(TUPC_DEFINE_TEAM_RED)
         static const char name[] = "tupc_team_reduce_all" #T;                                      \
         TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce_all" #T, name,                          \
                               upc_all_reduce_all##T(dst, src, op, nelems, blk_size, func, flags)); \
-        if (team_direct(name, flags) &&                                                            \
+        if (tupc_red_team_direct(name, flags) &&                                                   \
             tupc_red_reduce_all_on##T(name, tupc_team_get(name, team), dst, src, op, nelems,       \
                                       blk_size, (tupc_red_fn)func, flags))                         \
             return UPC_HANDLE_COMPLETE;                                                            \

@@ -184,6 +184,14 @@ struct tupc_reloc_call {
 #endif
 };
 
+/* A team form's call on the team that handle `team` names: the team and the
+ * caller's state on it (the _x forms too, reloc_x.c). */
+static inline void tupc_reloc_join(struct tupc_reloc_call *k, const char *func, upc_team_t team)
+{
+    k->self = tupc_team_member(func, team);
+    k->t = k->self->team;
+}
+
 /* How a form names itself in messages: its function and the sections its
  * nbytes and area checks cite. */
 struct tupc_reloc_form {
@@ -212,12 +220,11 @@ tupc_reloc_front(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
                  enum tupc_sync *out, size_t *total)
 {
     tupc_reloc_start(fm->func, fm->team ? flags & ~UPC_ASYNC : flags, in, out);
-    struct tupc_team *t = &tupc_team_all_;
-    if (fm->team) { /* the 1.3 functions leave k->self unset */
-        k->self = tupc_team_member(fm->func, team);
-        t = k->self->team;
-    }
-    k->t = t;
+    if (fm->team)
+        tupc_reloc_join(k, fm->func, team);
+    else
+        k->t = &tupc_team_all_; /* the 1.3 functions leave k->self unset */
+    const struct tupc_team *t = k->t;
     tupc_reloc_check_nbytes(fm->func, fm->sec_nbytes, nbytes);
     *total = nbytes;
     if (blocks) {

@@ -34,8 +34,7 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
                   "%s UPC_IN_PLACE; expected it only for the exchange, permute and prefix "
                   "reductions, whose src and dst have the same layout",
                   (mode & UPC_IN_PLACE) ? "mode has" : "src is");
-    x->k.self = tupc_team_member(func, team);
-    x->k.t = x->k.self->team;
+    tupc_reloc_join(&x->k, func, team);
 }
 
 void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_array *a, int n)
