@@ -173,7 +173,7 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
         tupc_reloc_put(&k, tupc_reloc_block(t, dst, to), tupc_reloc_mine(src), nbytes,
                        tupc_reloc_streams(nbytes, 2 * (size_t)n));
     }
-    if (k.req) /* the completion waits for every member's copy */
+    if (!tupc_reloc_blocking(&k, fm)) /* the completion waits for every member's copy */
         return tupc_reloc_end(&k, TUPC_LEAVE_EVERYONE);
     if (c->out == TUPC_MYSYNC) {
         /* Release (tupc_word_set): publishes the copy above, and wakes our

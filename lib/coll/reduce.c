@@ -591,7 +591,7 @@ tupc_red_team_path_fn *tupc_red_team_reduce_path_;
     {                                                                                              \
         TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce" #T, "tupc_team_reduce" #T,             \
                               upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags));     \
-        if (tupc_red_team_direct("tupc_team_reduce" #T, flags) &&                                  \
+        if (team != UPC_TEAM_ALL && tupc_red_team_direct("tupc_team_reduce" #T, flags) &&          \
             reduce_on(&tupc_red_##T, "tupc_team_reduce" #T,                                        \
                       tupc_team_get("tupc_team_reduce" #T, team), dst, src, op, nelems, blk_size,  \
                       (tupc_red_fn)func, flags))                                                   \

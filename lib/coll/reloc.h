@@ -190,14 +190,21 @@ static inline void tupc_reloc_join(struct tupc_reloc_call *k, const char *func, 
 {
     k->self = tupc_team_member(func, team);
     k->t = k->self->team;
+    if (team != UPC_TEAM_ALL && k->t == &tupc_team_all_)
+        __builtin_unreachable(); /* no other handle names it */
 }
 
 /* How a form names itself in messages: its function and the sections its
  * nbytes and area checks cite. */
 struct tupc_reloc_form {
     const char *func, *sec_nbytes, *sec_area;
-    int team; /* a team form: takes UPC_ASYNC, folds the team's size in */
+    int team; /* a team form (1, or TUPC_FORM_SPLIT): folds the team's size in */
 };
+/* fm->team of a team form's instance for blocking calls on a split team
+ * (the handle is not UPC_TEAM_ALL, the flags have no UPC_ASYNC): the
+ * engine's tests for &tupc_team_all_ and for posting fold. The instance
+ * with 1 takes the rest: UPC_ASYNC, and posted calls on UPC_TEAM_ALL. */
+#define TUPC_FORM_SPLIT 2
 
 /* An area a call checks: p, of one block (nbytes) or of n blocks (n *
  * nbytes, n the team's size), at the same offset in every partition (`all`,
@@ -219,7 +226,7 @@ tupc_reloc_front(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
                  upc_team_t team, size_t nbytes, int blocks, enum tupc_sync *in,
                  enum tupc_sync *out, size_t *total)
 {
-    tupc_reloc_start(fm->func, fm->team ? flags & ~UPC_ASYNC : flags, in, out);
+    tupc_reloc_start(fm->func, fm->team == 1 ? flags & ~UPC_ASYNC : flags, in, out);
     if (fm->team)
         tupc_reloc_join(k, fm->func, team);
     else
@@ -240,6 +247,8 @@ tupc_reloc_front(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
 static inline struct tupc_team *tupc_reloc_team(const struct tupc_reloc_call *k,
                                                 const struct tupc_reloc_form *fm)
 {
+    if (fm->team == TUPC_FORM_SPLIT && k->t == &tupc_team_all_)
+        __builtin_unreachable();
     return fm->team ? k->t : &tupc_team_all_;
 }
 
@@ -329,7 +338,15 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
     }
 #endif
     tupc_reloc_enter_as(k, tupc_reloc_team(k, fm), fm->team ? k->self : &tupc_coll_self_, fm->func,
-                        fm->team && (flags & UPC_ASYNC), flags, in, out, sig);
+                        fm->team == 1 && (flags & UPC_ASYNC), flags, in, out, sig);
+}
+
+/* Whether the call blocks (its copies made now, not recorded for later):
+ * known for every form but the team form's generic instance. */
+static inline int tupc_reloc_blocking(const struct tupc_reloc_call *k,
+                                      const struct tupc_reloc_form *fm)
+{
+    return fm->team != 1 || !k->req;
 }
 
 /* The checks of every form, in the order of its areas (flags, nbytes, the
@@ -453,6 +470,15 @@ static inline upc_coll_handle_t tupc_reloc_rooted(struct tupc_reloc_call *k, int
         static const struct tupc_reloc_form fm = {__func__, SEC " para 3", SEC " " AREA_PARA, 0};  \
         (void)VERB(&fm, dst, src, nbytes, flags, UPC_TEAM_ALL);                                    \
     }                                                                                              \
+    static const struct tupc_reloc_form VERB##_team_form = {                                       \
+        "tupc_team_" #VERB, SEC " para 3, on a team", SEC " " AREA_PARA ", on a team", 1};         \
+    /* Posted calls, on any team: apart, so that the blocking calls on a                           \
+     * split team have an instance that folds (TUPC_FORM_SPLIT). */                                \
+    static __attribute__((noinline)) upc_coll_handle_t VERB##_posted(                              \
+        tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, upc_flag_t flags, upc_team_t team)        \
+    {                                                                                              \
+        return VERB(&VERB##_team_form, dst, src, nbytes, flags, team);                             \
+    }                                                                                              \
     upc_coll_handle_t tupc_team_##VERB(tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,            \
                                        upc_flag_t flags, upc_team_t team)                          \
     {                                                                                              \
@@ -460,8 +486,10 @@ static inline upc_coll_handle_t tupc_reloc_rooted(struct tupc_reloc_call *k, int
                               upc_all_##VERB(dst, src, nbytes, flags));                            \
         TUPC_TRACE_RETURN(upc_coll_handle_t, tupc_team_##VERB(dst, src, nbytes, flags, team),      \
                           __func__, nbytes, flags, team);                                          \
-        static const struct tupc_reloc_form fm = {__func__, SEC " para 3, on a team",              \
-                                                  SEC " " AREA_PARA ", on a team", 1};             \
+        if (team == UPC_TEAM_ALL || (flags & UPC_ASYNC))                                           \
+            return VERB##_posted(dst, src, nbytes, flags, team);                                   \
+        static const struct tupc_reloc_form fm = {                                                 \
+            __func__, SEC " para 3, on a team", SEC " " AREA_PARA ", on a team", TUPC_FORM_SPLIT}; \
         return VERB(&fm, dst, src, nbytes, flags, team);                                           \
     }
 

@@ -37,7 +37,7 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     TUPC_RELOC_MPI(fm, tupc_mpi_broadcast(&k.mpi, dst, src, nbytes));
     const struct tupc_team *t = tupc_reloc_team(&k, fm);
     char *mine = tupc_reloc_mine(dst);
-    if (!k.req) { /* blocking: the eager line for small payloads */
+    if (tupc_reloc_blocking(&k, fm)) { /* the eager line for small payloads */
         tupc_reloc_broadcast_run(&k.c, t, k.me, mine, src, nbytes);
         return UPC_HANDLE_COMPLETE;
     }

@@ -229,7 +229,7 @@ void tupc_coll_need(const struct tupc_coll *c, int j);
  * A thread that touches no data stores it right after tupc_coll_begin: its
  * line is then written once per call, and a peer that has just read its
  * entry does not lose the line again to a second store. */
-static inline void tupc_coll_finish(const struct tupc_coll *c)
+static inline __attribute__((always_inline)) void tupc_coll_finish(const struct tupc_coll *c)
 {
     /* Release: our reads and writes of call seq happen before any thread
      * that sees finished >= seq goes on. */

@@ -169,9 +169,14 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
         return &tupc_team_all_;
+    struct tupc_team *t;
     if (__builtin_expect(team == tupc_team_cache_.handle, 1))
-        return tupc_team_cache_.team;
-    return tupc_team_find_(func, team);
+        t = tupc_team_cache_.team;
+    else
+        t = tupc_team_find_(func, team);
+    if (t == &tupc_team_all_)
+        __builtin_unreachable(); /* no other handle names it: its tests fold */
+    return t;
 }
 
 /* The caller's state on the team that handle `team` names (its team is

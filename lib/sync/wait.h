@@ -157,7 +157,7 @@ extern _Atomic int tupc_wait_asym_;
  * publishes what this thread wrote before; it must also be ordered before
  * the load of sleepers (see the top of this file). */
 void tupc_word_wake_(tupc_word *w);
-static inline void tupc_word_set(tupc_word *w, uint32_t v)
+static inline __attribute__((always_inline)) void tupc_word_set(tupc_word *w, uint32_t v)
 {
     uint32_t sleeping;
     if (atomic_load_explicit(&tupc_wait_asym_, memory_order_relaxed)) {
