@@ -174,8 +174,10 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
         t = tupc_team_cache_.team;
     else
         t = tupc_team_find_(func, team);
-    if (t == &tupc_team_all_)
-        __builtin_unreachable(); /* no other handle names it: its tests fold */
+    /* No other handle names UPC_TEAM_ALL, and the cache holds t now: the
+     * tests for either that follow fold. */
+    if (t == &tupc_team_all_ || t != tupc_team_cache_.team)
+        __builtin_unreachable();
     return t;
 }
 
