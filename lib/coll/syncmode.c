@@ -299,9 +299,9 @@ void tupc_coll_wait_published(const struct tupc_coll *c, int j)
     check_peer(c, j);
 }
 
-void tupc_coll_need(const struct tupc_coll *c, int j)
+void tupc_coll_need_(const struct tupc_coll *c, int j)
 {
-    if (c->in == TUPC_MYSYNC && j != tupc_coll_state(c)->me)
+    if (j != tupc_coll_state(c)->me)
         tupc_coll_wait_entered(c, j);
 }
 

@@ -222,7 +222,13 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 
 /* IN_MYSYNC: waits until member j has entered call c; no-op in other modes.
  * (j is a rank in c's team; on UPC_TEAM_ALL, a thread.) */
-void tupc_coll_need(const struct tupc_coll *c, int j);
+void tupc_coll_need_(const struct tupc_coll *c, int j);
+/* The mode's test inline: the other modes pay no call. */
+static inline void tupc_coll_need(const struct tupc_coll *c, int j)
+{
+    if (c->in == TUPC_MYSYNC)
+        tupc_coll_need_(c, j);
+}
 
 /* Stores that this thread is done with its reads and writes of call c, for
  * a thread that then waits by itself (tupc_coll_leave stores it otherwise).
