@@ -12,46 +12,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
-static char last_error[1024];
+/* The process's last error (tupc_last_error), and whether it was only a
+ * refusal that a later error replaces. */
+static struct error_state {
+    pthread_mutex_t error_lock;
+    char last_error[1024];
+    int last_is_refusal;
+} error_ = {.error_lock = PTHREAD_MUTEX_INITIALIZER};
 /* The kept message is a refused tupc_run call, not an error of the run in
  * progress: an error of that run replaces it. */
-static int last_is_refusal;
 
 const char *tupc_last_error(void)
 {
-    return last_error;
+    return error_.last_error;
 }
 
 void tupc_clear_last_error_(void)
 {
-    pthread_mutex_lock(&error_lock);
-    last_error[0] = '\0';
-    last_is_refusal = 0;
-    pthread_mutex_unlock(&error_lock);
+    pthread_mutex_lock(&error_.error_lock);
+    error_.last_error[0] = '\0';
+    error_.last_is_refusal = 0;
+    pthread_mutex_unlock(&error_.error_lock);
 }
 
 void tupc_record_refusal_(const char *line)
 {
-    pthread_mutex_lock(&error_lock);
-    if (last_error[0] == '\0' || last_is_refusal) {
-        snprintf(last_error, sizeof last_error, "%s", line);
-        last_is_refusal = 1;
+    pthread_mutex_lock(&error_.error_lock);
+    if (error_.last_error[0] == '\0' || error_.last_is_refusal) {
+        snprintf(error_.last_error, sizeof error_.last_error, "%s", line);
+        error_.last_is_refusal = 1;
     }
-    pthread_mutex_unlock(&error_lock);
+    pthread_mutex_unlock(&error_.error_lock);
 }
 
 /* The first error of a run is the one reported: later ones are usually
  * consequences of it. Returns whether this one was the first. */
 int tupc_record_error_(const char *line)
 {
-    pthread_mutex_lock(&error_lock);
-    int first = last_error[0] == '\0' || last_is_refusal;
+    pthread_mutex_lock(&error_.error_lock);
+    int first = error_.last_error[0] == '\0' || error_.last_is_refusal;
     if (first) {
-        snprintf(last_error, sizeof last_error, "%s", line);
-        last_is_refusal = 0;
+        snprintf(error_.last_error, sizeof error_.last_error, "%s", line);
+        error_.last_is_refusal = 0;
     }
-    pthread_mutex_unlock(&error_lock);
+    pthread_mutex_unlock(&error_.error_lock);
     return first;
 }
 

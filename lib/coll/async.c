@@ -14,24 +14,26 @@
  * thread can share one. */
 #define CHUNK ((size_t)1 << 20)
 
-/* Requests with chunks nobody has claimed yet, oldest first. */
-static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
-static struct tupc_coll_request *qhead, *qtail;
-
-/* Count posts (the progress thread sleeps on posted_word), and posts and
- * completed requests (waiters in completion calls sleep on done_word: a
- * post may bring them chunks to run, when no progress thread runs them):
- * the one wait primitive. */
-static tupc_word posted_word, done_word;
-
-static pthread_t progress;
-static cpu_set_t progress_cpus; /* where the progress thread may run */
-static int progress_wanted;     /* a CPU is free for it */
-static _Atomic int progress_started, progress_stop;
+/* The posted requests and the progress thread. posted_word counts posts
+ * (the progress thread sleeps on it); done_word counts posts and completed
+ * requests (waiters in completion calls sleep on it: a post may bring them
+ * chunks to run, when no progress thread runs them): the one wait
+ * primitive. */
+static struct async_state {
+    pthread_mutex_t qlock;
+    struct tupc_coll_request *qhead, *qtail; /* chunks nobody has claimed yet, oldest first */
+    tupc_word posted_word;
+    tupc_word done_word;
+    pthread_t progress;
+    cpu_set_t progress_cpus; /* where the progress thread may run */
+    int progress_wanted;     /* a CPU is free for it */
+    _Atomic int progress_started;
+    _Atomic int progress_stop;
+} async_ = {.qlock = PTHREAD_MUTEX_INITIALIZER};
 
 tupc_word *tupc_async_done_word_(void)
 {
-    return &done_word;
+    return &async_.done_word;
 }
 
 /* The team's table of members, made by the first member to post: a CAS
@@ -138,7 +140,7 @@ void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size
 static void part_done(struct tupc_coll_request *r)
 {
     atomic_store_explicit(&r->done, r->index + 1, memory_order_release);
-    tupc_word_add(&done_word);
+    tupc_word_add(&async_.done_word);
 }
 
 /* Marks one chunk of r done; the last one completes r's part. Acq_rel:
@@ -164,22 +166,22 @@ static void run_chunk(struct tupc_coll_request *r, uint32_t k)
  * The progress thread's work, and a waiter's with nothing of its own left. */
 int tupc_async_help_any_(void)
 {
-    pthread_mutex_lock(&qlock);
+    pthread_mutex_lock(&async_.qlock);
     for (;;) {
-        struct tupc_coll_request *r = qhead;
+        struct tupc_coll_request *r = async_.qhead;
         if (!r) {
-            pthread_mutex_unlock(&qlock);
+            pthread_mutex_unlock(&async_.qlock);
             return 0;
         }
         uint32_t k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
         if (k + 1 >= r->nchunks) { /* its last chunk is claimed: off the queue */
-            qhead = r->qnext;
-            if (!qhead)
-                qtail = NULL;
+            async_.qhead = r->qnext;
+            if (!async_.qhead)
+                async_.qtail = NULL;
             r->queued = 0;
         }
         if (k < r->nchunks) {
-            pthread_mutex_unlock(&qlock);
+            pthread_mutex_unlock(&async_.qlock);
             run_chunk(r, k);
             return 1;
         }
@@ -190,33 +192,34 @@ static void *progress_main(void *arg)
 {
     (void)arg;
     for (;;) {
-        uint32_t seen = atomic_load_explicit(&posted_word.value, memory_order_acquire);
+        uint32_t seen = atomic_load_explicit(&async_.posted_word.value, memory_order_acquire);
         /* A run that stops leaves its copies: nobody will wait for them. */
-        while (!atomic_load_explicit(&progress_stop, memory_order_acquire) &&
+        while (!atomic_load_explicit(&async_.progress_stop, memory_order_acquire) &&
                tupc_async_help_any_())
             ;
-        if (atomic_load_explicit(&progress_stop, memory_order_acquire))
+        if (atomic_load_explicit(&async_.progress_stop, memory_order_acquire))
             return NULL;
-        tupc_wait_idle(&posted_word, seen + 1, &progress_stop);
+        tupc_wait_idle(&async_.posted_word, seen + 1, &async_.progress_stop);
     }
 }
 
 static void start_progress(void)
 {
     int zero = 0;
-    if (!progress_wanted || atomic_load_explicit(&progress_started, memory_order_acquire) ||
-        !atomic_compare_exchange_strong(&progress_started, &zero, 1))
+    if (!async_.progress_wanted ||
+        atomic_load_explicit(&async_.progress_started, memory_order_acquire) ||
+        !atomic_compare_exchange_strong(&async_.progress_started, &zero, 1))
         return;
-    atomic_store_explicit(&progress_stop, 0, memory_order_relaxed);
+    atomic_store_explicit(&async_.progress_stop, 0, memory_order_relaxed);
     /* On the CPUs no UPC thread is pinned to, if any, else on any the
      * process may use (it is made by a pinned thread, whose CPU it would
      * inherit); it sleeps while nothing is posted. Without it the owners
      * still make progress in their completion calls. */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setaffinity_np(&attr, sizeof progress_cpus, &progress_cpus);
-    if (pthread_create(&progress, &attr, progress_main, NULL) != 0)
-        atomic_store_explicit(&progress_started, 2, memory_order_release);
+    pthread_attr_setaffinity_np(&attr, sizeof async_.progress_cpus, &async_.progress_cpus);
+    if (pthread_create(&async_.progress, &attr, progress_main, NULL) != 0)
+        atomic_store_explicit(&async_.progress_started, 2, memory_order_release);
     pthread_attr_destroy(&attr);
 }
 
@@ -230,17 +233,17 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     }
     atomic_store_explicit(&r->left, r->nchunks, memory_order_relaxed);
     r->qnext = NULL;
-    pthread_mutex_lock(&qlock); /* publishes the request to the executors */
-    if (qtail)
-        qtail->qnext = r;
+    pthread_mutex_lock(&async_.qlock); /* publishes the request to the executors */
+    if (async_.qtail)
+        async_.qtail->qnext = r;
     else
-        qhead = r;
-    qtail = r;
+        async_.qhead = r;
+    async_.qtail = r;
     r->queued = 1;
-    pthread_mutex_unlock(&qlock);
+    pthread_mutex_unlock(&async_.qlock);
     start_progress();
-    tupc_word_add(&posted_word);
-    tupc_word_add(&done_word);
+    tupc_word_add(&async_.posted_word);
+    tupc_word_add(&async_.done_word);
     return r->handle = tupc_handle_enter(r);
 }
 
@@ -263,19 +266,19 @@ void tupc_async_help_(struct tupc_coll_request *r, uint32_t most)
  * by its owner), before the owner reuses it. */
 void tupc_async_unqueue_(struct tupc_coll_request *r)
 {
-    pthread_mutex_lock(&qlock);
+    pthread_mutex_lock(&async_.qlock);
     if (r->queued) {
-        struct tupc_coll_request **p = &qhead, *prev = NULL;
+        struct tupc_coll_request **p = &async_.qhead, *prev = NULL;
         while (*p != r) {
             prev = *p;
             p = &(*p)->qnext;
         }
         *p = r->qnext;
-        if (qtail == r)
-            qtail = prev;
+        if (async_.qtail == r)
+            async_.qtail = prev;
         r->queued = 0;
     }
-    pthread_mutex_unlock(&qlock);
+    pthread_mutex_unlock(&async_.qlock);
 }
 
 /* Member `rank`'s oldest outstanding request on t, or NULL. */
@@ -357,31 +360,32 @@ void tupc_async_init(void)
 {
     static const struct tupc_team_client requests = {tupc_async_check_free, tupc_async_team_free};
     tupc_team_attach(&requests);
-    progress_wanted = 0;
+    async_.progress_wanted = 0;
     (void)tupc_handle_init(tupc_run_.threads); /* without tables, a post fails and says so */
-    if (sched_getaffinity(0, sizeof progress_cpus, &progress_cpus) != 0)
+    if (sched_getaffinity(0, sizeof async_.progress_cpus, &async_.progress_cpus) != 0)
         return; /* no progress thread: the waiters copy */
-    cpu_set_t free_cpus = progress_cpus;
+    cpu_set_t free_cpus = async_.progress_cpus;
     for (int t = 0; t < tupc_run_.threads; t++)
         if (tupc_run_.cpu_of_thread && tupc_run_.cpu_of_thread[t] >= 0)
             CPU_CLR(tupc_run_.cpu_of_thread[t], &free_cpus);
     /* Only where a CPU is free: on a busy CPU it would take time from a
      * thread that computes, and a chunk it holds while descheduled would
      * keep the waiters waiting. The waiters run the chunks then. */
-    progress_wanted = CPU_COUNT(&free_cpus) > 0 && tupc_run_.threads < CPU_COUNT(&progress_cpus);
-    if (progress_wanted)
-        progress_cpus = free_cpus;
+    async_.progress_wanted =
+        CPU_COUNT(&free_cpus) > 0 && tupc_run_.threads < CPU_COUNT(&async_.progress_cpus);
+    if (async_.progress_wanted)
+        async_.progress_cpus = free_cpus;
 }
 
 void tupc_async_fini(void)
 {
-    if (atomic_load_explicit(&progress_started, memory_order_acquire) == 1) {
-        atomic_store_explicit(&progress_stop, 1, memory_order_release);
-        tupc_word_add(&posted_word);
-        pthread_join(progress, NULL);
+    if (atomic_load_explicit(&async_.progress_started, memory_order_acquire) == 1) {
+        atomic_store_explicit(&async_.progress_stop, 1, memory_order_release);
+        tupc_word_add(&async_.posted_word);
+        pthread_join(async_.progress, NULL);
     }
-    atomic_store_explicit(&progress_started, 0, memory_order_relaxed);
-    qhead = qtail = NULL;
+    atomic_store_explicit(&async_.progress_started, 0, memory_order_relaxed);
+    async_.qhead = async_.qtail = NULL;
     tupc_async_team_free(&tupc_team_all_);
     tupc_handle_fini();
 }

@@ -27,41 +27,44 @@ struct table {
     uint32_t cap, free_head, marks;
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-static struct table *tables;
-static int ntables;
+/* Each thread's table of handles, and the serial numbers they carry. */
+static struct handle_tables {
+    struct table *tables;
+    int ntables;
+    _Atomic uint64_t serials;
+} handles_ = {.serials = 1};
 
 /* Serials of the process: never reused, across runs too, so that a handle
  * kept from an earlier run or post finds no entry. Relaxed: only
  * uniqueness is needed. 2^40 posts would wrap it. */
-static _Atomic uint64_t serials = 1;
 
 int tupc_handle_init(int threads)
 {
     /* A line each (aligned: calloc does not align to 64). */
-    tables = aligned_alloc(TUPC_CACHELINE, sizeof *tables * (size_t)threads);
-    if (tables)
-        memset(tables, 0, sizeof *tables * (size_t)threads);
-    ntables = tables ? threads : 0;
-    return tables ? 0 : -1;
+    handles_.tables = aligned_alloc(TUPC_CACHELINE, sizeof *handles_.tables * (size_t)threads);
+    if (handles_.tables)
+        memset(handles_.tables, 0, sizeof *handles_.tables * (size_t)threads);
+    handles_.ntables = handles_.tables ? threads : 0;
+    return handles_.tables ? 0 : -1;
 }
 
 void tupc_handle_fini(void)
 {
-    for (int t = 0; t < ntables; t++)
-        free(tables[t].e);
-    free(tables);
-    tables = NULL;
-    ntables = 0;
+    for (int t = 0; t < handles_.ntables; t++)
+        free(handles_.tables[t].e);
+    free(handles_.tables);
+    handles_.tables = NULL;
+    handles_.ntables = 0;
 }
 
 static struct table *mine(void)
 {
-    return &tables[tupc_impl_mythread];
+    return &handles_.tables[tupc_impl_mythread];
 }
 
 upc_coll_handle_t tupc_handle_enter(struct tupc_coll_request *r)
 {
-    if (!tables)
+    if (!handles_.tables)
         tupc_fail(r->func, "", "out of memory for the table of outstanding operations");
     struct table *tb = mine();
     if (!tb->free_head) {
@@ -79,7 +82,7 @@ upc_coll_handle_t tupc_handle_enter(struct tupc_coll_request *r)
     uint32_t i = tb->free_head - 1;
     struct entry *e = &tb->e[i];
     tb->free_head = e->next_free;
-    uint64_t serial = atomic_fetch_add_explicit(&serials, 1, memory_order_relaxed);
+    uint64_t serial = atomic_fetch_add_explicit(&handles_.serials, 1, memory_order_relaxed);
     *e = (struct entry){serial, r, 0, 0, 0};
     return (upc_coll_handle_t)(uintptr_t)(serial << TUPC_HANDLE_INDEX_BITS | (i + 1));
 }
@@ -87,7 +90,7 @@ upc_coll_handle_t tupc_handle_enter(struct tupc_coll_request *r)
 /* The live entry of h in the caller's table, or NULL. */
 static struct entry *entry_of(upc_coll_handle_t h)
 {
-    if (!tables || tupc_impl_mythread < 0 || tupc_impl_mythread >= ntables)
+    if (!handles_.tables || tupc_impl_mythread < 0 || tupc_impl_mythread >= handles_.ntables)
         return NULL;
     struct table *tb = mine();
     uintptr_t v = (uintptr_t)h, i = v & INDEX_MASK;
@@ -133,7 +136,7 @@ void tupc_handle_drop(upc_coll_handle_t h)
 
 const struct tupc_coll_request *tupc_handle_oldest(int t, int *count)
 {
-    const struct table *tb = &tables[t];
+    const struct table *tb = &handles_.tables[t];
     const struct entry *oldest = NULL;
     *count = 0;
     for (uint32_t i = 0; i < tb->cap; i++) {

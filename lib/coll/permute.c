@@ -84,7 +84,7 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
         if (tupc_reached(e, seq))
             continue;
         /* Acquire: the gone mark follows the thread's last entry. */
-        if (atomic_load_explicit(&tupc_gone_[th], memory_order_acquire) &&
+        if (atomic_load_explicit(&tupc_run_.gone[th], memory_order_acquire) &&
             !tupc_reached(tupc_coll_entered(ww->c, r), seq))
             tupc_fail(ww->func, "UPC 1.3 6.6.1, 7.4 para 3",
                       "thread %d returned from its entry function without making collective call "

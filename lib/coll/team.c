@@ -29,9 +29,13 @@ _Atomic(struct tupc_team *) tupc_team_table_[SLOTS];
 _Atomic int tupc_team_ids_[SLOTS];
 #define table tupc_team_table_
 #define ids tupc_team_ids_
-static uint16_t gens[SLOTS];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int last_slot; /* under lock */
+/* Each slot's generation, and the slot used last. */
+static struct team_table {
+    uint16_t gens[SLOTS];
+    pthread_mutex_t lock;
+    int last_slot; /* under lock */
+    const struct tupc_team_client *client;
+} teams_ = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 _Thread_local struct tupc_team_cache tupc_team_cache_ __attribute__((tls_model("initial-exec")));
 
@@ -41,7 +45,7 @@ _Thread_local struct tupc_team_cache tupc_team_cache_ __attribute__((tls_model("
 static const char *name_team(int id, char *buf, size_t len)
 {
     int s = id & 0xffff;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&teams_.lock);
     const struct tupc_team *t =
         id >= 0 && s < SLOTS && atomic_load_explicit(&ids[s], memory_order_relaxed) == id
             ? atomic_load_explicit(&table[s], memory_order_relaxed)
@@ -50,7 +54,7 @@ static const char *name_team(int id, char *buf, size_t len)
         tupc_team_describe(t, buf, len);
     else
         snprintf(buf, len, "team %d", id);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&teams_.lock);
     return buf;
 }
 
@@ -93,17 +97,16 @@ int tupc_team_check_end(char *buf, size_t len)
 
 /* Set before the UPC threads start (pthread_create orders it) and never
  * cleared: the client's functions stay valid. */
-static const struct tupc_team_client *client;
 
 void tupc_team_attach(const struct tupc_team_client *c)
 {
-    client = c;
+    teams_.client = c;
 }
 
 static void team_delete(struct tupc_team *t)
 {
-    if (client)
-        client->team_free(t);
+    if (teams_.client)
+        teams_.client->team_free(t);
     tupc_coll_team_unmake(t);
     free(t);
 }
@@ -154,7 +157,7 @@ struct tupc_team *tupc_team_find_(const char *func, upc_team_t team)
     /* A member cannot see its team freed before it calls free itself; a
      * non-member can, so the message is written under the table's lock
      * from a team that is still there. */
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&teams_.lock);
     t = atomic_load_explicit(&ids[s], memory_order_relaxed) == team
             ? atomic_load_explicit(&table[s], memory_order_relaxed)
             : NULL;
@@ -164,7 +167,7 @@ struct tupc_team *tupc_team_find_(const char *func, upc_team_t team)
                  "this thread is not a member of team %d, %s; expected a call on a team by "
                  "its members only",
                  team, tupc_team_describe(t, desc, sizeof desc));
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&teams_.lock);
     if (!t)
         unknown_team(func, team);
     tupc_fail(func, SEC, "%s", msg);
@@ -208,27 +211,27 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
         t->thread[r] = th;
         t->rank[th] = r;
     }
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&teams_.lock);
     /* The slot after the last one taken, round robin: a handle comes back
      * only after every other free slot has been used 32767 times. */
     int s = 0;
     for (int k = 0; k < SLOTS - 1 && !s; k++) {
-        int c = (last_slot + k) % (SLOTS - 1) + 1;
+        int c = (teams_.last_slot + k) % (SLOTS - 1) + 1;
         if (!atomic_load_explicit(&table[c], memory_order_relaxed))
             s = c;
     }
     if (!s) {
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&teams_.lock);
         team_delete(t);
         *full = 1;
         return NULL;
     }
-    last_slot = s;
-    gens[s] = gens[s] == GEN_MAX ? 1 : (uint16_t)(gens[s] + 1);
-    t->id = (int)gens[s] << 16 | s;
+    teams_.last_slot = s;
+    teams_.gens[s] = teams_.gens[s] == GEN_MAX ? 1 : (uint16_t)(teams_.gens[s] + 1);
+    t->id = (int)teams_.gens[s] << 16 | s;
     atomic_store_explicit(&table[s], t, memory_order_relaxed);
     atomic_store_explicit(&ids[s], t->id, memory_order_release);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&teams_.lock);
     return t;
 }
 
@@ -309,8 +312,8 @@ void tupc_team_free(upc_team_t *team)
     tupc_check_not_split(FREE);
     struct tupc_team *t = tupc_team_find_(FREE, *team);
     int me = tupc_team_my_rank(t);
-    if (client)
-        client->check_free(t, me, FREE);
+    if (teams_.client)
+        teams_.client->check_free(t, me, FREE);
     /* Every member has returned from its calls on the team: nothing of the
      * team is read after this barrier but `left`. */
     tupc_team_barrier_(t, me, FREE);
@@ -321,12 +324,12 @@ void tupc_team_free(upc_team_t *team)
     /* Every member takes the team out of the table before it returns (the
      * first one does it), so that none of them finds it again through a
      * stale handle while the last one deletes it. */
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&teams_.lock);
     if (atomic_load_explicit(&ids[s], memory_order_relaxed) == id) {
         atomic_store_explicit(&ids[s], -1, memory_order_relaxed);
         atomic_store_explicit(&table[s], NULL, memory_order_relaxed);
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&teams_.lock);
     /* acq_rel: the last member to leave sees every other member done with
      * the team, and deletes it. */
     if (atomic_fetch_add_explicit(&t->left, 1, memory_order_acq_rel) + 1 == n) {

@@ -36,12 +36,16 @@ struct domain {
     upc_op_t ops;
 };
 
-static struct domain domains[MAX_DOMAINS];
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The locks of the pointer-to-shared operations, by the target's address. */
 #define STRIPES 64
-static pthread_mutex_t stripes[STRIPES] = {[0 ... STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER};
+
+/* The domains' table, and the locks of the pointer-to-shared operations
+ * (stripes, by the target's address). */
+static struct atomic_state {
+    struct domain domains[MAX_DOMAINS];
+    pthread_mutex_t table_lock;
+    pthread_mutex_t stripes[STRIPES];
+} atomic_ = {.table_lock = PTHREAD_MUTEX_INITIALIZER,
+             .stripes = {[0 ... STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER}};
 
 static const char *type_name(upc_type_t t)
 {
@@ -170,9 +174,9 @@ upc_atomicdomain_t *upc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops,
                   hints);
     uintptr_t number = 0;
     if (tupc_impl_mythread == 0) {
-        pthread_mutex_lock(&table_lock);
+        pthread_mutex_lock(&atomic_.table_lock);
         for (uint32_t i = 0; i < MAX_DOMAINS && !number; i++) {
-            struct domain *d = &domains[i];
+            struct domain *d = &atomic_.domains[i];
             /* Relaxed: the table lock orders allocations and frees. */
             uint32_t gen = atomic_load_explicit(&d->gen, memory_order_relaxed);
             if (gen & 1)
@@ -184,7 +188,7 @@ upc_atomicdomain_t *upc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops,
             atomic_store_explicit(&d->gen, gen + 1, memory_order_relaxed);
             number = (uintptr_t)(gen + 1) << 32 | (uintptr_t)i << 1 | 1;
         }
-        pthread_mutex_unlock(&table_lock);
+        pthread_mutex_unlock(&atomic_.table_lock);
         if (!number)
             tupc_fail(func, SECTION,
                       "%d atomic domains are live; expected fewer (free some with "
@@ -193,7 +197,7 @@ upc_atomicdomain_t *upc_all_atomicdomain_alloc(upc_type_t type, upc_op_t ops,
     }
     upc_atomicdomain_t *h =
         tupc_barrier_bcast(func, tupc_impl_mythread == 0 ? (void *)number : NULL);
-    const struct domain *d = &domains[((uintptr_t)h & 0xffffffffu) >> 1];
+    const struct domain *d = &atomic_.domains[((uintptr_t)h & 0xffffffffu) >> 1];
     if (d->type != type || d->ops != ops)
         tupc_fail(func, SECTION,
                   "type %s and ops %#x differ from thread 0's %s and %#x; expected the same "
@@ -214,7 +218,7 @@ static struct domain *domain_of(const char *func, upc_atomicdomain_t *h)
                   "domain (%p) is none that upc_all_atomicdomain_alloc returned; expected one of "
                   "its domains",
                   (void *)h);
-    struct domain *d = &domains[i];
+    struct domain *d = &atomic_.domains[i];
     /* Relaxed: a match needs no ordering (the allocation reached this
      * thread through a barrier); a mismatch means the domain was freed. */
     if (atomic_load_explicit(&d->gen, memory_order_relaxed) != gen)
@@ -233,11 +237,11 @@ void upc_all_atomicdomain_free(upc_atomicdomain_t *h)
     /* Every thread must be done with the domain before it goes. */
     tupc_barrier_all(func);
     if (h && tupc_impl_mythread == 0) {
-        pthread_mutex_lock(&table_lock);
+        pthread_mutex_lock(&atomic_.table_lock);
         struct domain *d = domain_of(func, h);
         /* Relaxed: under the table lock; a later use is refused by number. */
         atomic_fetch_add_explicit(&d->gen, 1, memory_order_relaxed);
-        pthread_mutex_unlock(&table_lock);
+        pthread_mutex_unlock(&atomic_.table_lock);
     }
     /* No thread may see the domain live after this call returns. */
     tupc_barrier_all(func);
@@ -354,7 +358,7 @@ FLOAT_OP(double)
  * lock's acquire and release order it with the other operations on it. */
 static tupc_sptr_t pts_op(upc_op_t op, tupc_sptr_t *p, const tupc_sptr_t *a, const tupc_sptr_t *b)
 {
-    pthread_mutex_t *m = &stripes[((uintptr_t)p >> 4) % STRIPES];
+    pthread_mutex_t *m = &atomic_.stripes[((uintptr_t)p >> 4) % STRIPES];
     pthread_mutex_lock(m);
     tupc_sptr_t old = *p;
     if (op == UPC_SET)

@@ -45,13 +45,16 @@ struct partition {
     _Atomic size_t local_top; /* local.top, published (see the top) */
 } __attribute__((aligned(64)));
 
-static int nthreads;
-static size_t map_len;
-static struct partition *parts;
-static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tupc_arena sym;
-static _Atomic size_t sym_top; /* sym.top, published (see the top) */
-static int huge_pages;         /* TUPC_HUGEPAGES is not 0 */
+/* The run's heap: its mapping, each partition's local arena, and the
+ * symmetric arena of the upc_all_alloc and upc_global_alloc blocks. */
+static struct heap_state {
+    size_t map_len;
+    struct partition *parts;
+    pthread_mutex_t sym_lock;
+    struct tupc_arena sym;
+    int huge_pages;         /* TUPC_HUGEPAGES is not 0 */
+    _Atomic size_t sym_top; /* sym.top, published (see the top) */
+} heap_ = {.sym_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Transparent huge pages make large collectives 15-30% faster (fewer TLB
  * misses and page faults), but a partition advised as a whole commits 2 MiB
@@ -66,9 +69,9 @@ static int huge_pages;         /* TUPC_HUGEPAGES is not 0 */
  * Advice only: a failure changes nothing. */
 static void advise_huge(int t, size_t off, size_t len)
 {
-    if (!huge_pages || len < HUGE_MIN)
+    if (!heap_.huge_pages || len < HUGE_MIN)
         return;
-    for (int p = t < 0 ? 0 : t; p < (t < 0 ? nthreads : t + 1); p++) {
+    for (int p = t < 0 ? 0 : t; p < (t < 0 ? tupc_run_.threads : t + 1); p++) {
         uintptr_t part = (uintptr_t)tupc_partition(p), end = part + tupc_impl_partition_size;
         uintptr_t a = (part + off) & ~(uintptr_t)(HUGE_PAGE - 1);
         uintptr_t b = (part + off + len + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
@@ -97,7 +100,7 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
                  threads, part_size);
         return -1;
     }
-    map_len = part * (size_t)threads;
+    heap_.map_len = part * (size_t)threads;
     void *m;
 #if TUPC_HAVE_MPI
     if (tupc_procs_ > 1) {
@@ -105,40 +108,39 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
          * accessible (mpi/window.c). */
         char *at;
         size_t first = (size_t)tupc_first_thread_ * part;
-        if (tupc_mpi_map_heap(map_len, first, (size_t)tupc_local_threads_ * part, &at, err,
+        if (tupc_mpi_map_heap(heap_.map_len, first, (size_t)tupc_local_threads_ * part, &at, err,
                               errlen) != 0)
             return -1;
         tupc_mpi_regions(part);
         m = at;
     } else
 #endif
-        m = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+        m = mmap(NULL, heap_.map_len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
         snprintf(err, errlen,
                  "cannot map a shared heap of %d x %zu bytes; lower UPC_SHARED_HEAP_SIZE", threads,
                  part);
         return -1;
     }
-    huge_pages = tupc_config_.hugepages;
-    parts = aligned_alloc(64, sizeof *parts * (size_t)threads);
-    if (!parts) {
-        munmap(m, map_len);
+    heap_.huge_pages = tupc_config_.hugepages;
+    heap_.parts = aligned_alloc(64, sizeof *heap_.parts * (size_t)threads);
+    if (!heap_.parts) {
+        munmap(m, heap_.map_len);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    tupc_heap_base_ = m;
+    tupc_run_.heap_base = m;
     tupc_impl_partition_size = part;
-    nthreads = threads;
     for (int t = 0; t < threads; t++) {
         /* Before first touch, so that pages come from the thread's node. */
-        tupc_bind_memory(tupc_heap_base_ + (size_t)t * part, part, node_of_thread[t]);
-        pthread_mutex_init(&parts[t].lock, NULL);
-        tupc_arena_init(&parts[t].local);
-        atomic_init(&parts[t].local_top, 0);
+        tupc_bind_memory(tupc_run_.heap_base + (size_t)t * part, part, node_of_thread[t]);
+        pthread_mutex_init(&heap_.parts[t].lock, NULL);
+        tupc_arena_init(&heap_.parts[t].local);
+        atomic_init(&heap_.parts[t].local_top, 0);
     }
-    tupc_arena_init(&sym);
-    atomic_init(&sym_top, 0);
+    tupc_arena_init(&heap_.sym);
+    atomic_init(&heap_.sym_top, 0);
     /* Relaxed: the UPC threads start after this (pthread_create orders it). */
     atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
     return 0;
@@ -146,17 +148,17 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
 
 void tupc_heap_fini(void)
 {
-    if (!parts)
+    if (!heap_.parts)
         return;
-    for (int t = 0; t < nthreads; t++) {
-        tupc_arena_fini(&parts[t].local);
-        pthread_mutex_destroy(&parts[t].lock);
+    for (int t = 0; t < tupc_run_.threads; t++) {
+        tupc_arena_fini(&heap_.parts[t].local);
+        pthread_mutex_destroy(&heap_.parts[t].lock);
     }
-    free(parts);
-    parts = NULL;
-    tupc_arena_fini(&sym);
-    munmap(tupc_heap_base_, map_len);
-    tupc_heap_base_ = NULL;
+    free(heap_.parts);
+    heap_.parts = NULL;
+    tupc_arena_fini(&heap_.sym);
+    munmap(tupc_run_.heap_base, heap_.map_len);
+    tupc_run_.heap_base = NULL;
     tupc_impl_partition_size = 0;
 }
 
@@ -165,17 +167,17 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
     if (!p.addr)
         tupc_fail(func, "UPC 1.3 6.4", "%s is a null pointer-to-shared; expected shared memory",
                   arg);
-    if (p.addr < tupc_heap_base_ || p.addr >= tupc_heap_base_ + map_len)
+    if (p.addr < tupc_run_.heap_base || p.addr >= tupc_run_.heap_base + heap_.map_len)
         tupc_fail(func, "UPC 1.3 6.4",
                   "%s (address %p) does not point into the shared heap; expected a pointer from "
                   "a upc_*alloc function",
                   arg, (void *)p.addr);
     /* Compare against the partition the pointer names: no division on the
      * path every collective call takes. */
-    char *start = tupc_heap_base_ + (size_t)p.thread * tupc_impl_partition_size;
-    if (p.thread >= (uint32_t)nthreads || p.addr < start ||
+    char *start = tupc_run_.heap_base + (size_t)p.thread * tupc_impl_partition_size;
+    if (p.thread >= (uint32_t)tupc_run_.threads || p.addr < start ||
         p.addr >= start + tupc_impl_partition_size) {
-        size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_impl_partition_size;
+        size_t t = (size_t)(p.addr - tupc_run_.heap_base) / tupc_impl_partition_size;
         tupc_fail(func, "UPC 1.3 6.4",
                   "%s says thread %u but its address is in thread %zu's partition; expected a "
                   "pointer made by tupc_ptr_add or an allocator",
@@ -193,19 +195,19 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
 int tupc_heap_find(int t, size_t x, struct tupc_alloc_span *s)
 {
     struct tupc_range r;
-    pthread_mutex_lock(&sym_lock);
-    int found = tupc_arena_find(&sym, x, &r);
-    pthread_mutex_unlock(&sym_lock);
+    pthread_mutex_lock(&heap_.sym_lock);
+    int found = tupc_arena_find(&heap_.sym, x, &r);
+    pthread_mutex_unlock(&heap_.sym_lock);
     if (found) {
         s->lo = r.off;
         s->full = s->hi = r.off + r.asked;
         s->sym = 1;
         s->nblocks = r.nblocks;
         s->block = r.block;
-        s->short_from = nthreads;
-        if (r.block && r.nblocks % (size_t)nthreads) {
+        s->short_from = tupc_run_.threads;
+        if (r.block && r.nblocks % (size_t)tupc_run_.threads) {
             /* Threads past the last round's blocks have one block fewer. */
-            s->short_from = (int)(r.nblocks % (size_t)nthreads);
+            s->short_from = (int)(r.nblocks % (size_t)tupc_run_.threads);
             if (t < 0 || t >= s->short_from)
                 s->hi -= r.block;
         }
@@ -213,7 +215,7 @@ int tupc_heap_find(int t, size_t x, struct tupc_alloc_span *s)
     }
     /* upc_alloc blocks count their offsets down from the partition's end:
      * the block [end - off - len, end - off) holds x when off <= end - x - 1. */
-    struct partition *p = &parts[t < 0 ? 0 : t];
+    struct partition *p = &heap_.parts[t < 0 ? 0 : t];
     pthread_mutex_lock(&p->lock);
     found = tupc_arena_find(&p->local, tupc_impl_partition_size - x - 1, &r);
     pthread_mutex_unlock(&p->lock);
@@ -223,7 +225,7 @@ int tupc_heap_find(int t, size_t x, struct tupc_alloc_span *s)
     s->full = s->hi = s->lo + r.asked;
     s->sym = 0;
     s->nblocks = s->block = 0;
-    s->short_from = nthreads;
+    s->short_from = tupc_run_.threads;
     return x < s->hi;
 }
 
@@ -243,14 +245,14 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len, size_t nblocks, size_
     size_t rounded = tupc_arena_round(len);
     if (rounded == 0)
         return fail_alloc(func, len, 0);
-    pthread_mutex_lock(&sym_lock);
+    pthread_mutex_lock(&heap_.sym_lock);
     /* Relaxed: a guess of the room left, made exact below. */
     size_t max_local = 0;
-    for (int t = 0; t < nthreads; t++) {
-        size_t l = atomic_load_explicit(&parts[t].local_top, memory_order_relaxed);
+    for (int t = 0; t < tupc_run_.threads; t++) {
+        size_t l = atomic_load_explicit(&heap_.parts[t].local_top, memory_order_relaxed);
         max_local = l > max_local ? l : max_local;
     }
-    size_t limit = tupc_impl_partition_size - max_local, old_top = sym.top;
+    size_t limit = tupc_impl_partition_size - max_local, old_top = heap_.sym.top;
 #if TUPC_HAVE_MPI
     /* Across processes the arena has a region of its own: another
      * process's upc_alloc blocks are not in parts[]. */
@@ -258,31 +260,31 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len, size_t nblocks, size_
         limit = tupc_mpi_sym_end_;
 #endif
     size_t off;
-    int rc = tupc_arena_alloc(&sym, rounded, len, limit, &off);
-    if (rc == 0 && sym.top > old_top) {
+    int rc = tupc_arena_alloc(&heap_.sym, rounded, len, limit, &off);
+    if (rc == 0 && heap_.sym.top > old_top) {
         /* seq_cst store, then seq_cst loads: the Dekker pattern with
          * upc_alloc (the top of this file). */
-        atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
+        atomic_store_explicit(&heap_.sym_top, heap_.sym.top, memory_order_seq_cst);
         int clash = 0;
-        for (int t = 0; t < nthreads && !clash; t++)
-            clash = atomic_load_explicit(&parts[t].local_top, memory_order_seq_cst) >
-                    tupc_impl_partition_size - sym.top;
+        for (int t = 0; t < tupc_run_.threads && !clash; t++)
+            clash = atomic_load_explicit(&heap_.parts[t].local_top, memory_order_seq_cst) >
+                    tupc_impl_partition_size - heap_.sym.top;
         if (clash) {
-            tupc_arena_free(&sym, off);
-            atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
+            tupc_arena_free(&heap_.sym, off);
+            atomic_store_explicit(&heap_.sym_top, heap_.sym.top, memory_order_seq_cst);
             rc = -1;
         }
     }
     if (rc == 0)
-        tupc_arena_set_blocks(&sym, off, nblocks, nbytes);
-    size_t largest = rc ? tupc_arena_largest(&sym, limit) : 0;
-    pthread_mutex_unlock(&sym_lock);
+        tupc_arena_set_blocks(&heap_.sym, off, nblocks, nbytes);
+    size_t largest = rc ? tupc_arena_largest(&heap_.sym, limit) : 0;
+    pthread_mutex_unlock(&heap_.sym_lock);
     /* Report what the caller asked for, not the size rounded to the alignment. */
     if (rc)
         return fail_alloc(func, len, largest);
     alloc_error[0] = '\0';
     advise_huge(-1, off, len);
-    return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
+    return (tupc_sptr_t){tupc_run_.heap_base + off, 0, 0};
 }
 
 /* Bytes per partition for nblocks blocks of nbytes dealt round-robin. */
@@ -292,7 +294,7 @@ static size_t per_thread(const char *func, size_t nblocks, size_t nbytes)
         tupc_fail(func, "UPC 1.3 7.2.2",
                   "nblocks * nbytes (%zu * %zu) overflows size_t; expected a size that fits",
                   nblocks, nbytes);
-    size_t rows = nblocks / (size_t)nthreads + (nblocks % (size_t)nthreads != 0);
+    size_t rows = nblocks / (size_t)tupc_run_.threads + (nblocks % (size_t)tupc_run_.threads != 0);
     return rows * nbytes;
 }
 
@@ -320,7 +322,7 @@ tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes)
             return TUPC_NULL;
         }
         alloc_error[0] = '\0';
-        return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
+        return (tupc_sptr_t){tupc_run_.heap_base + off, 0, 0};
     }
 #endif
     return sym_alloc("upc_global_alloc", len, nblocks, nbytes);
@@ -376,10 +378,11 @@ tupc_sptr_t upc_alloc(size_t nbytes)
     if (rounded == 0)
         return fail_alloc("upc_alloc", nbytes, 0);
     int me = tupc_impl_mythread;
-    struct partition *p = &parts[me];
+    struct partition *p = &heap_.parts[me];
     pthread_mutex_lock(&p->lock);
     /* Relaxed: a guess of the room left, made exact below. */
-    size_t limit = tupc_impl_partition_size - atomic_load_explicit(&sym_top, memory_order_relaxed);
+    size_t limit =
+        tupc_impl_partition_size - atomic_load_explicit(&heap_.sym_top, memory_order_relaxed);
 #if TUPC_HAVE_MPI
     if (tupc_procs_ > 1) /* the region from local_from up (mpi/layer.h) */
         limit = tupc_impl_partition_size - tupc_mpi_local_from_;
@@ -390,7 +393,7 @@ tupc_sptr_t upc_alloc(size_t nbytes)
         /* seq_cst store, then seq_cst load: the Dekker pattern with
          * sym_alloc (the top of this file). */
         atomic_store_explicit(&p->local_top, p->local.top, memory_order_seq_cst);
-        if (atomic_load_explicit(&sym_top, memory_order_seq_cst) >
+        if (atomic_load_explicit(&heap_.sym_top, memory_order_seq_cst) >
             tupc_impl_partition_size - p->local.top) {
             tupc_arena_free(&p->local, off);
             atomic_store_explicit(&p->local_top, p->local.top, memory_order_seq_cst);
@@ -412,24 +415,24 @@ static void free_block(const char *func, tupc_sptr_t ptr)
 {
     tupc_check_sptr(func, "ptr", ptr, 0);
     size_t off = tupc_offset(ptr);
-    struct partition *p = &parts[ptr.thread];
+    struct partition *p = &heap_.parts[ptr.thread];
     size_t freed = 0;
     /* Relaxed: only a guess of which arena to try first (a symmetric top
      * being published may be above a local block for a moment); the arenas
      * themselves say, under their locks. */
-    int sym_first = off < atomic_load_explicit(&sym_top, memory_order_relaxed);
+    int sym_first = off < atomic_load_explicit(&heap_.sym_top, memory_order_relaxed);
     for (int pass = 0; pass < 2 && !freed; pass++) {
         if ((pass == 0) == sym_first) {
             if (ptr.thread != 0)
                 continue;
-            pthread_mutex_lock(&sym_lock);
-            freed = tupc_arena_free(&sym, off);
+            pthread_mutex_lock(&heap_.sym_lock);
+            freed = tupc_arena_free(&heap_.sym, off);
             if (freed) {
                 /* Relaxed: see range_check.h. */
                 atomic_fetch_add_explicit(&tupc_heap_gen_, 1, memory_order_relaxed);
-                atomic_store_explicit(&sym_top, sym.top, memory_order_seq_cst);
+                atomic_store_explicit(&heap_.sym_top, heap_.sym.top, memory_order_seq_cst);
             }
-            pthread_mutex_unlock(&sym_lock);
+            pthread_mutex_unlock(&heap_.sym_lock);
         } else {
             pthread_mutex_lock(&p->lock);
             /* The arena counts local offsets down from the end: the block
@@ -479,10 +482,10 @@ static const char *describe_ptr(const char *addr, char *buf, size_t len)
 {
     if (!addr)
         snprintf(buf, len, "a null pointer");
-    else if (addr < tupc_heap_base_ || addr >= tupc_heap_base_ + map_len)
+    else if (addr < tupc_run_.heap_base || addr >= tupc_run_.heap_base + heap_.map_len)
         snprintf(buf, len, "address %p, outside the shared heap", (const void *)addr);
     else {
-        size_t at = (size_t)(addr - tupc_heap_base_);
+        size_t at = (size_t)(addr - tupc_run_.heap_base);
         snprintf(buf, len, "offset %zu of thread %zu's partition", at % tupc_impl_partition_size,
                  at / tupc_impl_partition_size);
     }

@@ -247,7 +247,7 @@ static const struct tupc_mpi_li *await(const char *func, uint32_t e)
             return r;
         }
         /* Relaxed: the flag only says that the run is ending. */
-        if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+        if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
             tupc_thread_leave();
         if (n < 4096) {
             tupc_backoff(n);

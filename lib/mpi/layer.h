@@ -44,7 +44,7 @@ void tupc_mpi_stop_others(int status, const char *line);
 /* Stops this process's run where another process's stop has arrived. */
 void tupc_mpi_stop_poll(void);
 /* At the end of a run, collective: the run's status on every process, a
- * stop's (`stopped`, tupc_stop_status_'s value; 0 where none here) if any
+ * stop's (`stopped`, tupc_end_.status's value; 0 where none here) if any
  * process stopped, else that of the lowest-numbered thread that failed
  * (first_failed, INT_MAX where none here), else 0. `line` gets the first
  * stop line this process received ("" for none). */

@@ -25,22 +25,26 @@ struct thread_stats {
     uint64_t start[DEPTH];
 };
 
-/* Each thread writes only its own row while the run goes; the summary is
- * made after the threads are joined. */
-static struct thread_stats *rows;
-static int nrows, level;
+/* The run's statistics: a row per thread, and the level they were asked
+ * at. Each thread writes only its own row while the run goes; the summary
+ * is made after the threads are joined. */
+static struct stats_state {
+    struct thread_stats *rows;
+    int nrows;
+    int level;
+} stats_;
 
 int tupc_stats_start(int threads, int lvl, char *err, size_t errlen)
 {
     if (!lvl)
         return 0;
-    rows = calloc((size_t)threads, sizeof *rows);
-    if (!rows) {
+    stats_.rows = calloc((size_t)threads, sizeof *stats_.rows);
+    if (!stats_.rows) {
         snprintf(err, errlen, "TUPC_STATS: out of memory");
         return -1;
     }
-    nrows = threads;
-    level = lvl;
+    stats_.nrows = threads;
+    stats_.level = lvl;
     return 0;
 }
 
@@ -57,9 +61,9 @@ static int find(struct thread_stats *r, const char *name)
 
 void tupc_stats_open(int depth, const char *name, uint64_t bytes, uint64_t now)
 {
-    if (!rows || depth >= DEPTH)
+    if (!stats_.rows || depth >= DEPTH)
         return;
-    struct thread_stats *r = &rows[tupc_impl_mythread];
+    struct thread_stats *r = &stats_.rows[tupc_impl_mythread];
     int i = find(r, name);
     r->open[depth] = i;
     r->start[depth] = now;
@@ -71,9 +75,9 @@ void tupc_stats_open(int depth, const char *name, uint64_t bytes, uint64_t now)
 
 void tupc_stats_close(int depth, uint64_t now)
 {
-    if (!rows || depth >= DEPTH)
+    if (!stats_.rows || depth >= DEPTH)
         return;
-    struct thread_stats *r = &rows[tupc_impl_mythread];
+    struct thread_stats *r = &stats_.rows[tupc_impl_mythread];
     if (r->open[depth] >= 0)
         r->e[r->open[depth]].ns += now - r->start[depth];
 }
@@ -81,9 +85,9 @@ void tupc_stats_close(int depth, uint64_t now)
 /* This thread's entry of the span open at depth, or NULL. */
 static struct entry *open_entry(int depth)
 {
-    if (!rows || depth < 1 || depth > DEPTH)
+    if (!stats_.rows || depth < 1 || depth > DEPTH)
         return NULL;
-    struct thread_stats *r = &rows[tupc_impl_mythread];
+    struct thread_stats *r = &stats_.rows[tupc_impl_mythread];
     int i = r->open[depth - 1];
     return i < 0 ? NULL : &r->e[i];
 }
@@ -150,31 +154,31 @@ static void print_row(FILE *f, const char *who, const char *name, uint64_t calls
 
 void tupc_stats_finish(FILE *f, uint64_t elapsed)
 {
-    if (!rows)
+    if (!stats_.rows)
         return;
     fprintf(f,
             "tupc stats: %d THREADS, %.3f ms; time and wait in ms, summed over threads in the "
-            "\"all\" rows\n",
-            nrows, elapsed / 1e6);
+            "\"all\" stats_.rows\n",
+            stats_.nrows, elapsed / 1e6);
     fprintf(f, "tupc stats: %-10s %-28s %9s %12s %10s %10s %6s  %s\n", "thread", "function",
             "calls", "bytes", "time", "wait", "wait%", "waited for most");
     /* The functions in order of first appearance on any thread. */
     const char *names[ENTRIES * 4];
     int nnames = 0;
-    for (int t = 0; t < nrows; t++)
-        for (int i = 0; i < rows[t].n; i++) {
+    for (int t = 0; t < stats_.nrows; t++)
+        for (int i = 0; i < stats_.rows[t].n; i++) {
             int seen = 0;
             for (int k = 0; k < nnames && !seen; k++)
-                seen = names[k] == rows[t].e[i].name;
+                seen = names[k] == stats_.rows[t].e[i].name;
             if (!seen && nnames < (int)(sizeof names / sizeof *names))
-                names[nnames++] = rows[t].e[i].name;
+                names[nnames++] = stats_.rows[t].e[i].name;
         }
     for (int k = 0; k < nnames; k++) {
         uint64_t calls = 0, bytes = 0, ns = 0, wait = 0, peer_ns = 0;
-        uint64_t *by_peer = calloc((size_t)nrows, sizeof *by_peer);
-        for (int t = 0; t < nrows; t++)
-            for (int i = 0; i < rows[t].n; i++) {
-                const struct entry *e = &rows[t].e[i];
+        uint64_t *by_peer = calloc((size_t)stats_.nrows, sizeof *by_peer);
+        for (int t = 0; t < stats_.nrows; t++)
+            for (int i = 0; i < stats_.rows[t].n; i++) {
+                const struct entry *e = &stats_.rows[t].e[i];
                 if (e->name != names[k])
                     continue;
                 calls += e->calls;
@@ -186,7 +190,7 @@ void tupc_stats_finish(FILE *f, uint64_t elapsed)
                         by_peer[e->peer[s]] += e->peer_ns[s];
             }
         int peer = -1;
-        for (int t = 0; t < nrows && by_peer; t++)
+        for (int t = 0; t < stats_.nrows && by_peer; t++)
             if (by_peer[t] > peer_ns) {
                 peer = t;
                 peer_ns = by_peer[t];
@@ -194,25 +198,24 @@ void tupc_stats_finish(FILE *f, uint64_t elapsed)
         free(by_peer);
         print_row(f, "all", names[k], calls, bytes, ns, wait, peer, peer_ns);
     }
-    if (level >= 2 || nrows <= 16) {
-        for (int t = 0; t < nrows; t++) {
+    if (stats_.level >= 2 || stats_.nrows <= 16) {
+        for (int t = 0; t < stats_.nrows; t++) {
             char who[16];
             snprintf(who, sizeof who, "%d", t);
-            for (int i = 0; i < rows[t].n; i++) {
-                const struct entry *e = &rows[t].e[i];
+            for (int i = 0; i < stats_.rows[t].n; i++) {
+                const struct entry *e = &stats_.rows[t].e[i];
                 uint64_t pns;
                 int p = top_peer(e, &pns);
                 print_row(f, who, e->name, e->calls, e->bytes, e->ns, e->wait_ns, p, pns);
             }
         }
     } else {
-        fprintf(f, "tupc stats: each thread's rows: TUPC_STATS=all\n");
+        fprintf(f, "tupc stats: each thread's stats_.rows: TUPC_STATS=all\n");
     }
 }
 
 void tupc_stats_free(void)
 {
-    free(rows);
-    rows = NULL;
-    nrows = 0;
+    free(stats_.rows);
+    stats_ = (struct stats_state){0};
 }

@@ -47,11 +47,15 @@ struct track {
  * many), so that a long run cannot take all memory. */
 #define MAX_EVENTS ((size_t)1 << 22)
 
-static struct track *tracks;
-static int ntracks;
-static uint64_t origin;
-static const char *out_path;
-static FILE *out; /* opened at the start, so that a bad path fails the run at once */
+static struct trace_state {
+    struct track *tracks;
+    int ntracks;
+    uint64_t origin;
+    FILE *out; /* opened at the start, so that a bad path fails the run at once */
+    struct gate *gates;
+    _Atomic int frozen;
+    const char *out_path;
+} trace_;
 
 /* The watchdog writes the trace while threads still run: one in user code
  * cannot be joined, and one in a wait records it. So each thread holds its
@@ -66,15 +70,13 @@ struct gate {
     _Atomic int held;
     char pad[60]; /* a line each: a thread's gate is written at every event */
 };
-static struct gate *gates;
-static _Atomic int frozen;
 
 /* Enters this thread's gate; 0 (nothing to touch) once the writer froze. */
 static int enter(void)
 {
-    struct gate *g = &gates[tupc_impl_mythread];
+    struct gate *g = &trace_.gates[tupc_impl_mythread];
     atomic_store_explicit(&g->held, 1, memory_order_seq_cst);
-    if (!atomic_load_explicit(&frozen, memory_order_seq_cst))
+    if (!atomic_load_explicit(&trace_.frozen, memory_order_seq_cst))
         return 1;
     atomic_store_explicit(&g->held, 0, memory_order_relaxed);
     return 0;
@@ -82,16 +84,16 @@ static int enter(void)
 
 static void leave(void)
 {
-    atomic_store_explicit(&gates[tupc_impl_mythread].held, 0, memory_order_release);
+    atomic_store_explicit(&trace_.gates[tupc_impl_mythread].held, 0, memory_order_release);
 }
 
 /* Closes the entrance and waits until no thread is inside: from then on
  * the tracks and the stats are the writer's alone. */
 static void freeze(void)
 {
-    atomic_store_explicit(&frozen, 1, memory_order_seq_cst);
-    for (int t = 0; t < ntracks; t++)
-        while (atomic_load_explicit(&gates[t].held, memory_order_seq_cst))
+    atomic_store_explicit(&trace_.frozen, 1, memory_order_seq_cst);
+    for (int t = 0; t < trace_.ntracks; t++)
+        while (atomic_load_explicit(&trace_.gates[t].held, memory_order_seq_cst))
             sched_yield(); /* a thread inside appends one event: it leaves soon */
 }
 
@@ -105,7 +107,7 @@ uint64_t tupc_trace_now(void)
 /* Events are kept only for a trace file; the summary alone needs none. */
 static struct event *append(struct track *t)
 {
-    if (!out)
+    if (!trace_.out)
         return NULL;
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 1024;
@@ -127,7 +129,7 @@ int tupc_trace_push_(const char *name, uint64_t bytes, int flags, int team)
         tupc_trace_depth_ = d + 1;
         return d;
     }
-    struct track *t = &tracks[tupc_impl_mythread];
+    struct track *t = &trace_.tracks[tupc_impl_mythread];
     struct event *e = d < 8 ? append(t) : NULL;
     if (d < 8) {
         t->open[d] = e ? (int)(e - t->ev) : -1;
@@ -135,7 +137,7 @@ int tupc_trace_push_(const char *name, uint64_t bytes, int flags, int team)
     }
     tupc_trace_in_ = name;
     tupc_trace_depth_ = d + 1;
-    uint64_t now = tupc_trace_now() - origin;
+    uint64_t now = tupc_trace_now() - trace_.origin;
     tupc_stats_open(d, name, bytes, now);
     if (e)
         *e = (struct event){now, 0, name, bytes, flags, team, -1, KIND_SPAN};
@@ -149,8 +151,8 @@ void tupc_trace_pop_(int depth)
         tupc_trace_depth_ = depth;
         return;
     }
-    struct track *t = &tracks[tupc_impl_mythread];
-    uint64_t now = tupc_trace_now() - origin;
+    struct track *t = &trace_.tracks[tupc_impl_mythread];
+    uint64_t now = tupc_trace_now() - trace_.origin;
     for (int d = tupc_trace_depth_ - 1; d >= depth; d--) {
         if (d < 8 && t->open[d] >= 0)
             t->ev[t->open[d]].t1 = now;
@@ -170,9 +172,10 @@ void tupc_trace_wait(uint64_t t0, int peer)
         return;
     uint64_t now = tupc_trace_now();
     tupc_stats_wait(tupc_trace_depth_, now - t0, peer);
-    struct event *e = append(&tracks[tupc_impl_mythread]);
+    struct event *e = append(&trace_.tracks[tupc_impl_mythread]);
     if (e)
-        *e = (struct event){t0 - origin, now - origin, "wait", 0, -1, -1, peer, KIND_WAIT};
+        *e = (struct event){t0 - trace_.origin, now - trace_.origin, "wait", 0, -1, -1, peer,
+                            KIND_WAIT};
     if (peer < 0) {
         unblamed.depth = tupc_trace_depth_;
         unblamed.ns = now - t0;
@@ -215,29 +218,29 @@ int tupc_trace_start(int threads, const char *path, int stats, char *err, size_t
 {
     if (!path && !stats)
         return 0;
-    if (path && !(out = fopen(path, "w"))) {
+    if (path && !(trace_.out = fopen(path, "w"))) {
         snprintf(err, errlen, "TUPC_TRACE is \"%s\", which cannot be opened for writing: %s", path,
                  strerror(errno));
         return -1;
     }
-    tracks = calloc((size_t)threads, sizeof *tracks);
-    gates = calloc((size_t)threads, sizeof *gates);
-    if (!tracks || !gates || tupc_stats_start(threads, stats, err, errlen) != 0) {
-        if (out)
-            fclose(out);
-        out = NULL;
-        free(tracks);
-        tracks = NULL;
-        free(gates);
-        gates = NULL;
+    trace_.tracks = calloc((size_t)threads, sizeof *trace_.tracks);
+    trace_.gates = calloc((size_t)threads, sizeof *trace_.gates);
+    if (!trace_.tracks || !trace_.gates || tupc_stats_start(threads, stats, err, errlen) != 0) {
+        if (trace_.out)
+            fclose(trace_.out);
+        trace_.out = NULL;
+        free(trace_.tracks);
+        trace_.tracks = NULL;
+        free(trace_.gates);
+        trace_.gates = NULL;
         if (!err[0])
             snprintf(err, errlen, "TUPC_TRACE: out of memory");
         return -1;
     }
-    ntracks = threads;
-    atomic_store_explicit(&frozen, 0, memory_order_relaxed); /* before the threads start */
-    out_path = path;
-    origin = tupc_trace_now();
+    trace_.ntracks = threads;
+    atomic_store_explicit(&trace_.frozen, 0, memory_order_relaxed); /* before the threads start */
+    trace_.out_path = path;
+    trace_.origin = tupc_trace_now();
     atomic_store_explicit(&tupc_trace_on_, 1, memory_order_relaxed);
     (void)tupc_wait_observe(&waits); /* two observers at most: room */
     return 0;
@@ -294,38 +297,38 @@ static int write_all(char *err, size_t errlen)
     atomic_store_explicit(&tupc_trace_on_, 0, memory_order_relaxed);
     tupc_wait_unobserve(&waits);
     int rc = 0;
-    FILE *f = out;
-    out = NULL;
-    tupc_stats_finish(stderr, tupc_trace_now() - origin);
+    FILE *f = trace_.out;
+    trace_.out = NULL;
+    tupc_stats_finish(stderr, tupc_trace_now() - trace_.origin);
     if (f) {
         int first = 1;
         size_t dropped = 0;
         /* Spans of threads that left in the middle of a call (a stopped
          * run) end where the run did. */
-        uint64_t end = tupc_trace_now() - origin;
-        for (int t = 0; t < ntracks; t++)
-            for (size_t i = 0; i < tracks[t].n; i++)
-                if (tracks[t].ev[i].t1 < tracks[t].ev[i].t0)
-                    tracks[t].ev[i].t1 = end;
+        uint64_t end = tupc_trace_now() - trace_.origin;
+        for (int t = 0; t < trace_.ntracks; t++)
+            for (size_t i = 0; i < trace_.tracks[t].n; i++)
+                if (trace_.tracks[t].ev[i].t1 < trace_.tracks[t].ev[i].t0)
+                    trace_.tracks[t].ev[i].t1 = end;
         fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
         fprintf(f,
                 "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":"
                 "\"tupc run, %d THREADS\"}}",
-                ntracks);
+                trace_.ntracks);
         first = 0;
-        for (int t = 0; t < ntracks; t++) {
+        for (int t = 0; t < trace_.ntracks; t++) {
             fprintf(f,
                     ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
                     "\"args\":{\"name\":\"thread %d\"}}",
                     t, t);
-            for (size_t i = 0; i < tracks[t].n; i++)
-                write_event(f, t, &tracks[t].ev[i], &first);
-            dropped += tracks[t].dropped;
+            for (size_t i = 0; i < trace_.tracks[t].n; i++)
+                write_event(f, t, &trace_.tracks[t].ev[i], &first);
+            dropped += trace_.tracks[t].dropped;
         }
-        fprintf(f, "\n],\"otherData\":{\"threads\":%d,\"dropped_events\":%zu}}\n", ntracks,
+        fprintf(f, "\n],\"otherData\":{\"threads\":%d,\"dropped_events\":%zu}}\n", trace_.ntracks,
                 dropped);
         if (fclose(f) != 0) {
-            snprintf(err, errlen, "TUPC_TRACE: cannot write \"%s\"", out_path);
+            snprintf(err, errlen, "TUPC_TRACE: cannot write \"%s\"", trace_.out_path);
             rc = -1;
         }
     }
@@ -334,23 +337,23 @@ static int write_all(char *err, size_t errlen)
 
 int tupc_trace_finish(char *err, size_t errlen)
 {
-    if (!tracks)
+    if (!trace_.tracks)
         return 0;
     int rc = write_all(err, errlen);
     tupc_stats_free();
-    for (int t = 0; t < ntracks; t++)
-        free(tracks[t].ev);
-    free(tracks);
-    tracks = NULL;
-    free(gates);
-    gates = NULL;
-    ntracks = 0;
+    for (int t = 0; t < trace_.ntracks; t++)
+        free(trace_.tracks[t].ev);
+    free(trace_.tracks);
+    trace_.tracks = NULL;
+    free(trace_.gates);
+    trace_.gates = NULL;
+    trace_.ntracks = 0;
     return rc;
 }
 
 int tupc_trace_finish_live(char *err, size_t errlen)
 {
-    if (!tracks)
+    if (!trace_.tracks)
         return 0;
     freeze();
     /* Nothing is freed: a thread still running may look at its gate; the

@@ -19,12 +19,15 @@
 
 struct tupc_watch *tupc_watch_;
 
-static int nthreads, timeout_s;
-static pthread_t dog;
-static int running;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static int stop; /* under lock */
+/* The watchdog's thread and what it was started with. */
+static struct watchdog_state {
+    int timeout_s;
+    pthread_t thread;
+    int running;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int stop; /* under lock */
+} dog_ = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
 
 static uint64_t now_ns(void)
 {
@@ -66,12 +69,12 @@ void tupc_watch_lock(int ahead)
 static uint64_t progress(void)
 {
     uint64_t p = 0;
-    for (int t = 0; t < nthreads; t++) {
+    for (int t = 0; t < tupc_run_.threads; t++) {
         struct tupc_call_copy c = {0};
         p += atomic_load_explicit(&tupc_watch_[t].waits, memory_order_relaxed);
         p += atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
         p += tupc_calls_last(t, &c) + c.seq; /* a run of alike calls keeps its key */
-        p += (uint64_t)atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed) << 32;
+        p += (uint64_t)atomic_load_explicit(&tupc_run_.gone[t], memory_order_relaxed) << 32;
     }
     return p;
 }
@@ -89,7 +92,7 @@ static int here(int t)
 static int report_threads(FILE *f, uint64_t t_now, uint64_t start)
 {
     int in_user = 0;
-    for (int t = 0; t < nthreads; t++) {
+    for (int t = 0; t < tupc_run_.threads; t++) {
         if (!here(t)) {
             fprintf(f, "tupc:   thread %d: in another process, whose report names its state\n", t);
             continue;
@@ -109,7 +112,7 @@ static int report_threads(FILE *f, uint64_t t_now, uint64_t start)
         uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
         const char *bar = atomic_load_explicit(&tupc_calls_of(t)->barrier, memory_order_relaxed);
         fprintf(f, "tupc:   thread %d: ", t);
-        if (atomic_load_explicit(&tupc_gone_[t], memory_order_relaxed)) {
+        if (atomic_load_explicit(&tupc_run_.gone[t], memory_order_relaxed)) {
             fprintf(f, "returned from its entry function\n");
             continue;
         }
@@ -140,7 +143,7 @@ static int report_threads(FILE *f, uint64_t t_now, uint64_t start)
 /* Who waits for whom, from what the threads have reached. */
 static void report_waits(FILE *f)
 {
-    for (int t = 0; t < nthreads; t++) {
+    for (int t = 0; t < tupc_run_.threads; t++) {
         const struct tupc_watch *w = &tupc_watch_[t];
         if (!here(t) || !atomic_load_explicit(&w->since, memory_order_relaxed))
             continue;
@@ -152,7 +155,7 @@ static void report_waits(FILE *f)
         uint32_t calls = tupc_calls_made(t, 0);
         uint32_t ep = atomic_load_explicit(&tupc_calls_of(t)->episode, memory_order_relaxed);
         int shown = 0;
-        for (int u = 0; u < nthreads && shown < 8; u++) {
+        for (int u = 0; u < tupc_run_.threads && shown < 8; u++) {
             if (u == t || !here(u))
                 continue;
             uint32_t uep = atomic_load_explicit(&tupc_calls_of(u)->episode, memory_order_relaxed);
@@ -187,7 +190,7 @@ static void report(uint64_t start)
             "program that computes longer between barriers raises, and 0 turns off): the "
             "program hangs; expected every thread to reach the same barriers, collective calls "
             "and lock releases (UPC 1.3 6.6.1, 7.2.4, 7.4)\n",
-            timeout_s);
+            dog_.timeout_s);
     int in_user = report_threads(f, t_now, start);
     report_waits(f);
     /* A thread in user code may be computing, not stuck: nothing tells a
@@ -231,16 +234,16 @@ static void *watch(void *arg)
 {
     (void)arg;
     uint64_t start = now_ns(), last_change = start, seen = progress();
-    uint64_t period = (uint64_t)timeout_s * 1000000000u / 8;
-    pthread_mutex_lock(&lock);
-    while (!stop) {
+    uint64_t period = (uint64_t)dog_.timeout_s * 1000000000u / 8;
+    pthread_mutex_lock(&dog_.lock);
+    while (!dog_.stop) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         uint64_t at = (uint64_t)ts.tv_nsec + period;
         ts.tv_sec += (time_t)(at / 1000000000u);
         ts.tv_nsec = (long)(at % 1000000000u);
-        pthread_cond_timedwait(&wake, &lock, &ts);
-        if (stop)
+        pthread_cond_timedwait(&dog_.wake, &dog_.lock, &ts);
+        if (dog_.stop)
             break;
         uint64_t p = progress(), t = now_ns();
         if (p != seen) {
@@ -249,23 +252,22 @@ static void *watch(void *arg)
             continue;
         }
         int waiting = 0;
-        for (int u = 0; u < nthreads; u++)
+        for (int u = 0; u < tupc_run_.threads; u++)
             waiting |= atomic_load_explicit(&tupc_watch_[u].since, memory_order_relaxed) != 0;
-        if (waiting && t - last_change >= (uint64_t)timeout_s * 1000000000u &&
-            !atomic_load_explicit(&tupc_stopping_, memory_order_relaxed)) {
-            pthread_mutex_unlock(&lock);
+        if (waiting && t - last_change >= (uint64_t)dog_.timeout_s * 1000000000u &&
+            !atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed)) {
+            pthread_mutex_unlock(&dog_.lock);
             report(start);
             return NULL;
         }
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&dog_.lock);
     return NULL;
 }
 
 int tupc_watchdog_start(int threads, int timeout, char *err, size_t errlen)
 {
-    nthreads = threads;
-    timeout_s = timeout;
+    dog_.timeout_s = timeout;
     /* Aligned: one line per thread, as the struct says. */
     tupc_watch_ = aligned_alloc(64, sizeof *tupc_watch_ * (size_t)threads);
     if (tupc_watch_)
@@ -279,25 +281,25 @@ int tupc_watchdog_start(int threads, int timeout, char *err, size_t errlen)
     (void)tupc_wait_observe(&sleeps); /* two observers at most: room */
     if (timeout <= 0)
         return 0;
-    stop = 0;
-    int rc = pthread_create(&dog, NULL, watch, NULL);
+    dog_.stop = 0;
+    int rc = pthread_create(&dog_.thread, NULL, watch, NULL);
     if (rc != 0) {
         snprintf(err, errlen, "cannot start the hang watchdog: %s", strerror(rc));
         return -1;
     }
-    running = 1;
+    dog_.running = 1;
     return 0;
 }
 
 void tupc_watchdog_stop(void)
 {
-    if (running) {
-        pthread_mutex_lock(&lock);
-        stop = 1;
-        pthread_cond_signal(&wake);
-        pthread_mutex_unlock(&lock);
-        pthread_join(dog, NULL);
-        running = 0;
+    if (dog_.running) {
+        pthread_mutex_lock(&dog_.lock);
+        dog_.stop = 1;
+        pthread_cond_signal(&dog_.wake);
+        pthread_mutex_unlock(&dog_.lock);
+        pthread_join(dog_.thread, NULL);
+        dog_.running = 0;
     }
     tupc_wait_unobserve(&sleeps);
     free(tupc_watch_);

@@ -33,15 +33,20 @@
 
 #define DEFAULT_HEAP_SIZE ((size_t)64 << 20)
 
-/* Per-run bookkeeping private to this file. */
-static int (*run_entry)(void *);
-static void *run_arg;
-static int *run_status; /* what each thread's entry returned */
-static int main_mode;
+/* Per-run bookkeeping private to this file: what each thread runs, and
+ * where it leaves its result; main_mode is the process's. */
+static struct run_call {
+    int (*entry)(void *);
+    void *arg;
+    int *status; /* what each thread's entry returned */
+    int main_mode;
+    int hang_timeout_s;  /* the run's, for start_watchdog */
+    _Atomic int claimed; /* one run at a time in a process: runs share the library's state */
+} run_;
 
 void tupc_impl_set_main_mode(void)
 {
-    main_mode = 1;
+    run_.main_mode = 1;
 }
 
 _Noreturn void upc_global_exit(int status)
@@ -64,8 +69,8 @@ _Noreturn void upc_global_exit(int status)
         int out = tupc_run_.threads - 1;
         if (tupc_config_.trace_path || tupc_config_.stats) {
             for (int ms = 0; ms < 2000; ms++) {
-                if (atomic_load_explicit(&tupc_gone_count_, memory_order_acquire) +
-                        atomic_load_explicit(&tupc_left_count_, memory_order_acquire) >=
+                if (atomic_load_explicit(&tupc_end_.gone, memory_order_acquire) +
+                        atomic_load_explicit(&tupc_end_.left, memory_order_acquire) >=
                     out)
                     tupc_thread_leave();
                 nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
@@ -86,7 +91,7 @@ static void *thread_main(void *p)
     tupc_impl_mythread = (int)(intptr_t)p;
     tupc_calls_thread_start(tupc_impl_mythread);
     tupc_coll_thread_start();
-    run_status[tupc_impl_mythread] = run_entry(run_arg);
+    run_.status[tupc_impl_mythread] = run_.entry(run_.arg);
     if (tupc_notified_)
         tupc_fail("upc_notify", "UPC 1.3 6.6.1 para 7",
                   "this thread returned from its entry function between upc_notify and upc_wait; "
@@ -94,8 +99,8 @@ static void *thread_main(void *p)
                   "returns");
     tupc_calls_thread_end();
     /* Release: whoever sees the mark sees every counter this thread set. */
-    atomic_store_explicit(&tupc_gone_[tupc_impl_mythread], 1, memory_order_release);
-    atomic_fetch_add_explicit(&tupc_gone_count_, 1, memory_order_release);
+    atomic_store_explicit(&tupc_run_.gone[tupc_impl_mythread], 1, memory_order_release);
+    atomic_fetch_add_explicit(&tupc_end_.gone, 1, memory_order_release);
     return NULL;
 }
 
@@ -139,8 +144,6 @@ struct module {
     int (*start)(char *err, size_t len); /* 0, or -1 with a message in err */
     void (*stop)(void);
 };
-
-static int hang_timeout_s; /* the run's, for start_watchdog */
 
 static int sync_state_oom(char *err, size_t len)
 {
@@ -208,7 +211,7 @@ static void stop_trace(void)
 }
 static int start_watchdog(char *err, size_t len)
 {
-    return tupc_watchdog_start(tupc_run_.threads, hang_timeout_s, err, len);
+    return tupc_watchdog_start(tupc_run_.threads, run_.hang_timeout_s, err, len);
 }
 static int start_async(char *err, size_t len)
 {
@@ -247,17 +250,13 @@ static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomi
     free(status);
     free(tid);
     free((void *)gone);
-    tupc_gone_ = NULL;
-    tupc_run_ = (struct tupc_run_state){0};
+    tupc_run_ = TUPC_RUN_STATE_IDLE;
     tupc_impl_threads = 0;
 #if TUPC_HAVE_MPI
     tupc_procs_ = 1;
     tupc_impl_first_thread = tupc_impl_local_threads = 0;
 #endif
 }
-
-/* One run at a time in a process: runs share the library's state. */
-static _Atomic int run_claimed;
 
 static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int (*entry)(void *),
                             void *arg);
@@ -296,7 +295,7 @@ int tupc_impl_run_opts(const tupc_options *opts, size_t size, int (*entry)(void 
     }
     int expected = 0;
     /* acq_rel: a run that starts sees everything the previous one left. */
-    if (!atomic_compare_exchange_strong_explicit(&run_claimed, &expected, 1, memory_order_acq_rel,
+    if (!atomic_compare_exchange_strong_explicit(&run_.claimed, &expected, 1, memory_order_acq_rel,
                                                  memory_order_relaxed)) {
         const char *msg = "tupc: tupc_run: a run is already in progress in this process; runs "
                           "neither nest nor overlap";
@@ -308,7 +307,7 @@ int tupc_impl_run_opts(const tupc_options *opts, size_t size, int (*entry)(void 
         return TUPC_RUN_ERROR;
     }
     int rc = run_claimed_opts(&o, bad_size, entry, arg);
-    atomic_store_explicit(&run_claimed, 0, memory_order_release);
+    atomic_store_explicit(&run_.claimed, 0, memory_order_release);
     return rc;
 }
 
@@ -363,27 +362,27 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
         .cpus = tupc_allowed_cpus(),
         .return_on_error = o->return_on_error,
         .quiet = o->quiet,
-        .main_mode = main_mode,
+        .main_mode = run_.main_mode,
         .heap_size = heap,
         .cpu_of_thread = cpu,
         .node_of_thread = node,
+        /* The options' level, else the environment's, else the default. */
+        .checks = o->checks > 0              ? o->checks - TUPC_CHECKS_OFF
+                  : tupc_config_.checks >= 0 ? (int)tupc_config_.checks
+                                             : TUPC_CHECK_DEFAULT,
+        .gone = gone,
     };
     tupc_impl_threads = threads;
-    atomic_store_explicit(&tupc_stopping_, 0, memory_order_relaxed);
-    tupc_gone_ = gone;
-    atomic_store_explicit(&tupc_gone_count_, 0, memory_order_relaxed);
-    atomic_store_explicit(&tupc_left_count_, 0, memory_order_relaxed);
-    atomic_store_explicit(&tupc_stop_status_, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_end_.stopping, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_end_.gone, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_end_.left, 0, memory_order_relaxed);
+    atomic_store_explicit(&tupc_end_.status, 0, memory_order_relaxed);
     tupc_wait_tune(threads, tupc_run_.cpus);
     /* The options' timeout, else the environment's, else 60 s. */
-    hang_timeout_s = o->hang_timeout > 0              ? o->hang_timeout
-                     : o->hang_timeout < 0            ? 0
-                     : tupc_config_.hang_timeout >= 0 ? (int)tupc_config_.hang_timeout
-                                                      : 60;
-    /* The options' level, else the environment's, else the default. */
-    tupc_checks_ = o->checks > 0              ? o->checks - TUPC_CHECKS_OFF
-                   : tupc_config_.checks >= 0 ? tupc_config_.checks
-                                              : TUPC_CHECK_DEFAULT;
+    run_.hang_timeout_s = o->hang_timeout > 0              ? o->hang_timeout
+                          : o->hang_timeout < 0            ? 0
+                          : tupc_config_.hang_timeout >= 0 ? (int)tupc_config_.hang_timeout
+                                                           : 60;
 }
 
 /* Starts the UPC threads, each pinned where cpu says; returns how many
@@ -424,14 +423,14 @@ static int end_run(int threads, int started, const int *status, char *err, size_
     /* Across processes the other processes' calls are not here to check:
      * every barrier compared the kinds of arrival already. */
     if (started == tupc_local_threads_ && tupc_procs_ == 1 &&
-        !atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed))
+        !atomic_load_explicit(&tupc_end_.status, memory_order_relaxed))
         if (!tupc_calls_check_end(threads, err, len) && !tupc_team_check_end(err, len))
             tupc_async_check_end(threads, err, len);
     /* The trace is written whatever ended the run: it shows how. */
     char terr[200];
     if (tupc_trace_finish(terr, sizeof terr) != 0 && !err[0])
         snprintf(err, len, "%s", terr);
-    int stopped = atomic_load_explicit(&tupc_stop_status_, memory_order_relaxed);
+    int stopped = atomic_load_explicit(&tupc_end_.status, memory_order_relaxed);
 #if TUPC_HAVE_MPI
     if (tupc_procs_ > 1) { /* a stop anywhere, else the lowest failing thread of any process */
         int first = INT_MAX;
@@ -498,9 +497,9 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     set_run_state(&o, threads, heap, cpu, node, gone);
     if (start_modules(err, sizeof err) != 0)
         goto fail;
-    run_entry = entry;
-    run_arg = arg;
-    run_status = status;
+    run_.entry = entry;
+    run_.arg = arg;
+    run_.status = status;
     tupc_run_.active = 1;
 
     int started = start_threads(threads, cpu, tid, err, sizeof err);

@@ -7,6 +7,10 @@
 #include <limits.h>
 #include <stddef.h>
 
+/* The check level of the run (TUPC_CHECKS, tupc_options.checks): what the
+ * collectives verify beyond what keeps the library itself sound. */
+enum tupc_check_level { TUPC_CHECK_OFF, TUPC_CHECK_DEFAULT, TUPC_CHECK_FULL };
+
 struct tupc_run_state {
     int threads;         /* THREADS of the run */
     int cpus;            /* CPUs the process may use */
@@ -17,28 +21,38 @@ struct tupc_run_state {
     size_t heap_size;    /* bytes per partition */
     int *cpu_of_thread;  /* -1 where not pinned */
     int *node_of_thread; /* NUMA node of each thread (0 without NUMA) */
+    int checks;          /* enum tupc_check_level, below */
+    /* Where the shared heap starts (tupc_impl.h has each partition's size),
+     * set by heap/heap.c, so that the modules below the heap (the call
+     * ledger's messages) can place an address without calling up into it. */
+    char *heap_base;
+    /* Threads that have returned from their entry function: a flag per
+     * thread, set after the thread's last store to any counter. */
+    _Atomic int *gone;
 };
 
 /* Written before the UPC threads start and after they end; read-only while
- * they run (pthread_create and pthread_join order those accesses). */
+ * they run (pthread_create and pthread_join order those accesses). Between
+ * runs, zero but for the checks' level, TUPC_CHECK_DEFAULT. */
 extern struct tupc_run_state tupc_run_;
+#define TUPC_RUN_STATE_IDLE ((struct tupc_run_state){.checks = TUPC_CHECK_DEFAULT})
 
-/* Threads that have returned from their entry function: a flag per thread,
- * and how many. Set after the thread's last store to any counter. */
-extern _Atomic int *tupc_gone_;
-extern _Atomic int tupc_gone_count_;
-/* Threads that left through tupc_thread_leave (a stopped run), so that
- * upc_global_exit can tell when every other thread is out of the run. */
-extern _Atomic int tupc_left_count_;
+/* How the run ends, written while it runs. */
+struct tupc_run_end {
+    /* Whether the run is being stopped (an error or upc_global_exit
+     * elsewhere); waits check it so that no thread hangs on a thread that
+     * is gone. Set after status, the status given by the first
+     * tupc_stop_run (INT_MIN for upc_global_exit(0)), 0 while nobody
+     * stopped the run. */
+    _Atomic int stopping, status;
+    _Atomic int gone; /* how many threads have returned (tupc_run_.gone) */
+    /* Threads that left through tupc_thread_leave (a stopped run), so that
+     * upc_global_exit can tell when every other thread is out of the run. */
+    _Atomic int left;
+};
+extern struct tupc_run_end tupc_end_;
 
-/* Whether the run is being stopped (an error or upc_global_exit elsewhere);
- * waits check it so that no thread hangs on a thread that is gone. Set
- * after tupc_stop_status_, the status given by the first tupc_stop_run
- * (INT_MIN for upc_global_exit(0)), 0 while nobody stopped the run. */
-extern _Atomic int tupc_stopping_;
-extern _Atomic int tupc_stop_status_;
-
-/* The run's exit status of a stop's status (tupc_stop_status_, not 0). */
+/* The run's exit status of a stop's status (tupc_end_.status, not 0). */
 static inline int tupc_stop_exit_status(int stopped)
 {
     return stopped == INT_MIN ? 0 : stopped;
@@ -49,18 +63,6 @@ _Noreturn void tupc_thread_leave(void);
 
 /* Stops the run with `status`: every UPC thread leaves at its next wait. */
 void tupc_stop_run(int status);
-
-/* The check level of the run (TUPC_CHECKS, tupc_options.checks): what the
- * collectives verify beyond what keeps the library itself sound. */
-enum tupc_check_level { TUPC_CHECK_OFF, TUPC_CHECK_DEFAULT, TUPC_CHECK_FULL };
-/* Set before the UPC threads start; read-only while they run. */
-extern int tupc_checks_;
-
-/* Where the shared heap starts and each partition's size (tupc_impl.h):
- * state of the run, set by heap/heap.c before the UPC threads start, so
- * that the modules below the heap (the call ledger's messages) can place
- * an address without calling up into it. */
-extern char *tupc_heap_base_;
 
 /* The threads of this process, and how many processes the run has: with
  * more than one (-Dmpi, under mpirun), the MPI layer's paths (lib/mpi/)

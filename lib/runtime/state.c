@@ -13,16 +13,9 @@
 
 int tupc_impl_threads;
 _Thread_local int tupc_impl_mythread __attribute__((tls_model("initial-exec"))) = -1;
-struct tupc_run_state tupc_run_;
-int tupc_checks_ = TUPC_CHECK_DEFAULT;
-char *tupc_heap_base_;
 size_t tupc_impl_partition_size;
-
-_Atomic int tupc_stopping_;
-_Atomic int tupc_stop_status_;
-_Atomic int *tupc_gone_;
-_Atomic int tupc_gone_count_;
-_Atomic int tupc_left_count_;
+struct tupc_run_state tupc_run_ = TUPC_RUN_STATE_IDLE;
+struct tupc_run_end tupc_end_;
 
 size_t tupc_parse_size(const char *s)
 {
@@ -64,7 +57,7 @@ size_t tupc_parse_size(const char *s)
 
 _Noreturn void tupc_thread_leave(void)
 {
-    atomic_fetch_add_explicit(&tupc_left_count_, 1, memory_order_release);
+    atomic_fetch_add_explicit(&tupc_end_.left, 1, memory_order_release);
     pthread_exit(NULL);
 }
 
@@ -73,10 +66,10 @@ void tupc_stop_run(int status)
     int expected = 0;
     /* The first stop decides the status; the flag is set after the status is
      * published so that whoever sees the flag (acquire) sees the status. */
-    if (atomic_compare_exchange_strong_explicit(&tupc_stop_status_, &expected, status ? status : 1,
+    if (atomic_compare_exchange_strong_explicit(&tupc_end_.status, &expected, status ? status : 1,
                                                 memory_order_relaxed, memory_order_relaxed)) {
         if (status == 0) /* upc_global_exit(0): keep 0 as the run's status */
-            atomic_store_explicit(&tupc_stop_status_, INT_MIN, memory_order_relaxed);
+            atomic_store_explicit(&tupc_end_.status, INT_MIN, memory_order_relaxed);
     }
-    atomic_store_explicit(&tupc_stopping_, 1, memory_order_release);
+    atomic_store_explicit(&tupc_end_.stopping, 1, memory_order_release);
 }

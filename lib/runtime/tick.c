@@ -14,9 +14,13 @@
 #include <x86intrin.h>
 #endif
 
-static int use_tsc;
-static uint64_t tsc0, ns0;
-static _Atomic uint64_t fs_per_tick; /* femtoseconds per tick, 0 until calibrated */
+/* The clock's calibration: made once per process, kept across runs. */
+static struct tick_clock {
+    int use_tsc;
+    uint64_t tsc0;
+    uint64_t ns0;
+    _Atomic uint64_t fs_per_tick; /* femtoseconds per tick, 0 until calibrated */
+} clock_;
 
 static uint64_t mono_ns(void)
 {
@@ -52,8 +56,8 @@ __attribute__((constructor)) static void tick_init(void)
     /* CPUID 0x80000007 EDX bit 8: invariant TSC. */
     if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000007 &&
         __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8))) {
-        use_tsc = 1;
-        clock_pair(&ns0, &tsc0);
+        clock_.use_tsc = 1;
+        clock_pair(&clock_.ns0, &clock_.tsc0);
     }
 #endif
 }
@@ -61,7 +65,7 @@ __attribute__((constructor)) static void tick_init(void)
 upc_tick_t upc_ticks_now(void)
 {
 #if defined(__x86_64__)
-    if (use_tsc)
+    if (clock_.use_tsc)
         return __rdtsc();
 #endif
     return mono_ns();
@@ -70,7 +74,7 @@ upc_tick_t upc_ticks_now(void)
 static uint64_t calibrate(void)
 {
     uint64_t ns = mono_ns();
-    while (ns - ns0 < 20 * 1000 * 1000)
+    while (ns - clock_.ns0 < 20 * 1000 * 1000)
         ns = mono_ns();
 #if defined(__x86_64__)
     uint64_t tsc;
@@ -78,20 +82,20 @@ static uint64_t calibrate(void)
 #else
     uint64_t tsc = ns;
 #endif
-    uint64_t fs = (uint64_t)((double)(ns - ns0) * 1e6 / (double)(tsc - tsc0) + 0.5);
+    uint64_t fs = (uint64_t)((double)(ns - clock_.ns0) * 1e6 / (double)(tsc - clock_.tsc0) + 0.5);
     return fs ? fs : 1;
 }
 
 uint64_t upc_ticks_to_ns(upc_tick_t ticks)
 {
-    if (!use_tsc)
+    if (!clock_.use_tsc)
         return ticks;
     /* Relaxed: the value is a pure function of the two clocks; two threads
      * calibrating at once store values that differ only by rounding. */
-    uint64_t fs = atomic_load_explicit(&fs_per_tick, memory_order_relaxed);
+    uint64_t fs = atomic_load_explicit(&clock_.fs_per_tick, memory_order_relaxed);
     if (!fs) {
         fs = calibrate();
-        atomic_store_explicit(&fs_per_tick, fs, memory_order_relaxed);
+        atomic_store_explicit(&clock_.fs_per_tick, fs, memory_order_relaxed);
     }
     return (uint64_t)((unsigned __int128)ticks * fs / 1000000);
 }

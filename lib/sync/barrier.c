@@ -96,13 +96,16 @@ struct bar_node {
     int parent; /* -1 at the root */
 } __attribute__((aligned(TUPC_CACHELINE)));
 
-static int nthreads;
-static int use_tree;
-static struct bar_thread *thr;
-static struct bar_node *nodes;
-static int *leaf_of; /* leaf node of each thread */
-static tupc_pword release;
-static struct bar_ids ids_of[2];
+/* The barrier of all threads: each thread's arrivals, the tree's nodes
+ * (the tree form), and the release word, a line of its own. */
+static struct barrier_state {
+    int use_tree;
+    struct bar_thread *thr;
+    struct bar_node *nodes;
+    int *leaf_of; /* leaf node of each thread */
+    tupc_pword release;
+    struct bar_ids ids_of[2];
+} bar_;
 
 /* Per-thread split-phase state; new threads start with zeros. */
 _Thread_local int tupc_notified_ __attribute__((tls_model("initial-exec")));
@@ -116,30 +119,29 @@ int tupc_barrier_flat_for(int n)
 
 int tupc_barrier_init(int threads)
 {
-    nthreads = threads;
-    use_tree = !tupc_barrier_flat_for(threads);
+    bar_.use_tree = !tupc_barrier_flat_for(threads);
 
-    thr = aligned_alloc(TUPC_CACHELINE, sizeof *thr * (size_t)threads);
-    leaf_of = calloc((size_t)threads, sizeof *leaf_of);
+    bar_.thr = aligned_alloc(TUPC_CACHELINE, sizeof *bar_.thr * (size_t)threads);
+    bar_.leaf_of = calloc((size_t)threads, sizeof *bar_.leaf_of);
     /* A tree of fan-in FANIN over `threads` leaves has fewer than `threads` nodes. */
-    nodes = aligned_alloc(TUPC_CACHELINE, sizeof *nodes * (size_t)(threads + 1));
-    if (!thr || !leaf_of || !nodes)
+    bar_.nodes = aligned_alloc(TUPC_CACHELINE, sizeof *bar_.nodes * (size_t)(threads + 1));
+    if (!bar_.thr || !bar_.leaf_of || !bar_.nodes)
         return -1;
-    memset(thr, 0, sizeof *thr * (size_t)threads);
-    memset(nodes, 0, sizeof *nodes * (size_t)(threads + 1));
-    atomic_store_explicit(&release.w.value, 0, memory_order_relaxed);
-    atomic_store_explicit(&release.w.sleepers, 0, memory_order_relaxed);
+    memset(bar_.thr, 0, sizeof *bar_.thr * (size_t)threads);
+    memset(bar_.nodes, 0, sizeof *bar_.nodes * (size_t)(threads + 1));
+    atomic_store_explicit(&bar_.release.w.value, 0, memory_order_relaxed);
+    atomic_store_explicit(&bar_.release.w.sleepers, 0, memory_order_relaxed);
 
     /* Level by level: `width` members, grouped FANIN to a node. */
     int width = threads, first = 0, n = 0;
     for (int t = 0; t < threads; t++)
-        leaf_of[t] = t / FANIN;
+        bar_.leaf_of[t] = t / FANIN;
     for (;;) {
         int count = (width + FANIN - 1) / FANIN;
         for (int i = 0; i < count; i++) {
             int members = width - i * FANIN < FANIN ? width - i * FANIN : FANIN;
-            nodes[first + i].expected = (uint32_t)members;
-            nodes[first + i].parent = count == 1 ? -1 : first + count + i / FANIN;
+            bar_.nodes[first + i].expected = (uint32_t)members;
+            bar_.nodes[first + i].parent = count == 1 ? -1 : first + count + i / FANIN;
         }
         n = first + count;
         if (count == 1)
@@ -153,12 +155,12 @@ int tupc_barrier_init(int threads)
 
 void tupc_barrier_fini(void)
 {
-    free(thr);
-    free(nodes);
-    free(leaf_of);
-    thr = NULL;
-    nodes = NULL;
-    leaf_of = NULL;
+    free(bar_.thr);
+    free(bar_.nodes);
+    free(bar_.leaf_of);
+    bar_.thr = NULL;
+    bar_.nodes = NULL;
+    bar_.leaf_of = NULL;
 }
 
 /* How the arrivals of threads a and b at the episode of slot k differ: 0
@@ -166,7 +168,7 @@ void tupc_barrier_fini(void)
  * different library calls, 2 other collective calls before it. */
 static int arrivals_differ(int a, int b, int k)
 {
-    const struct bar_thread *x = &thr[a], *y = &thr[b];
+    const struct bar_thread *x = &bar_.thr[a], *y = &bar_.thr[b];
     int ux = x->how[k] & USER, uy = y->how[k] & USER;
     if (ux != uy || (!ux && x->func[k] != y->func[k] && strcmp(x->func[k], y->func[k]) != 0))
         return 1;
@@ -182,11 +184,11 @@ static void check_arrival(const char *func, int j, uint32_t e)
     if (d == 2)
         tupc_calls_differ(func, j);
     if (d == 1) {
-        const char *fj = thr[j].func[k];
+        const char *fj = bar_.thr[j].func[k];
         char cj[240] = "", cm[240] = "", d[230];
-        if (!(thr[j].how[k] & USER) && tupc_calls_describe(j, fj, d, sizeof d))
+        if (!(bar_.thr[j].how[k] & USER) && tupc_calls_describe(j, fj, d, sizeof d))
             snprintf(cj, sizeof cj, " (%s)", d);
-        if (!(thr[tupc_impl_mythread].how[k] & USER) &&
+        if (!(bar_.thr[tupc_impl_mythread].how[k] & USER) &&
             tupc_calls_describe(tupc_impl_mythread, func, d, sizeof d))
             snprintf(cm, sizeof cm, " (%s)", d);
         tupc_fail(func, "UPC 1.3 6.6.1, 7.4 para 3",
@@ -202,16 +204,16 @@ static void tree_scan(uint32_t e, struct bar_ids *r)
 {
     int k = e % 2;
     *r = (struct bar_ids){0, -1, 0, -1, 0, -1, tupc_impl_mythread};
-    for (int t = 0; t < nthreads; t++) {
+    for (int t = 0; t < tupc_run_.threads; t++) {
         if (r->odd_thread < 0 && t > 0 && arrivals_differ(0, t, k))
             r->odd_thread = t;
-        if (!(thr[t].how[k] & NAMED))
+        if (!(bar_.thr[t].how[k] & NAMED))
             continue;
         if (r->first_thread < 0) {
-            r->first_id = thr[t].id[k];
+            r->first_id = bar_.thr[t].id[k];
             r->first_thread = t;
-        } else if (thr[t].id[k] != r->first_id && r->other_thread < 0) {
-            r->other_id = thr[t].id[k];
+        } else if (bar_.thr[t].id[k] != r->first_id && r->other_thread < 0) {
+            r->other_id = bar_.thr[t].id[k];
             r->other_thread = t;
         }
     }
@@ -244,16 +246,16 @@ static void tree_release(uint32_t e, uint64_t named, uint32_t differ)
         tupc_impl_mythread};
     if (differ)
         tree_scan(e, &r);
-    ids_of[e % 2] = r;
+    bar_.ids_of[e % 2] = r;
     /* Release store: the waiters' acquire load of the episode makes ids_of
      * and everything the threads wrote before upc_notify visible. */
-    tupc_word_set(&release.w, e);
+    tupc_word_set(&bar_.release.w, e);
 }
 
 static void tree_arrive(uint32_t e)
 {
     const int me = tupc_impl_mythread, k = e % 2;
-    const struct bar_thread *t = &thr[me];
+    const struct bar_thread *t = &bar_.thr[me];
     /* Equal for arrivals that agree (arrivals_differ: a user barrier is
      * one kind whichever function notified), never 0. A library function
      * named by two different pointers gives two digests: the scan then
@@ -264,9 +266,9 @@ static void tree_arrive(uint32_t e)
     uint64_t named =
         t->how[k] & NAMED ? (uint64_t)1 << 63 | (uint64_t)me << 32 | (uint32_t)t->id[k] : 0;
     uint32_t differ = 0;
-    int n = leaf_of[me];
+    int n = bar_.leaf_of[me];
     for (;;) {
-        struct bar_node *node = &nodes[n];
+        struct bar_node *node = &bar_.nodes[n];
         leave_in(node, digest, named, differ);
         /* acq_rel: the last arriver acquires what the earlier arrivers wrote
          * (their digests, their data) and passes it on up with its own
@@ -301,7 +303,7 @@ static void notify(const char *func, int how, int id)
     /* The thread's count of notified barriers is kept in check/calls.h,
      * where collective waits read it too (tupc_calls_peer_ahead). */
     uint32_t e = tupc_calls_self_.episode + 1;
-    struct bar_thread *me = &thr[tupc_impl_mythread];
+    struct bar_thread *me = &bar_.thr[tupc_impl_mythread];
     me->id[e % 2] = id;
     me->how[e % 2] = how;
     me->func[e % 2] = func;
@@ -313,7 +315,7 @@ static void notify(const char *func, int how, int id)
         return;
     }
 #endif
-    if (use_tree)
+    if (bar_.use_tree)
         tree_arrive(e);
     else
         tupc_word_set(&me->arrive, e); /* release: publishes id and prior writes */
@@ -342,21 +344,21 @@ static void wait_phase(const char *func, int named, int id)
         return;
     }
 #endif
-    if (use_tree) {
+    if (bar_.use_tree) {
         if (atomic_load_explicit(&tupc_trace_on_, memory_order_relaxed)) {
             tupc_trace_blame_start();
-            tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
-            tupc_trace_blame(ids_of[e % 2].last); /* everyone waited for the last arriver */
+            tupc_wait_peer(&bar_.release.w, e, TUPC_ANY_PEER, func);
+            tupc_trace_blame(bar_.ids_of[e % 2].last); /* everyone waited for the last arriver */
         } else {
-            tupc_wait_peer(&release.w, e, TUPC_ANY_PEER, func);
+            tupc_wait_peer(&bar_.release.w, e, TUPC_ANY_PEER, func);
         }
-        int odd = ids_of[e % 2].odd_thread;
+        int odd = bar_.ids_of[e % 2].odd_thread;
         if (odd >= 0) { /* we differ from ref, or from odd, which differs from it */
             check_arrival(func, odd, e);
-            check_arrival(func, ids_of[e % 2].ref_thread, e);
+            check_arrival(func, bar_.ids_of[e % 2].ref_thread, e);
         }
         if (named) {
-            struct bar_ids r = ids_of[e % 2];
+            struct bar_ids r = bar_.ids_of[e % 2];
             if (r.first_thread >= 0 && r.first_id != id)
                 report_mismatch(func, id, r.first_id, r.first_thread);
             if (r.other_thread >= 0 && r.other_id != id)
@@ -364,18 +366,18 @@ static void wait_phase(const char *func, int named, int id)
         }
     } else {
         /* Start after ourselves so that threads do not all read thread 0 first. */
-        for (int k = 1; k < nthreads; k++) {
-            int j = me + k < nthreads ? me + k : me + k - nthreads;
-            tupc_wait_peer(&thr[j].arrive, e, j, func); /* acquire: j's writes before notify */
+        for (int k = 1; k < tupc_run_.threads; k++) {
+            int j = me + k < tupc_run_.threads ? me + k : me + k - tupc_run_.threads;
+            tupc_wait_peer(&bar_.thr[j].arrive, e, j, func); /* acquire: j's writes before notify */
             check_arrival(func, j, e);
-            if (named && (thr[j].how[e % 2] & NAMED) && thr[j].id[e % 2] != id)
-                report_mismatch(func, id, thr[j].id[e % 2], j);
+            if (named && (bar_.thr[j].how[e % 2] & NAMED) && bar_.thr[j].id[e % 2] != id)
+                report_mismatch(func, id, bar_.thr[j].id[e % 2], j);
         }
-        if (named && (thr[me].how[e % 2] & NAMED) && thr[me].id[e % 2] != id)
-            report_mismatch(func, id, thr[me].id[e % 2], me);
+        if (named && (bar_.thr[me].how[e % 2] & NAMED) && bar_.thr[me].id[e % 2] != id)
+            report_mismatch(func, id, bar_.thr[me].id[e % 2], me);
     }
     /* Relaxed: the flag only says that the run is ending; see tupc_stop_run. */
-    if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+    if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
         tupc_thread_leave();
 }
 
@@ -424,8 +426,8 @@ void *tupc_barrier_bcast(const char *func, void *value)
     /* Across processes, from this process's first thread (mpi/barrier.c
      * publishes it as notify's release does). */
     if (tupc_impl_mythread == tupc_first_thread_)
-        thr[tupc_first_thread_].bcast[e % 2] = value; /* published by notify's release */
+        bar_.thr[tupc_first_thread_].bcast[e % 2] = value; /* published by notify's release */
     notify(func, WHOLE, 0);
     wait_phase(func, 0, 0);
-    return thr[tupc_first_thread_].bcast[e % 2];
+    return bar_.thr[tupc_first_thread_].bcast[e % 2];
 }

@@ -49,19 +49,21 @@ struct tupc_lock {
  * pointer is published once (release) and never changes. */
 #define CHUNK_LOCKS 256
 #define MAX_CHUNKS 65536
-static _Atomic(struct tupc_lock *) chunks[MAX_CHUNKS];
-static _Atomic uint32_t nslots; /* slots made; release with each new chunk */
-static uint32_t free_head;      /* free slot + 1, 0 if none */
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static pthread_mutex_t nodes_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct qnode *all_nodes;
+static struct lock_table {
+    _Atomic uint32_t nslots; /* slots made; release with each new chunk */
+    uint32_t free_head;      /* free slot + 1, 0 if none */
+    pthread_mutex_t table_lock;
+    pthread_mutex_t nodes_lock;
+    struct qnode *all_nodes;
+    _Atomic(struct tupc_lock *) chunks[MAX_CHUNKS];
+} locks_ = {.table_lock = PTHREAD_MUTEX_INITIALIZER, .nodes_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static _Thread_local struct qnode *free_nodes __attribute__((tls_model("initial-exec")));
 
 static struct tupc_lock *slot(uint32_t i)
 {
-    return &atomic_load_explicit(&chunks[i / CHUNK_LOCKS], memory_order_acquire)[i % CHUNK_LOCKS];
+    return &atomic_load_explicit(&locks_.chunks[i / CHUNK_LOCKS],
+                                 memory_order_acquire)[i % CHUNK_LOCKS];
 }
 
 /* A lock's number: generation << 32 | slot << 1 | 1 (odd, so no address of
@@ -78,25 +80,25 @@ static void free_slot(uint32_t i)
     atomic_fetch_add_explicit(&l->gen, 1, memory_order_release);
     atomic_store_explicit(&l->tail, NULL, memory_order_relaxed);
     atomic_store_explicit(&l->holder, -1, memory_order_relaxed);
-    l->next_free = free_head;
-    free_head = i + 1;
+    l->next_free = locks_.free_head;
+    locks_.free_head = i + 1;
 }
 
 void tupc_lock_fini(void)
 {
-    pthread_mutex_lock(&table_lock);
-    uint32_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
+    pthread_mutex_lock(&locks_.table_lock);
+    uint32_t n = atomic_load_explicit(&locks_.nslots, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++)
         if (atomic_load_explicit(&slot(i)->gen, memory_order_relaxed) & 1)
             free_slot(i);
-    pthread_mutex_unlock(&table_lock);
-    pthread_mutex_lock(&nodes_lock);
-    while (all_nodes) {
-        struct qnode *q = all_nodes;
-        all_nodes = q->all_next;
+    pthread_mutex_unlock(&locks_.table_lock);
+    pthread_mutex_lock(&locks_.nodes_lock);
+    while (locks_.all_nodes) {
+        struct qnode *q = locks_.all_nodes;
+        locks_.all_nodes = q->all_next;
         free(q);
     }
-    pthread_mutex_unlock(&nodes_lock);
+    pthread_mutex_unlock(&locks_.nodes_lock);
 }
 
 static struct qnode *get_node(void)
@@ -113,10 +115,10 @@ static struct qnode *get_node(void)
     q->owner = tupc_impl_mythread;
     /* Kept on a run-wide list so that tupc_lock_fini frees them all, also
      * those of threads that left the run early. */
-    pthread_mutex_lock(&nodes_lock);
-    q->all_next = all_nodes;
-    all_nodes = q;
-    pthread_mutex_unlock(&nodes_lock);
+    pthread_mutex_lock(&locks_.nodes_lock);
+    q->all_next = locks_.all_nodes;
+    locks_.all_nodes = q;
+    pthread_mutex_unlock(&locks_.nodes_lock);
     return q;
 }
 
@@ -128,35 +130,35 @@ static void put_node(struct qnode *q)
 
 static upc_lock_t *new_lock(const char *func)
 {
-    pthread_mutex_lock(&table_lock);
-    if (!free_head) {
-        uint32_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
+    pthread_mutex_lock(&locks_.table_lock);
+    if (!locks_.free_head) {
+        uint32_t n = atomic_load_explicit(&locks_.nslots, memory_order_relaxed);
         struct tupc_lock *c = n / CHUNK_LOCKS < MAX_CHUNKS
                                   ? aligned_alloc(TUPC_CACHELINE, sizeof *c * CHUNK_LOCKS)
                                   : NULL;
         if (!c) {
-            pthread_mutex_unlock(&table_lock);
+            pthread_mutex_unlock(&locks_.table_lock);
             tupc_fail(func, "UPC 1.3 7.2.4", "out of memory for a lock (%u locks are live)", n);
         }
         memset(c, 0, sizeof *c * CHUNK_LOCKS);
         /* Release: the zeroed chunk, to lock_of's acquire. */
-        atomic_store_explicit(&chunks[n / CHUNK_LOCKS], c, memory_order_release);
+        atomic_store_explicit(&locks_.chunks[n / CHUNK_LOCKS], c, memory_order_release);
         for (uint32_t k = CHUNK_LOCKS; k-- > 0;) {
-            c[k].next_free = free_head;
-            free_head = n + k + 1;
+            c[k].next_free = locks_.free_head;
+            locks_.free_head = n + k + 1;
         }
-        atomic_store_explicit(&nslots, n + CHUNK_LOCKS, memory_order_release);
+        atomic_store_explicit(&locks_.nslots, n + CHUNK_LOCKS, memory_order_release);
     }
-    uint32_t i = free_head - 1;
+    uint32_t i = locks_.free_head - 1;
     struct tupc_lock *l = slot(i);
-    free_head = l->next_free;
+    locks_.free_head = l->next_free;
     atomic_store_explicit(&l->tail, NULL, memory_order_relaxed);
     atomic_store_explicit(&l->holder, -1, memory_order_relaxed);
     /* Release: the lock's reset, to whoever validates its number. The
      * number reaches other threads through the program's own
      * synchronization (a barrier, a shared variable) in any case. */
     uint32_t gen = atomic_fetch_add_explicit(&l->gen, 1, memory_order_release) + 1;
-    pthread_mutex_unlock(&table_lock);
+    pthread_mutex_unlock(&locks_.table_lock);
     return number_of(i, gen);
 }
 
@@ -212,7 +214,7 @@ static inline struct tupc_lock *lock_of(const char *func, const char *section, u
     uint32_t i = (uint32_t)v >> 1, gen = (uint32_t)(v >> 32), c = i / CHUNK_LOCKS;
     /* Acquire: the chunk's zeroed slots (a chunk not made yet is NULL). */
     struct tupc_lock *chunk =
-        c < MAX_CHUNKS ? atomic_load_explicit(&chunks[c], memory_order_acquire) : NULL;
+        c < MAX_CHUNKS ? atomic_load_explicit(&locks_.chunks[c], memory_order_acquire) : NULL;
     if (__builtin_expect(!(v & 1) || !(gen & 1) || !chunk, 0))
         bad_lock(func, section, h, 0);
     struct tupc_lock *l = &chunk[i % CHUNK_LOCKS];
@@ -230,14 +232,14 @@ static void free_lock(const char *func, upc_lock_t *h)
     if (t >= 0 && t != tupc_impl_mythread)
         tupc_fail(func, "UPC 1.3 7.2.4",
                   "lock is held by thread %d; expected a lock that no other thread holds", t);
-    pthread_mutex_lock(&table_lock);
+    pthread_mutex_lock(&locks_.table_lock);
     /* Checked again under the table's lock: of two frees at once, one wins. */
     if (atomic_load_explicit(&l->gen, memory_order_relaxed) != (uint32_t)((uintptr_t)h >> 32)) {
-        pthread_mutex_unlock(&table_lock);
+        pthread_mutex_unlock(&locks_.table_lock);
         (void)lock_of(func, "UPC 1.3 7.2.4.2", h);
     }
     free_slot((uint32_t)(uintptr_t)h >> 1);
-    pthread_mutex_unlock(&table_lock);
+    pthread_mutex_unlock(&locks_.table_lock);
 }
 
 void upc_lock_free(upc_lock_t *l)
@@ -285,7 +287,7 @@ static void pred_gone(const void *arg, tupc_word *w, uint32_t target)
     int t = ((const struct qnode *)arg)->owner;
     /* Acquire: a thread marks itself gone after its last store, so one more
      * look at granted after seeing the mark is final. */
-    if (!atomic_load_explicit(&tupc_gone_[t], memory_order_acquire) ||
+    if (!atomic_load_explicit(&tupc_run_.gone[t], memory_order_acquire) ||
         tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
         return;
     tupc_fail("upc_lock", "UPC 1.3 7.2.4.3",

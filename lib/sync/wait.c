@@ -41,11 +41,12 @@ static int asym_fences(void)
     return st > 0;
 }
 
-/* Relaxed: the limits are written before the UPC threads start
- * (pthread_create orders them) and only read while they run. */
-static _Atomic unsigned spin_limit = 4096;
-static _Atomic unsigned yield_limit = 64;
-static _Atomic unsigned nap_limit = 0;
+/* How long a wait spins, yields and naps before it sleeps. Relaxed: the
+ * limits are written before the UPC threads start (pthread_create orders
+ * them) and only read while they run. */
+static struct wait_limits {
+    _Atomic unsigned spin, yield, nap;
+} limits_ = {.spin = 4096, .yield = 64, .nap = 0};
 #define NAP_NS (10 * 1000)
 
 void tupc_wait_tune(int threads, int cpus)
@@ -76,9 +77,9 @@ void tupc_wait_tune(int threads, int cpus)
         yield = (unsigned)yield_env;
     if (nap_env >= 0)
         nap = (unsigned)nap_env;
-    atomic_store_explicit(&spin_limit, spin, memory_order_relaxed);
-    atomic_store_explicit(&yield_limit, yield, memory_order_relaxed);
-    atomic_store_explicit(&nap_limit, nap, memory_order_relaxed);
+    atomic_store_explicit(&limits_.spin, spin, memory_order_relaxed);
+    atomic_store_explicit(&limits_.yield, yield, memory_order_relaxed);
+    atomic_store_explicit(&limits_.nap, nap, memory_order_relaxed);
     /* TUPC_FENCE=symmetric: seq_cst on both sides (tupc_run has refused
      * any value but asymmetric and symmetric). */
     int asym = !tupc_config_.fence_symmetric && asym_fences();
@@ -96,7 +97,7 @@ static inline void cpu_relax(void)
 
 void tupc_backoff(unsigned step)
 {
-    if (step < atomic_load_explicit(&spin_limit, memory_order_relaxed))
+    if (step < atomic_load_explicit(&limits_.spin, memory_order_relaxed))
         cpu_relax();
     else
         sched_yield();
@@ -153,7 +154,7 @@ uint32_t tupc_wait_idle(tupc_word *w, uint32_t target, _Atomic int *stop)
 static void check_stopping(void)
 {
     /* Relaxed: the flag only tells us to leave; nothing is read through it. */
-    if (atomic_load_explicit(&tupc_stopping_, memory_order_relaxed))
+    if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
         tupc_thread_leave();
 }
 
@@ -164,14 +165,14 @@ static void check_gone(tupc_word *w, uint32_t target, int peer, const char *func
     /* Acquire: a thread marks itself gone after its last store to any
      * counter, so once we see the mark, one more look at the counter is
      * final. */
-    if (atomic_load_explicit(&tupc_gone_count_, memory_order_acquire) == 0)
+    if (atomic_load_explicit(&tupc_end_.gone, memory_order_acquire) == 0)
         return;
     int gone = -1;
     if (peer >= 0)
-        gone = atomic_load_explicit(&tupc_gone_[peer], memory_order_acquire) ? peer : -1;
+        gone = atomic_load_explicit(&tupc_run_.gone[peer], memory_order_acquire) ? peer : -1;
     else
         for (int t = 0; t < tupc_run_.threads && gone < 0; t++)
-            if (atomic_load_explicit(&tupc_gone_[t], memory_order_acquire))
+            if (atomic_load_explicit(&tupc_run_.gone[t], memory_order_acquire))
                 gone = t;
     if (gone < 0 || tupc_reached(atomic_load_explicit(&w->value, memory_order_acquire), target))
         return;
@@ -183,55 +184,57 @@ static void check_gone(tupc_word *w, uint32_t target, int peer, const char *func
 
 /* The hooks of wait.h. Relaxed: written before the UPC threads start and
  * after they end, which pthread_create and pthread_join order. */
-static _Atomic(const struct tupc_wait_policy *) policy;
-static _Atomic(const struct tupc_wait_observer *) observers[TUPC_WAIT_OBSERVERS];
-static _Atomic int n_observers;
-/* Whether an observer has begin or end: only then is the slow path
- * bracketed (the watchdog alone watches sleeps only). */
-static _Atomic int timed;
+static struct wait_hooks {
+    _Atomic(const struct tupc_wait_policy *) policy;
+    _Atomic(const struct tupc_wait_observer *) observers[TUPC_WAIT_OBSERVERS];
+    _Atomic int n_observers;
+    /* Whether an observer has begin or end: only then is the slow path
+     * bracketed (the watchdog alone watches sleeps only). */
+    _Atomic int timed;
+} hooks_;
 
 void tupc_wait_set_policy(const struct tupc_wait_policy *p)
 {
-    atomic_store_explicit(&policy, p, memory_order_relaxed);
+    atomic_store_explicit(&hooks_.policy, p, memory_order_relaxed);
 }
 
 static void count_timed(void)
 {
-    int n = atomic_load_explicit(&n_observers, memory_order_relaxed), any = 0;
+    int n = atomic_load_explicit(&hooks_.n_observers, memory_order_relaxed), any = 0;
     for (int i = 0; i < n; i++) {
         const struct tupc_wait_observer *o =
-            atomic_load_explicit(&observers[i], memory_order_relaxed);
+            atomic_load_explicit(&hooks_.observers[i], memory_order_relaxed);
         any |= o->begin || o->end;
     }
-    atomic_store_explicit(&timed, any, memory_order_relaxed);
+    atomic_store_explicit(&hooks_.timed, any, memory_order_relaxed);
 }
 
 int tupc_wait_observe(const struct tupc_wait_observer *o)
 {
-    int n = atomic_load_explicit(&n_observers, memory_order_relaxed);
+    int n = atomic_load_explicit(&hooks_.n_observers, memory_order_relaxed);
     for (int i = 0; i < n; i++) /* a run that failed to start left it on */
-        if (atomic_load_explicit(&observers[i], memory_order_relaxed) == o)
+        if (atomic_load_explicit(&hooks_.observers[i], memory_order_relaxed) == o)
             return 0;
     if (n == TUPC_WAIT_OBSERVERS)
         return -1;
-    atomic_store_explicit(&observers[n], o, memory_order_relaxed);
-    atomic_store_explicit(&n_observers, n + 1, memory_order_relaxed);
+    atomic_store_explicit(&hooks_.observers[n], o, memory_order_relaxed);
+    atomic_store_explicit(&hooks_.n_observers, n + 1, memory_order_relaxed);
     count_timed();
     return 0;
 }
 
 void tupc_wait_unobserve(const struct tupc_wait_observer *o)
 {
-    int n = atomic_load_explicit(&n_observers, memory_order_relaxed);
+    int n = atomic_load_explicit(&hooks_.n_observers, memory_order_relaxed);
     for (int i = 0; i < n; i++) {
-        if (atomic_load_explicit(&observers[i], memory_order_relaxed) != o)
+        if (atomic_load_explicit(&hooks_.observers[i], memory_order_relaxed) != o)
             continue;
         /* Keep the order of the others: they are told in registration order. */
         for (int j = i + 1; j < n; j++)
-            atomic_store_explicit(&observers[j - 1],
-                                  atomic_load_explicit(&observers[j], memory_order_relaxed),
+            atomic_store_explicit(&hooks_.observers[j - 1],
+                                  atomic_load_explicit(&hooks_.observers[j], memory_order_relaxed),
                                   memory_order_relaxed);
-        atomic_store_explicit(&n_observers, n - 1, memory_order_relaxed);
+        atomic_store_explicit(&hooks_.n_observers, n - 1, memory_order_relaxed);
         break;
     }
     count_timed();
@@ -242,10 +245,10 @@ enum hook { BEGIN, END, SLEEP, WOKE };
 /* Tells every observer that has hook h, in registration order. */
 static void notify(enum hook h, struct tupc_wait_event *e)
 {
-    int n = atomic_load_explicit(&n_observers, memory_order_relaxed);
+    int n = atomic_load_explicit(&hooks_.n_observers, memory_order_relaxed);
     for (int i = 0; i < n; i++) {
         const struct tupc_wait_observer *o =
-            atomic_load_explicit(&observers[i], memory_order_relaxed);
+            atomic_load_explicit(&hooks_.observers[i], memory_order_relaxed);
         void (*f)(struct tupc_wait_event *) = h == BEGIN   ? o->begin
                                               : h == END   ? o->end
                                               : h == SLEEP ? o->sleep
@@ -268,7 +271,7 @@ void tupc_wait_napped(struct tupc_wait_event *e)
 void tupc_wait_check_peer(tupc_word *w, uint32_t target, int peer, const char *func)
 {
     check_gone(w, target, peer, func);
-    const struct tupc_wait_policy *p = atomic_load_explicit(&policy, memory_order_relaxed);
+    const struct tupc_wait_policy *p = atomic_load_explicit(&hooks_.policy, memory_order_relaxed);
     /* Acquire in peer_ahead: the peer stores its counters before it
      * notifies, so one more look at ours is final. */
     if (peer >= 0 && p && p->peer_ahead(peer) &&
@@ -281,8 +284,8 @@ static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, tupc_wait_che
 {
     const char *func = e->func;
     uint32_t v;
-    unsigned spins = atomic_load_explicit(&spin_limit, memory_order_relaxed);
-    unsigned yields = atomic_load_explicit(&yield_limit, memory_order_relaxed);
+    unsigned spins = atomic_load_explicit(&limits_.spin, memory_order_relaxed);
+    unsigned yields = atomic_load_explicit(&limits_.yield, memory_order_relaxed);
     for (unsigned i = 0; i < spins; i++) {
         cpu_relax();
         v = atomic_load_explicit(&w->value, memory_order_acquire);
@@ -295,7 +298,7 @@ static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, tupc_wait_che
         if (tupc_reached(v, target))
             return v;
     }
-    unsigned naps = atomic_load_explicit(&nap_limit, memory_order_relaxed);
+    unsigned naps = atomic_load_explicit(&limits_.nap, memory_order_relaxed);
     if (naps) {
         struct timespec ts = {0, NAP_NS};
         for (unsigned i = 0; i < naps; i++) {
@@ -332,7 +335,7 @@ uint32_t tupc_wait_slow(tupc_word *w, uint32_t target, int peer, const char *fun
     /* Only waits that did not find their value at once come here: the
      * trace's waits are these, timed from the first poll to the last. */
     struct tupc_wait_event e = {func, peer >= 0 ? peer : -1, 0};
-    if (__builtin_expect(!atomic_load_explicit(&timed, memory_order_relaxed), 1))
+    if (__builtin_expect(!atomic_load_explicit(&hooks_.timed, memory_order_relaxed), 1))
         return wait_slow(w, target, peer, check, arg, &e);
     notify(BEGIN, &e);
     uint32_t v = wait_slow(w, target, peer, check, arg, &e);

@@ -194,6 +194,6 @@ uint32_t tupc_wait_idle(tupc_word *w, uint32_t target, _Atomic int *stop);
  * to make): pause, and past the spin limit give the CPU away. */
 void tupc_backoff(unsigned step);
 
-/* tupc_stopping_ (runtime/runtime.h) ends every wait of a run that stops. */
+/* tupc_end_.stopping (runtime/runtime.h) ends every wait of a run that stops. */
 
 #endif
