@@ -582,8 +582,10 @@ tupc_red_team_path_fn *tupc_red_team_reduce_path_;
 /* tupc_team_reduceT: on UPC_TEAM_ALL the 1.3 function's call; a blocking
  * call on another team runs reduce_on inlined here, as upc_all_reduceT runs
  * reduce_entry, so that a small call pays no second call with its ten
- * arguments (an 8-byte reduceL on a split team: 31 instructions fewer); the
- * rest (posted, traced, pieces held by non-members) reduce_team.c's path. */
+ * arguments (an 8-byte reduceL on a split team: 31 instructions fewer); a
+ * traced call goes out of line to reduce_checked, which opens its span (a
+ * team's red_direct is off while a trace or the stats are on); the rest
+ * (posted, pieces held by non-members) takes reduce_team.c's path. */
 #define TUPC_DEFINE_TEAM_REDUCE(T, TYPE, ARITH, KIND)                                              \
     upc_coll_handle_t tupc_team_reduce##T(                                                         \
         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,             \
@@ -591,7 +593,7 @@ tupc_red_team_path_fn *tupc_red_team_reduce_path_;
     {                                                                                              \
         TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce" #T, "tupc_team_reduce" #T,             \
                               upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags));     \
-        if (team != UPC_TEAM_ALL && tupc_red_team_direct("tupc_team_reduce" #T, flags) &&          \
+        if (team != UPC_TEAM_ALL && !(flags & UPC_ASYNC) &&                                        \
             reduce_on(&tupc_red_##T, "tupc_team_reduce" #T,                                        \
                       tupc_team_get("tupc_team_reduce" #T, team), dst, src, op, nelems, blk_size,  \
                       (tupc_red_fn)func, flags))                                                   \

@@ -95,6 +95,10 @@ int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local)
     }
     tupc_team_barrier_choose(t);
     t->alg.scan_in = t->alg.red_direct = n <= TUPC_TEAM_SCAN_MAX;
+    /* A trace or the stats: each small reduction takes the out-of-line path
+     * that opens its span (the inlined paths test red_direct only). */
+    if (tupc_config_.trace_path || tupc_config_.stats)
+        t->alg.red_direct = 0;
     return 0;
 }
 
@@ -106,8 +110,6 @@ int tupc_coll_init(int threads)
     for (int i = 0; i < threads; i++)
         tupc_team_all_.thread[i] = tupc_team_all_.rank[i] = i;
     tupc_team_all_.alg.barrier = TUPC_TEAM_BAR_ALL;
-    if (tupc_config_.trace_path || tupc_config_.stats)
-        tupc_team_all_.alg.red_direct = 0;
     if (tupc_config_.verbose) {
         char algos[200];
         fprintf(stderr, "tupc: UPC_TEAM_ALL's calls: %s\n",

@@ -93,9 +93,9 @@ enum tupc_team_bar_form { TUPC_TEAM_BAR_COUNTER, TUPC_TEAM_BAR_FLAT, TUPC_TEAM_B
 struct tupc_team_algos {
     unsigned char barrier;    /* enum tupc_team_bar_form */
     unsigned char scan_in;    /* IN_ALLSYNC of the reductions: the entries read (n <= 16) */
-    unsigned char red_direct; /* small reductions: one member reads every piece; 0 for
-                                 UPC_TEAM_ALL while a trace or the stats are on, so that
-                                 each call takes the out-of-line path that opens its span */
+    unsigned char red_direct; /* small reductions: one member reads every piece; 0 while
+                                 a trace or the stats are on, so that each call takes the
+                                 out-of-line path that opens its span */
 };
 
 struct tupc_team {

@@ -21,7 +21,7 @@ fails = []
 calls = {"upc_all_alloc": (3, 8 * threads * 2 + 8), "upc_all_lock_alloc": (1, 0),
          "upc_all_broadcast": (3, 3 * 8), "upc_all_reduceL": (2, 2 * 8 * threads),
          "upc_lock": (1, 0), "upc_barrier": (1, 0), "tupc_team_split": (1, 0),
-         "tupc_team_barrier": (1, 0), "tupc_team_free": (1, 0), "upc_all_lock_free": (1, 0),
+         "tupc_team_barrier": (1, 0), "tupc_team_reduceL": (1, 8), "tupc_team_free": (1, 0), "upc_all_lock_free": (1, 0),
          "upc_all_free": (3, 0)}
 for name, (n, b) in calls.items():
     for t in range(threads):

@@ -51,7 +51,8 @@ for e in spans:
 
 expected = Counter({"upc_all_alloc": 3, "upc_all_lock_alloc": 1, "upc_all_broadcast": 3,
                     "upc_all_reduceL": 2, "upc_lock": 1, "upc_barrier": 1,
-                    "tupc_team_split": 1, "tupc_team_barrier": 1, "tupc_team_free": 1,
+                    "tupc_team_split": 1, "tupc_team_barrier": 1, "tupc_team_reduceL": 1,
+                    "tupc_team_free": 1,
                     "upc_all_lock_free": 1, "upc_all_free": 3})
 for t in range(threads):
     mine = [e for e in spans if e["tid"] == t]

@@ -2,7 +2,8 @@
  * allocations, BCASTS broadcasts of 8 bytes, REDUCES reductions of
  * THREADS longs, one lock taken, a barrier that thread 0 reaches 60 ms
  * late (the others' spans of it hold a wait of about that long), a team
- * split, a team barrier and a free of the team. */
+ * split, a team barrier, a small reduction on the team and a free of the
+ * team. */
 #include <upc.h>
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
@@ -38,6 +39,12 @@ int tupc_main(int argc, char **argv)
     upc_team_t half;
     tupc_team_split(UPC_TEAM_ALL, MYTHREAD % 2, MYTHREAD, &half);
     tupc_team_barrier(half);
+    /* A small reduction on the team: its span, as every traced call's,
+     * though the untraced call takes an inlined path. The team's rank 0 is
+     * thread MYTHREAD % 2; its element of a into its element of b. */
+    int first = MYTHREAD % 2;
+    tupc_team_reduceL(tupc_index(b, first, 1, long), tupc_index(a, first, 1, long), UPC_ADD, 1, 1,
+                      NULL, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, half);
     tupc_team_free(&half);
     upc_all_lock_free(l);
     upc_all_free(a);
