@@ -209,8 +209,8 @@ static int name_at(const char *names, int i, char *buf, size_t len)
 static void put_value(char *buf, size_t len, int kind, uint64_t v)
 {
     if (kind == '*') {
-        uintptr_t off = (uintptr_t)v - (uintptr_t)tupc_run_.heap_base;
-        if (v && tupc_run_.heap_base && tupc_impl_partition_size &&
+        uintptr_t off = (uintptr_t)v - (uintptr_t)tupc_heap_base_;
+        if (v && tupc_heap_base_ && tupc_impl_partition_size &&
             off < (uintptr_t)tupc_impl_threads * tupc_impl_partition_size)
             snprintf(buf, len, "byte %zu of thread %zu's partition",
                      (size_t)(off % tupc_impl_partition_size),

@@ -114,7 +114,7 @@ static inline uint64_t tupc_calls_args(const char *names, uint64_t a0, uint64_t 
                                        uint64_t a3, uint64_t a4, uint64_t a5)
 {
     /* TUPC_CHECKS=off: no comparison of single-valued arguments. */
-    if (__builtin_expect(tupc_run_.checks == TUPC_CHECK_OFF, 0))
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_OFF, 0))
         return 0;
     uint64_t h = ((a0 * 0x9e3779b97f4a7c15ull) ^ (a1 * 0xc2b2ae3d27d4eb4full) ^
                   (a2 * 0xd6e8feb86659fd93ull) ^ (a3 * 0xff51afd7ed558ccdull) ^

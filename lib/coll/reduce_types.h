@@ -214,7 +214,7 @@ static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst,
                                          enum tupc_red_dst dst_kind, tupc_sptr_t src, size_t nelems,
                                          size_t blk_size, size_t esize)
 {
-    if (tupc_run_.checks == TUPC_CHECK_OFF)
+    if (tupc_checks_ == TUPC_CHECK_OFF)
         return;
     /* In place (src is dst) the one array is named dst. */
     if (dst_kind != TUPC_RED_DST_ARRAY || src.addr != dst.addr)
@@ -224,7 +224,7 @@ static inline void tupc_red_alloc_checks(const char *func, tupc_sptr_t dst,
     else /* thread -1: a symmetric allocation, with the element in every partition */
         tupc_check_range(func, "dst", dst_kind == TUPC_RED_DST_EVERY ? -1 : (int)dst.thread,
                          tupc_offset(dst), tupc_offset(dst) + esize);
-    if (tupc_run_.checks == TUPC_CHECK_FULL &&
+    if (tupc_checks_ == TUPC_CHECK_FULL &&
         (dst_kind != TUPC_RED_DST_ARRAY || src.addr != dst.addr)) {
         /* reduce_all's dst: one element at the same offset of every partition. */
         struct tupc_extent s = {"src", src, nelems, blk_size, esize, 0};
@@ -711,7 +711,7 @@ static inline int tupc_red_prefix_apart(const char *func, tupc_sptr_t dst, tupc_
                                         size_t nelems, size_t blk_size)
 {
     int apart = nelems && (dst.thread != src.thread || (blk_size && dst.phase != src.phase));
-    if (__builtin_expect(apart, 0) && tupc_run_.checks == TUPC_CHECK_FULL)
+    if (__builtin_expect(apart, 0) && tupc_checks_ == TUPC_CHECK_FULL)
         tupc_red_prefix_apart_note(func, dst, src);
     return apart;
 }

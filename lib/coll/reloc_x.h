@@ -137,7 +137,7 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
 {
     /* TUPC_CHECKS=full: a copy between overlapping areas is undefined, as
      * for the 1.3 relocalizations (whose areas are checked whole). */
-    if (__builtin_expect(tupc_run_.checks == TUPC_CHECK_FULL, 0) && d.addr < s.addr + n &&
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0) && d.addr < s.addr + n &&
         s.addr < d.addr + n)
         tupc_x_overlap_fail(x, d, s, n);
     tupc_x_need(x, s.thread);

@@ -159,7 +159,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
     uint64_t sig = tupc_calls_note(func, (unsigned)flags, c->args);
     tupc_coll_post_entry_(c, self, tupc_calls_self_.n, THREADS, func, sig);
-    if (__builtin_expect(tupc_run_.checks == TUPC_CHECK_FULL, 0))
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
         tupc_coll_compare_all(c);
     if (in == TUPC_ALLSYNC)
         tupc_coll_begin_barrier_(c);
@@ -202,7 +202,7 @@ tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, struct tupc_coll_
     tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
     tupc_coll_post_entry_(c, self, self->n, self->size, func,
                           tupc_sig(self->sig, c->args ^ (uintptr_t)func));
-    if (__builtin_expect(tupc_run_.checks == TUPC_CHECK_FULL, 0))
+    if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
         tupc_coll_compare_all(c);
     if (in == TUPC_ALLSYNC)
         tupc_coll_barrier(c);

@@ -130,11 +130,11 @@ int tupc_heap_init(int threads, size_t part_size, const int *node_of_thread, cha
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    tupc_run_.heap_base = m;
+    tupc_heap_base_ = m;
     tupc_impl_partition_size = part;
     for (int t = 0; t < threads; t++) {
         /* Before first touch, so that pages come from the thread's node. */
-        tupc_bind_memory(tupc_run_.heap_base + (size_t)t * part, part, node_of_thread[t]);
+        tupc_bind_memory(tupc_heap_base_ + (size_t)t * part, part, node_of_thread[t]);
         pthread_mutex_init(&heap_.parts[t].lock, NULL);
         tupc_arena_init(&heap_.parts[t].local);
         atomic_init(&heap_.parts[t].local_top, 0);
@@ -157,8 +157,8 @@ void tupc_heap_fini(void)
     free(heap_.parts);
     heap_.parts = NULL;
     tupc_arena_fini(&heap_.sym);
-    munmap(tupc_run_.heap_base, heap_.map_len);
-    tupc_run_.heap_base = NULL;
+    munmap(tupc_heap_base_, heap_.map_len);
+    tupc_heap_base_ = NULL;
     tupc_impl_partition_size = 0;
 }
 
@@ -167,17 +167,17 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
     if (!p.addr)
         tupc_fail(func, "UPC 1.3 6.4", "%s is a null pointer-to-shared; expected shared memory",
                   arg);
-    if (p.addr < tupc_run_.heap_base || p.addr >= tupc_run_.heap_base + heap_.map_len)
+    if (p.addr < tupc_heap_base_ || p.addr >= tupc_heap_base_ + heap_.map_len)
         tupc_fail(func, "UPC 1.3 6.4",
                   "%s (address %p) does not point into the shared heap; expected a pointer from "
                   "a upc_*alloc function",
                   arg, (void *)p.addr);
     /* Compare against the partition the pointer names: no division on the
      * path every collective call takes. */
-    char *start = tupc_run_.heap_base + (size_t)p.thread * tupc_impl_partition_size;
+    char *start = tupc_heap_base_ + (size_t)p.thread * tupc_impl_partition_size;
     if (p.thread >= (uint32_t)tupc_run_.threads || p.addr < start ||
         p.addr >= start + tupc_impl_partition_size) {
-        size_t t = (size_t)(p.addr - tupc_run_.heap_base) / tupc_impl_partition_size;
+        size_t t = (size_t)(p.addr - tupc_heap_base_) / tupc_impl_partition_size;
         tupc_fail(func, "UPC 1.3 6.4",
                   "%s says thread %u but its address is in thread %zu's partition; expected a "
                   "pointer made by tupc_ptr_add or an allocator",
@@ -284,7 +284,7 @@ static tupc_sptr_t sym_alloc(const char *func, size_t len, size_t nblocks, size_
         return fail_alloc(func, len, largest);
     alloc_error[0] = '\0';
     advise_huge(-1, off, len);
-    return (tupc_sptr_t){tupc_run_.heap_base + off, 0, 0};
+    return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
 }
 
 /* Bytes per partition for nblocks blocks of nbytes dealt round-robin. */
@@ -322,7 +322,7 @@ tupc_sptr_t upc_global_alloc(size_t nblocks, size_t nbytes)
             return TUPC_NULL;
         }
         alloc_error[0] = '\0';
-        return (tupc_sptr_t){tupc_run_.heap_base + off, 0, 0};
+        return (tupc_sptr_t){tupc_heap_base_ + off, 0, 0};
     }
 #endif
     return sym_alloc("upc_global_alloc", len, nblocks, nbytes);
@@ -482,10 +482,10 @@ static const char *describe_ptr(const char *addr, char *buf, size_t len)
 {
     if (!addr)
         snprintf(buf, len, "a null pointer");
-    else if (addr < tupc_run_.heap_base || addr >= tupc_run_.heap_base + heap_.map_len)
+    else if (addr < tupc_heap_base_ || addr >= tupc_heap_base_ + heap_.map_len)
         snprintf(buf, len, "address %p, outside the shared heap", (const void *)addr);
     else {
-        size_t at = (size_t)(addr - tupc_run_.heap_base);
+        size_t at = (size_t)(addr - tupc_heap_base_);
         snprintf(buf, len, "offset %zu of thread %zu's partition", at % tupc_impl_partition_size,
                  at / tupc_impl_partition_size);
     }

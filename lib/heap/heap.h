@@ -21,7 +21,7 @@ void tupc_heap_fini(void);
 
 static inline char *tupc_partition(int t)
 {
-    return tupc_run_.heap_base + (size_t)t * tupc_impl_partition_size;
+    return tupc_heap_base_ + (size_t)t * tupc_impl_partition_size;
 }
 
 /* A live allocation as one thread's partition sees it. */
@@ -54,7 +54,7 @@ void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size
 /* Whether [p, p + n) is in p's thread's partition, with its offset there. */
 static inline int tupc_in_partition(tupc_sptr_t p, size_t n, size_t *off)
 {
-    *off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_run_.heap_base) -
+    *off = (size_t)((uintptr_t)p.addr - (uintptr_t)tupc_heap_base_) -
            (size_t)p.thread * tupc_impl_partition_size;
     return p.thread < (uint32_t)tupc_impl_threads && *off < tupc_impl_partition_size &&
            n <= tupc_impl_partition_size - *off;

@@ -15,7 +15,7 @@ _Thread_local struct tupc_seen_call tupc_seen_calls_[2] __attribute__((tls_model
 
 void tupc_call_seen(uint64_t key, uint32_t gen)
 {
-    if (tupc_run_.checks == TUPC_CHECK_FULL)
+    if (tupc_checks_ == TUPC_CHECK_FULL)
         return;
     tupc_seen_calls_[1] = tupc_seen_calls_[0];
     tupc_seen_calls_[0] = (struct tupc_seen_call){key, gen};

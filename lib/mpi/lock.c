@@ -27,12 +27,12 @@ static tupc_sptr_t word_of(const char *func, upc_lock_t *l)
     size_t map = (size_t)tupc_impl_threads * tupc_impl_partition_size;
     if (!l)
         tupc_fail(func, "UPC 1.3 7.2.4", "lock is NULL; expected a lock from upc_*_lock_alloc");
-    if (a < tupc_run_.heap_base || a >= tupc_run_.heap_base + map || ((uintptr_t)a & 7))
+    if (a < tupc_heap_base_ || a >= tupc_heap_base_ + map || ((uintptr_t)a & 7))
         tupc_fail(func, "UPC 1.3 7.2.4",
                   "lock (%p) is no lock that upc_global_lock_alloc or upc_all_lock_alloc "
                   "returned; expected one of theirs",
                   (void *)l);
-    uint32_t t = (uint32_t)((size_t)(a - tupc_run_.heap_base) / tupc_impl_partition_size);
+    uint32_t t = (uint32_t)((size_t)(a - tupc_heap_base_) / tupc_impl_partition_size);
     return (tupc_sptr_t){a, t, 0};
 }
 

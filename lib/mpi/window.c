@@ -141,7 +141,7 @@ int tupc_mpi_map_heap(size_t len, size_t mine, size_t mine_len, char **base, cha
 int tupc_mpi_window_start(char *err, size_t len)
 {
     size_t part = tupc_impl_partition_size, T = (size_t)tupc_local_threads_;
-    char *mine = tupc_run_.heap_base + (size_t)tupc_first_thread_ * part;
+    char *mine = tupc_heap_base_ + (size_t)tupc_first_thread_ * part;
     /* Displacement unit 1: a target offset is a byte offset in the
      * owner's partitions. */
     if (MPI_Win_create(mine, (MPI_Aint)(part * T), 1, MPI_INFO_NULL, tupc_mpi_comm_,
@@ -193,7 +193,7 @@ static int target(uint32_t t, const char *addr, MPI_Aint *disp)
 {
     int rank = tupc_mpi_rank_of(t);
     const char *start =
-        tupc_run_.heap_base + (size_t)rank * (size_t)tupc_local_threads_ * tupc_impl_partition_size;
+        tupc_heap_base_ + (size_t)rank * (size_t)tupc_local_threads_ * tupc_impl_partition_size;
     *disp = (MPI_Aint)(addr - start);
     return rank;
 }

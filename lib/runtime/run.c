@@ -250,7 +250,7 @@ static void release_run(int *cpu, int *node, int *status, pthread_t *tid, _Atomi
     free(status);
     free(tid);
     free((void *)gone);
-    tupc_run_ = TUPC_RUN_STATE_IDLE;
+    tupc_run_ = (struct tupc_run_state){0};
     tupc_impl_threads = 0;
 #if TUPC_HAVE_MPI
     tupc_procs_ = 1;
@@ -366,12 +366,12 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
         .heap_size = heap,
         .cpu_of_thread = cpu,
         .node_of_thread = node,
-        /* The options' level, else the environment's, else the default. */
-        .checks = o->checks > 0              ? o->checks - TUPC_CHECKS_OFF
-                  : tupc_config_.checks >= 0 ? (int)tupc_config_.checks
-                                             : TUPC_CHECK_DEFAULT,
         .gone = gone,
     };
+    /* The options' level, else the environment's, else the default. */
+    tupc_checks_ = o->checks > 0              ? o->checks - TUPC_CHECKS_OFF
+                   : tupc_config_.checks >= 0 ? (int)tupc_config_.checks
+                                              : TUPC_CHECK_DEFAULT;
     tupc_impl_threads = threads;
     atomic_store_explicit(&tupc_end_.stopping, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.gone, 0, memory_order_relaxed);

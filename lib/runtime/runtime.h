@@ -21,21 +21,26 @@ struct tupc_run_state {
     size_t heap_size;    /* bytes per partition */
     int *cpu_of_thread;  /* -1 where not pinned */
     int *node_of_thread; /* NUMA node of each thread (0 without NUMA) */
-    int checks;          /* enum tupc_check_level, below */
-    /* Where the shared heap starts (tupc_impl.h has each partition's size),
-     * set by heap/heap.c, so that the modules below the heap (the call
-     * ledger's messages) can place an address without calling up into it. */
-    char *heap_base;
     /* Threads that have returned from their entry function: a flag per
      * thread, set after the thread's last store to any counter. */
     _Atomic int *gone;
 };
 
 /* Written before the UPC threads start and after they end; read-only while
- * they run (pthread_create and pthread_join order those accesses). Between
- * runs, zero but for the checks' level, TUPC_CHECK_DEFAULT. */
+ * they run (pthread_create and pthread_join order those accesses). */
 extern struct tupc_run_state tupc_run_;
-#define TUPC_RUN_STATE_IDLE ((struct tupc_run_state){.checks = TUPC_CHECK_DEFAULT})
+
+/* Two more parameters of the run, kept apart from tupc_run_ because every
+ * collective's inlined checks read them: as fields of tupc_run_ they made
+ * the 8-byte NO|NO upc_all_broadcast 13% slower (0.91 -> 1.04 of 7452e8c,
+ * bench_small, the same instructions). Set before the UPC threads start;
+ * read-only while they run. The check level (TUPC_CHECKS,
+ * tupc_options.checks), and where the shared heap starts (tupc_impl.h has
+ * each partition's size), set by heap/heap.c, so that the modules below
+ * the heap (the call ledger's messages) can place an address without
+ * calling up into it. */
+extern int tupc_checks_;
+extern char *tupc_heap_base_;
 
 /* How the run ends, written while it runs. */
 struct tupc_run_end {

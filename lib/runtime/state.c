@@ -14,7 +14,9 @@
 int tupc_impl_threads;
 _Thread_local int tupc_impl_mythread __attribute__((tls_model("initial-exec"))) = -1;
 size_t tupc_impl_partition_size;
-struct tupc_run_state tupc_run_ = TUPC_RUN_STATE_IDLE;
+struct tupc_run_state tupc_run_;
+int tupc_checks_ = TUPC_CHECK_DEFAULT;
+char *tupc_heap_base_;
 struct tupc_run_end tupc_end_;
 
 size_t tupc_parse_size(const char *s)

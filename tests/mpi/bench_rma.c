@@ -70,7 +70,7 @@ int tupc_main(int argc, char **argv)
     int target = T - per; /* the first thread of the last process */
     tupc_sptr_t p = tupc_index(a, target, 1, buf);
     int rank = tupc_mpi_rank_of((uint32_t)target);
-    MPI_Aint disp = (MPI_Aint)(p.addr - (tupc_run_.heap_base +
+    MPI_Aint disp = (MPI_Aint)(p.addr - (tupc_heap_base_ +
                                          (size_t)rank * (size_t)per * tupc_impl_partition_size));
     upc_barrier();
     if (me == 0) {
