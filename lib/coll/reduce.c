@@ -375,7 +375,8 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_t
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_coll_flags(func, flags, &in, &out);
-    const int me = tupc_team_my_rank(t), holder = tupc_team_rank_in(t, (int)src.thread);
+    /* src's holder is read where a mode needs it: NO|NO and ALL|ALL do not. */
+    const int me = tupc_team_my_rank(t);
     const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
     struct tupc_coll c;
     int worker = tupc_red_begin(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f,
@@ -385,13 +386,17 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_t
     tupc_red_check_op(func, ty, op, f);
     check_ptrs_once(ty, func, c.args, dst, src, nelems, blk_size);
     if (me != worker) {
-        if (out == TUPC_ALLSYNC || (out == TUPC_MYSYNC && me == holder))
+        if (out == TUPC_ALLSYNC ||
+            (out == TUPC_MYSYNC && me == tupc_team_rank_in(t, (int)src.thread)))
             tupc_coll_wait_finished(&c, worker);
         return;
     }
     tupc_red_wait_in(&c, t, in, worker);
-    if (in == TUPC_MYSYNC && holder >= 0)
-        tupc_coll_need(&c, holder);
+    if (in == TUPC_MYSYNC) {
+        const int holder = tupc_team_rank_in(t, (int)src.thread);
+        if (holder >= 0)
+            tupc_coll_need(&c, holder);
+    }
     if (nelems == 1) { /* one element reduces to itself, whatever op is */
         tupc_copy_elem(dst.addr, src.addr, ty->size);
     } else {
