@@ -221,9 +221,9 @@ static inline int tupc_coll_rank(const struct tupc_coll *c, const struct tupc_te
 void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, uint64_t args);
 
 /* IN_MYSYNC: waits until member j has entered call c; no-op in other modes.
- * (j is a rank in c's team; on UPC_TEAM_ALL, a thread.) */
+ * (j is a rank in c's team; on UPC_TEAM_ALL, a thread.) The mode's test is
+ * inline, so that the other modes pay no call; tupc_coll_need_ waits. */
 void tupc_coll_need_(const struct tupc_coll *c, int j);
-/* The mode's test inline: the other modes pay no call. */
 static inline void tupc_coll_need(const struct tupc_coll *c, int j)
 {
     if (c->in == TUPC_MYSYNC)
