@@ -365,13 +365,16 @@ static void wait_phase(const char *func, int named, int id)
                 report_mismatch(func, id, r.other_id, r.other_thread);
         }
     } else {
-        /* Start after ourselves so that threads do not all read thread 0 first. */
-        for (int k = 1; k < tupc_run_.threads; k++) {
-            int j = me + k < tupc_run_.threads ? me + k : me + k - tupc_run_.threads;
-            tupc_wait_peer(&bar_.thr[j].arrive, e, j, func); /* acquire: j's writes before notify */
+        /* Start after ourselves so that threads do not all read thread 0 first.
+         * n and thr in registers: the waits' acquire loads would reload them. */
+        const int n = tupc_run_.threads;
+        struct bar_thread *const thr = bar_.thr;
+        for (int k = 1; k < n; k++) {
+            int j = me + k < n ? me + k : me + k - n;
+            tupc_wait_peer(&thr[j].arrive, e, j, func); /* acquire: j's writes before notify */
             check_arrival(func, j, e);
-            if (named && (bar_.thr[j].how[e % 2] & NAMED) && bar_.thr[j].id[e % 2] != id)
-                report_mismatch(func, id, bar_.thr[j].id[e % 2], j);
+            if (named && (thr[j].how[e % 2] & NAMED) && thr[j].id[e % 2] != id)
+                report_mismatch(func, id, thr[j].id[e % 2], j);
         }
         if (named && (bar_.thr[me].how[e % 2] & NAMED) && bar_.thr[me].id[e % 2] != id)
             report_mismatch(func, id, bar_.thr[me].id[e % 2], me);
