@@ -94,8 +94,8 @@ static inline void tupc_reloc_check_allocs_now(const char *func,
         const struct tupc_reloc_area *a = &areas[i];
         /* With one thread an `all` area's one block may come from upc_alloc. */
         int t = a->all ? (tupc_impl_threads == 1 ? 0 : -1) : (int)a->p.thread;
-        size_t off = (size_t)(a->p.addr - tupc_heap_base_) -
-                     (size_t)a->p.thread * tupc_impl_partition_size;
+        size_t off =
+            (size_t)(a->p.addr - tupc_heap_base_) - (size_t)a->p.thread * tupc_impl_partition_size;
         tupc_check_range(func, a->arg, t, off, off + a->len);
     }
     if (tupc_checks_ == TUPC_CHECK_FULL)
