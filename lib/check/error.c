@@ -12,15 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The process's last error (tupc_last_error), and whether it was only a
- * refusal that a later error replaces. */
+/* The process's last error (tupc_last_error). */
 static struct error_state {
     pthread_mutex_t error_lock;
     char last_error[1024];
+    /* The kept message is a refused tupc_run call, not an error of the run
+     * in progress: an error of that run replaces it. */
     int last_is_refusal;
 } error_ = {.error_lock = PTHREAD_MUTEX_INITIALIZER};
-/* The kept message is a refused tupc_run call, not an error of the run in
- * progress: an error of that run replaces it. */
 
 const char *tupc_last_error(void)
 {

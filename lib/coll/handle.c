@@ -31,12 +31,11 @@ struct table {
 static struct handle_tables {
     struct table *tables;
     int ntables;
+    /* Serials of the process: never reused, across runs too, so that a
+     * handle kept from an earlier run or post finds no entry. Relaxed: only
+     * uniqueness is needed. 2^40 posts would wrap it. */
     _Atomic uint64_t serials;
 } handles_ = {.serials = 1};
-
-/* Serials of the process: never reused, across runs too, so that a handle
- * kept from an earlier run or post finds no entry. Relaxed: only
- * uniqueness is needed. 2^40 posts would wrap it. */
 
 int tupc_handle_init(int threads)
 {

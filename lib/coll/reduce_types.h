@@ -499,13 +499,14 @@ typedef upc_coll_handle_t tupc_red_team_path_fn(const struct tupc_red_type *ty, 
 extern tupc_red_team_path_fn *tupc_red_team_reduce_path_;
 void tupc_red_team_attach(void);
 
-/* Whether a team form's call on a split team tries the 1.3 path first,
- * inlined in the form, before reduce_team.c's path: blocking and untraced
- * (that path opens a traced call's span), so that a small call pays no
- * second call with a dozen arguments (8-byte reduceL 31 instructions
- * fewer, prefix_reduceL 35). Outside a UPC thread the lookup then fails
- * first (tupc_team_find_). A call whose pieces do not fit the team goes on
- * to reduce_team.c's path, which finds that again. */
+/* Whether the prefix_reduce and reduce_all team forms' call on a split
+ * team tries the 1.3 path first, before reduce_team.c's path: blocking and
+ * untraced (that path opens a traced call's span), so that a small call
+ * pays no second call with a dozen arguments (8-byte prefix_reduceL 35
+ * instructions fewer). The reduce form needs no trace test: its inlined
+ * path is off while tracing (alg.red_direct). Outside a UPC thread the
+ * lookup then fails first (tupc_team_find_). A call whose pieces do not fit
+ * the team goes on to reduce_team.c's path, which finds that again. */
 static inline int tupc_red_team_direct(const char *func, upc_flag_t flags)
 {
     return !(flags & UPC_ASYNC) && !tupc_trace_wanted(func);

@@ -71,11 +71,12 @@ void tupc_coll_thread_start(void);
 
 /* The one constructor of every team's parts (UPC_TEAM_ALL's in
  * tupc_coll_init, the others' in team.c): for n members, their lines and
- * scratch, their own states (or, with states_thread_local, room for pointers to the
- * members' thread-local ones, each set by its thread: UPC_TEAM_ALL's), their
- * barrier lines (all zeroed) and the maps, every rank and thread unplaced
- * (-1) for the caller to fill; the algorithms chosen for n. -1 when out of
- * memory, with nothing kept. unmake frees them. */
+ * scratch, their own states (or, with states_thread_local, room for
+ * pointers to the members' thread-local ones, each set by its thread:
+ * UPC_TEAM_ALL's), their barrier lines (all zeroed) and the maps, every
+ * rank and thread unplaced (-1) for the caller to fill; the algorithms
+ * chosen for n. -1 when out of memory, with nothing kept. unmake frees
+ * them. */
 int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local);
 void tupc_coll_team_unmake(struct tupc_team *t);
 

@@ -29,11 +29,14 @@ _Atomic(struct tupc_team *) tupc_team_table_[SLOTS];
 _Atomic int tupc_team_ids_[SLOTS];
 #define table tupc_team_table_
 #define ids tupc_team_ids_
-/* Each slot's generation, and the slot used last. */
+/* Each slot's generation, the slot used last, and the client that checks
+ * and frees what hangs on a team (tupc_team_attach). */
 static struct team_table {
     uint16_t gens[SLOTS];
     pthread_mutex_t lock;
     int last_slot; /* under lock */
+    /* Set before the UPC threads start (pthread_create orders it) and never
+     * cleared: the client's functions stay valid. */
     const struct tupc_team_client *client;
 } teams_ = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -94,9 +97,6 @@ int tupc_team_check_end(char *buf, size_t len)
     }
     return 0;
 }
-
-/* Set before the UPC threads start (pthread_create orders it) and never
- * cleared: the client's functions stay valid. */
 
 void tupc_team_attach(const struct tupc_team_client *c)
 {
