@@ -598,6 +598,8 @@ tupc_red_team_path_fn *tupc_red_team_reduce_path_;
     {                                                                                              \
         TUPC_TEAM_FORM_ON_ALL(team, flags, "upc_all_reduce" #T, "tupc_team_reduce" #T,             \
                               upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags));     \
+        /* team != UPC_TEAM_ALL with !UPC_ASYNC follows from the line above;                       \
+         * said, so that the inlined path's tests for UPC_TEAM_ALL fold. */                        \
         if (team != UPC_TEAM_ALL && !(flags & UPC_ASYNC) &&                                        \
             reduce_on(&tupc_red_##T, "tupc_team_reduce" #T,                                        \
                       tupc_team_get("tupc_team_reduce" #T, team), dst, src, op, nelems, blk_size,  \
