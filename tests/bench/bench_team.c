@@ -5,7 +5,10 @@
  * sync mode, a round times the 1.3 call and then its team form on the same
  * arrays, each back to back (a barrier before and after the loop only);
  * reported: the medians over the rounds of both latencies and of their
- * ratio taken within the round, so that the VM's phases cancel.
+ * ratio taken within the round, so that the VM's phases cancel. 15 rounds
+ * by default: with 5, an 8-byte cell of 40 ns at 4 or 8 THREADS on 2 CPUs
+ * moved by 0.8-1.3 from one run to the next (a thread descheduled in a
+ * round); with 15 by 0.95-1.15.
  *
  * Usage: bench_team [-n THREADS] [--rounds R] [--sizes 8,64K,1M] */
 #include "args.h"
@@ -35,7 +38,7 @@ static const char *const mode_names[NMODE] = {"NO|NO", "MY|MY", "ALL|ALL"};
 static struct {
     int rounds, nsizes;
     size_t size[MAX_SIZES];
-} opt = {.rounds = 5, .nsizes = 3, .size = {8, 64u << 10, 1u << 20}};
+} opt = {.rounds = 15, .nsizes = 3, .size = {8, 64u << 10, 1u << 20}};
 
 static double lat[MAX_ROUNDS][NVERB][NMODE][MAX_SIZES][2];
 static double th_mean[TUPC_MAX_THREADS];
@@ -165,7 +168,7 @@ static int body(void *arg)
 enum { O_N, O_ROUNDS, O_SIZES };
 static const struct tb_opt opts[] = {
     [O_N] = {"-n", "THREADS", "THREADS (default 2)"},
-    [O_ROUNDS] = {"--rounds", "R", "rounds, 1 to 31, for the medians (default 5)"},
+    [O_ROUNDS] = {"--rounds", "R", "rounds, 1 to 31, for the medians (default 15)"},
     [O_SIZES] = {"--sizes", "B,B,...", "bytes per call, with K, M or G (default 8,64K,1M)"},
     {NULL, NULL, NULL}};
 static const struct tb_cmd cmd = {
@@ -191,7 +194,7 @@ int main(int argc, char **argv)
         }
     }
     if (opt.rounds < 1 || opt.rounds > MAX_ROUNDS)
-        opt.rounds = 5;
+        opt.rounds = 15;
     size_t max = 8;
     for (int s = 0; s < opt.nsizes; s++) {
         if (opt.size[s] < sizeof(long))
