@@ -61,14 +61,6 @@ static void leave(const struct tupc_mpi_call *c)
         tupc_barrier_all(c->func);
 }
 
-void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                        size_t nbytes)
-{
-    enter(c);
-    fetch(block(dst, MYTHREAD), src.thread, src.addr, nbytes);
-    leave(c);
-}
-
 void tupc_mpi_scatter(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                       size_t nbytes)
 {
@@ -209,9 +201,11 @@ static void gather_range(const char *func, char *buf, tupc_sptr_t p, size_t m, s
 }
 
 /* The thread of dst combines every element, in index order, with the
- * kernel of the single-process path (user functions left to right). */
-void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
-                     tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void))
+ * kernel of the single-process path (user functions left to right): the
+ * path of UPC_NONCOMM_FUNC (mpi/hier.c takes the others). */
+void tupc_mpi_reduce_ordered(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                             size_t blk_size, void (*f)(void))
 {
     enter(c);
     if ((uint32_t)MYTHREAD == dst.thread && nelems) { /* nelems 0: dst is left as it was */
@@ -225,10 +219,8 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
     leave(c);
 }
 
-/* Calls fn(arg, index, address, run) for each run of the elements of array
- * p (shared [B]) below m that have affinity to this thread. */
-static void my_runs(tupc_sptr_t p, size_t m, size_t B, size_t es,
-                    void (*fn)(void *, size_t, char *, size_t), void *arg)
+void tupc_mpi_my_runs(tupc_sptr_t p, size_t m, size_t B, size_t es,
+                      void (*fn)(void *, size_t, char *, size_t), void *arg)
 {
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, p, m, B, es, 0);
@@ -276,7 +268,7 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
     enter(c);
     const size_t es = ty->size;
     struct prefix_out o = {0, es, NULL, excl};
-    my_runs(dst, nelems, blk_size, es, note_end, &o);
+    tupc_mpi_my_runs(dst, nelems, blk_size, es, note_end, &o);
     char *vals = NULL;
     if (o.end) {
         char *in = scratch(c->func, o.end * es);
@@ -289,7 +281,7 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
         tupc_barrier_all(c->func);
     if (o.end) {
         o.vals = vals;
-        my_runs(dst, o.end, blk_size, es, write_run, &o);
+        tupc_mpi_my_runs(dst, o.end, blk_size, es, write_run, &o);
         free(vals);
     }
     leave(c);

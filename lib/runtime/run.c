@@ -161,11 +161,14 @@ static int start_heap(char *err, size_t len)
         return -1;
     if (tupc_procs_ == 1)
         return 0;
-    return tupc_mpi_window_start(err, len) ? -1 : tupc_mpi_barrier_start(err, len);
+    if (tupc_mpi_window_start(err, len) || tupc_mpi_barrier_start(err, len))
+        return -1;
+    return tupc_mpi_hier_start(err, len);
 }
 static void stop_heap(void)
 {
     if (tupc_procs_ > 1) {
+        tupc_mpi_hier_stop();
         tupc_mpi_barrier_stop();
         tupc_mpi_window_stop();
     }
