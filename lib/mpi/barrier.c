@@ -63,6 +63,14 @@ static MPI_Comm node; /* this node's processes */
  * wait for (mpi_coll at 3 x 2 on 2 CPUs ran past 120 s); there the
  * backing-off waits of the departure stay. One decision for the job. */
 static int block_ok;
+/* Whether no run of the job may stop early (the condition of block_ok
+ * without the CPUs): an MPI call that yields may block then. */
+static int stop_safe;
+
+int tupc_mpi_may_block(int yields)
+{
+    return yields ? stop_safe : block_ok;
+}
 
 int tupc_mpi_barrier_start(char *err, size_t len)
 {
@@ -94,10 +102,13 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     /* A run that may stop early (return_on_error, or upc_global_exit
      * outside tupc_main: mpi/stop.c) never blocks: the other processes
      * may never post the reduction waited for. */
-    int mine = tupc_local_threads_ <= tupc_run_.cpus &&
-               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1) &&
-               tupc_run_.main_mode && !tupc_run_.return_on_error;
-    MPI_Allreduce(&mine, &block_ok, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
+    int mine[2] = {tupc_run_.main_mode && !tupc_run_.return_on_error, 0};
+    mine[1] = mine[0] && tupc_local_threads_ <= tupc_run_.cpus &&
+              (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
+    int agreed[2];
+    MPI_Allreduce(mine, agreed, 2, MPI_INT, MPI_MIN, tupc_mpi_comm_);
+    stop_safe = agreed[0];
+    block_ok = agreed[1];
     arrived = 0;
     started = 0;
     atomic_store_explicit(&here_arrived, 0, memory_order_relaxed); /* before the threads */

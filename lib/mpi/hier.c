@@ -19,13 +19,24 @@
  * A process's calls are numbered alike in every thread (every thread makes
  * the same collective calls, 7.4 para 3; check/calls.h compares them at
  * the barriers). Thread j's `done` = s says it has finished reading the
- * process's data of calls up to s (a broadcast's stage) and has published
+ * process's data of calls up to s (a broadcast's bytes) and has published
  * what the leader reads of call s (a reduction's partial); the leader's
  * `ready` = s says that call s's data is in place and that the partials
- * of s are read. So the leader refills the stage for call s only after
- * every `done` >= s - 1, and a thread rewrites its partial for call s only
- * after `ready` >= s - 1: one call of slack, no copy kept per call.
- * docs/design.md, "Across processes". */
+ * of s are read. A broadcast's bytes (up to HIER_RING) and the partials
+ * have HIER_SLOTS slots, by call number: the leader refills slot
+ * s % HIER_SLOTS after every `done` >= s - HIER_SLOTS, and a thread
+ * rewrites its partial there after `ready` >= s - HIER_SLOTS, so that the
+ * leader runs ahead of a thread that waits for a CPU (THREADS above the
+ * cores) instead of meeting it in every call. A larger broadcast lands in
+ * the leader's own dst block (on src's process it is read from src), where
+ * the process's other threads copy it from: the leader (the src thread)
+ * returns once they have, as OUT_MYSYNC says for a thread whose data
+ * others read, under every mode (its dst is the user's once it returns).
+ *
+ * The leader waits for MPI inside a blocking call where that is safe
+ * (choose_blocking), else it posts the non-blocking form and polls it,
+ * yielding its CPU between tests. docs/design.md, "Across
+ * processes". */
 #include "mpi/layer.h"
 
 #include "check/calls.h"
@@ -41,7 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 /* A reduction's partial as the leaders combine it (one MPI element). */
 struct hier_pair {
@@ -49,27 +60,30 @@ struct hier_pair {
     union tupc_red_val v;
 };
 
-/* One thread's state, written by that thread (done, the partial) or read
- * by the leader; two lines, so that the adjacent-line prefetcher does not
- * make neighbours contend. */
+#define HIER_SLOTS 8
+#define HIER_RING ((size_t)1 << 20) /* the bytes of a broadcast that goes through a slot */
+
+/* One thread's state, written by that thread (done, the partials) or read
+ * by the leader; in lines of its own, so that neighbours do not contend
+ * (128 bytes: the adjacent-line prefetcher fetches pairs). */
 struct hier_member {
     tupc_word entered; /* the calls this thread has entered */
     tupc_word done;    /* see the top */
     uint32_t seq;      /* the calls it has made (its own) */
-    struct hier_pair partial;
+    struct hier_pair partial[HIER_SLOTS];
 } __attribute__((aligned(128)));
 
 static struct {
     MPI_Comm comm; /* the leaders' collectives, apart from every other message */
     MPI_Datatype pair;
     MPI_Op op;
-    struct hier_member *m; /* this process's threads, by local index */
-    tupc_word ready;       /* see the top */
-    char *stage;           /* a broadcast's bytes, on the processes that receive them */
-    size_t cap;
-    /* Where the process's threads copy a broadcast from (the stage, or src
-     * itself on src's process): written by the leader before ready. */
-    const char *from;
+    struct hier_member *m;         /* this process's threads, by local index */
+    tupc_word ready;               /* see the top */
+    int block_bcast, block_reduce; /* the leader waits in blocking MPI calls */
+    struct {
+        char *buf;
+        size_t cap;
+    } slot[HIER_SLOTS]; /* the broadcasts' bytes up to HIER_RING */
     /* The reduction that the MPI op applies: set by the leader before it
      * posts the reduction; read by whichever thread MPI runs the op in
      * (release/acquire, as MPI's own ordering cannot be seen by TSan). */
@@ -100,6 +114,32 @@ static void pair_op(void *in_, void *inout_, int *len, MPI_Datatype *dt)
     }
 }
 
+/* Where the leader may wait inside a blocking MPI call (see the top), as
+ * measured with tests/mpi/bench_coll on 2 CPUs: a blocking call that polls
+ * without yielding takes a CPU from the process's other threads, which a
+ * broadcast's copies need (8 bytes at 2 x 2 on Open MPI: 19 us against
+ * 2.3 us polled), while a reduction calls MPI only once every partial of
+ * the process is in (8 bytes at 4 x 1: 3 us against 35 us polled, the
+ * non-blocking schedule moving one step per test). Open MPI yields in its
+ * blocking calls where the node holds more processes than CPUs. */
+static void choose_blocking(void)
+{
+#ifdef OPEN_MPI
+    MPI_Comm node;
+    int on_node = 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    MPI_Comm_split_type(tupc_mpi_comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &on_node);
+    MPI_Comm_free(&node);
+    int yields = on_node > (cpus > 0 ? cpus : 1), all_yield;
+    MPI_Allreduce(&yields, &all_yield, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
+    hier_.block_bcast = tupc_mpi_may_block(all_yield);
+    hier_.block_reduce = tupc_mpi_may_block(1);
+#else
+    hier_.block_bcast = hier_.block_reduce = tupc_mpi_may_block(0);
+#endif
+}
+
 int tupc_mpi_hier_start(char *err, size_t len)
 {
     size_t n = (size_t)tupc_local_threads_;
@@ -110,9 +150,8 @@ int tupc_mpi_hier_start(char *err, size_t len)
     }
     memset(hier_.m, 0, n * sizeof *hier_.m);
     memset(&hier_.ready, 0, sizeof hier_.ready);
-    hier_.stage = NULL;
-    hier_.cap = 0;
-    hier_.from = NULL;
+    memset(hier_.slot, 0, sizeof hier_.slot);
+    choose_blocking();
     if (MPI_Comm_dup(tupc_mpi_comm_, &hier_.comm) != MPI_SUCCESS ||
         MPI_Type_contiguous((int)sizeof(struct hier_pair), MPI_BYTE, &hier_.pair) != MPI_SUCCESS ||
         MPI_Type_commit(&hier_.pair) != MPI_SUCCESS ||
@@ -128,15 +167,18 @@ void tupc_mpi_hier_stop(void)
     MPI_Op_free(&hier_.op);
     MPI_Type_free(&hier_.pair);
     MPI_Comm_free(&hier_.comm);
-    free(hier_.stage);
+    for (int i = 0; i < HIER_SLOTS; i++)
+        free(hier_.slot[i].buf);
     free(hier_.m);
     hier_.m = NULL;
 }
 
-/* The leader's wait for its MPI request: polls, and past a spin gives the
- * CPU away, as the barrier's departure does (mpi/barrier.c); MPI_Wait
- * would poll without yielding (MPICH always), taking the CPUs of the
- * threads of the processes it waits for. */
+/* The leader's wait for its non-blocking MPI call: polls, and past a spin
+ * gives the CPU away between tests. It does not sleep, as the barrier's
+ * departure does: a non-blocking collective moves on only inside a test
+ * (a 16 MiB broadcast in pieces took 3.8 times MPI_Bcast with 20 us
+ * sleeps). Past 4096 tests the hang watchdog sees it as a sleeping wait,
+ * and it looks for another process's stop. */
 static void finish(MPI_Request *r, const char *func)
 {
     struct tupc_wait_event ev = {func, -1, 0};
@@ -151,14 +193,27 @@ static void finish(MPI_Request *r, const char *func)
         /* Relaxed: the flag only says that the run is ending. */
         if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
             tupc_thread_leave();
-        if (n < 4096) {
-            tupc_backoff(n);
-        } else {
-            if (n == 4096)
-                tupc_wait_napping(&ev);
-            nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
+        if (n == 4096)
+            tupc_wait_napping(&ev);
+        if (n >= 4096 && n % 64 == 0)
             tupc_mpi_stop_poll();
+        tupc_backoff(n);
+    }
+}
+
+static void bcast(void *buf, size_t n, int root, const char *func)
+{
+    /* Counts above INT_MAX go in pieces of 1 GiB. */
+    for (size_t at = 0; at < n;) {
+        size_t k = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
+        if (hier_.block_bcast) {
+            MPI_Bcast((char *)buf + at, (int)k, MPI_BYTE, root, hier_.comm);
+        } else {
+            MPI_Request r;
+            MPI_Ibcast((char *)buf + at, (int)k, MPI_BYTE, root, hier_.comm, &r);
+            finish(&r, func);
         }
+        at += k;
     }
 }
 
@@ -176,12 +231,27 @@ static uint32_t enter(const struct tupc_mpi_call *c, struct hier_member *me)
     return s;
 }
 
-/* The leader, before it reuses what call s - 1 left: every thread of the
+/* The leader, before it reuses what call `upto` left: every thread of the
  * process is done with it. */
-static void wait_done(const char *func, uint32_t s)
+static void wait_done(const char *func, uint32_t upto)
 {
     for (int j = 1; j < tupc_local_threads_; j++)
-        tupc_wait_peer(&hier_.m[j].done, s - 1, tupc_first_thread_ + j, func);
+        tupc_wait_peer(&hier_.m[j].done, upto, tupc_first_thread_ + j, func);
+}
+
+/* Slot s's buffer, of n bytes at least (nobody reads it now). */
+static char *slot_buf(const char *func, uint32_t s, size_t n)
+{
+    __typeof__(hier_.slot[0]) *b = &hier_.slot[s % HIER_SLOTS];
+    if (n > b->cap) {
+        size_t cap = n < 64 ? 64 : n;
+        free(b->buf);
+        b->buf = malloc(cap);
+        if (!b->buf)
+            tupc_fail(func, NULL, "cannot allocate %zu bytes across processes", cap);
+        b->cap = cap;
+    }
+    return b->buf;
 }
 
 void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
@@ -190,48 +260,44 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
     const int li = MYTHREAD - tupc_first_thread_;
     struct hier_member *me = &hier_.m[li];
     const uint32_t s = enter(c, me);
-    const int root = tupc_mpi_rank_of(src.thread);
+    const int root = tupc_mpi_rank_of(src.thread), ring = nbytes <= HIER_RING;
+    const int at_root = root == tupc_mpi_rank_;
+    char *const lead_dst = dst.addr + (size_t)tupc_first_thread_ * tupc_impl_partition_size;
+    /* Where the process's threads copy from (after `ready`). */
+    const char *from = ring ? NULL : at_root ? src.addr : lead_dst;
     if (li == 0) {
-        wait_done(c->func, s);
-        char *buf;
-        if (root == tupc_mpi_rank_) {
+        wait_done(c->func, ring ? s - HIER_SLOTS : s - 1);
+        if (at_root) {
             if (c->in == TUPC_MYSYNC) /* acquire: the src thread's writes before its entry */
                 tupc_wait_peer(&hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
                                (int)src.thread, c->func);
             tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
-            buf = src.addr;
-        } else {
-            if (nbytes > hier_.cap) { /* nobody reads the stage now */
-                free(hier_.stage);
-                hier_.stage = malloc(nbytes);
-                if (!hier_.stage)
-                    tupc_fail(c->func, NULL, "cannot allocate %zu bytes across processes", nbytes);
-                hier_.cap = nbytes;
-            }
-            buf = hier_.stage;
         }
-        /* Counts above INT_MAX go in pieces of 1 GiB. */
-        for (size_t at = 0; at < nbytes;) {
-            size_t k = nbytes - at < ((size_t)1 << 30) ? nbytes - at : (size_t)1 << 30;
-            MPI_Request r;
-            MPI_Ibcast(buf + at, (int)k, MPI_BYTE, root, hier_.comm, &r);
-            finish(&r, c->func);
-            at += k;
-        }
-        hier_.from = buf;
-        /* Release: the bytes and `from`, for the threads' acquire below. */
+        char *buf = ring ? slot_buf(c->func, s, nbytes) : at_root ? src.addr : lead_dst;
+        if (ring && at_root)
+            memcpy(buf, src.addr, nbytes);
+        bcast(buf, nbytes, root, c->func);
+        /* Release: the bytes, for the threads' acquire below. */
         tupc_word_set(&hier_.ready, s);
     }
-    tupc_wait_peer(&hier_.ready, s, tupc_first_thread_, c->func);
+    if (ring || !at_root) {
+        tupc_wait_peer(&hier_.ready, s, tupc_first_thread_, c->func);
+    } else if (li != 0) { /* src's own process: copies beside the leader's sends */
+        if (c->in == TUPC_MYSYNC)
+            tupc_wait_peer(&hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
+                           (int)src.thread, c->func);
+        tupc_mpi_sync();
+    }
+    if (ring)
+        from = hier_.slot[s % HIER_SLOTS].buf;
     char *mine = dst.addr + (size_t)MYTHREAD * tupc_impl_partition_size;
-    if (mine != hier_.from)
-        memcpy(mine, hier_.from, nbytes);
+    if (mine != from)
+        memcpy(mine, from, nbytes);
     tupc_word_set(&me->done, s);
     if (c->out == TUPC_ALLSYNC) {
         tupc_barrier_all(c->func);
-    } else if (c->out == TUPC_MYSYNC && root == tupc_mpi_rank_ &&
-               (uint32_t)MYTHREAD == src.thread) {
-        /* The process's threads copy from src itself. */
+    } else if (!ring && (at_root ? (uint32_t)MYTHREAD == src.thread : li == 0)) {
+        /* The process's threads copy from this thread's src or dst. */
         for (int j = 0; j < tupc_local_threads_; j++)
             tupc_wait_peer(&hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
     }
@@ -258,6 +324,131 @@ static void fold_run(void *arg, size_t i, char *addr, size_t r)
     o->p->has = 1;
 }
 
+/* The MPI type and op of a reduction that MPI's own op computes as the
+ * library does, and the op's identity for a process that holds no
+ * element: integer types under ADD, MULT, AND, OR, XOR, MIN, MAX (wrapping,
+ * as the library's unsigned arithmetic), floating types under ADD and MULT
+ * (-0.0 leaves a sum of -0.0 as it is). MIN and MAX on floating types
+ * differ in what they make of a NaN, and LOGAND and LOGOR of one element
+ * leave it as it is: those take the library's own op (pair_op). */
+static int builtin_op(const struct tupc_red_type *ty, upc_op_t op, MPI_Datatype *mt, MPI_Op *mo,
+                      union tupc_red_val *id)
+{
+    /* The 1.3 types (the others do not cross processes); 1 signed, 2
+     * floating. MPI's handles need not be constants: a second table. */
+    static const struct {
+        const char *name;
+        int sgn;
+    } types[] = {{"signed char", 1},    {"unsigned char", 0}, {"signed short", 1},
+                 {"unsigned short", 0}, {"signed int", 1},    {"unsigned int", 0},
+                 {"signed long", 1},    {"unsigned long", 0}, {"float", 2},
+                 {"double", 2},         {"long double", 2}};
+    const MPI_Datatype mts[] = {MPI_SIGNED_CHAR,    MPI_UNSIGNED_CHAR, MPI_SHORT,
+                                MPI_UNSIGNED_SHORT, MPI_INT,           MPI_UNSIGNED,
+                                MPI_LONG,           MPI_UNSIGNED_LONG, MPI_FLOAT,
+                                MPI_DOUBLE,         MPI_LONG_DOUBLE};
+    int k = -1;
+    for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+        if (strcmp(ty->name, types[i].name) == 0)
+            k = i;
+    if (k < 0)
+        return 0;
+    *mt = mts[k];
+    memset(id, 0, sizeof *id);
+    if (types[k].sgn == 2) { /* floating */
+        if (op != UPC_ADD && op != UPC_MULT)
+            return 0;
+        *mo = op == UPC_ADD ? MPI_SUM : MPI_PROD;
+        double one = op == UPC_ADD ? -0.0 : 1.0;
+        if (ty->size == sizeof(float))
+            *(float *)id = (float)one;
+        else if (ty->size == sizeof(double))
+            *(double *)id = one;
+        else
+            *(long double *)id = one;
+        return 1;
+    }
+    /* Integers: the identity as a value of 64 bits, stored in the type. */
+    const unsigned bits = 8 * (unsigned)ty->size;
+    const uint64_t umax = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    const uint64_t max = types[k].sgn ? umax >> 1 : umax, min = types[k].sgn ? ~(umax >> 1) : 0;
+    uint64_t v;
+    switch (op) {
+    case UPC_ADD:
+        *mo = MPI_SUM, v = 0;
+        break;
+    case UPC_MULT:
+        *mo = MPI_PROD, v = 1;
+        break;
+    case UPC_AND:
+        *mo = MPI_BAND, v = ~(uint64_t)0;
+        break;
+    case UPC_OR:
+        *mo = MPI_BOR, v = 0;
+        break;
+    case UPC_XOR:
+        *mo = MPI_BXOR, v = 0;
+        break;
+    case UPC_MIN:
+        *mo = MPI_MIN, v = max;
+        break;
+    case UPC_MAX:
+        *mo = MPI_MAX, v = min;
+        break;
+    default:
+        return 0;
+    }
+    switch (ty->size) {
+    case 1:
+        *(uint8_t *)id = (uint8_t)v;
+        break;
+    case 2:
+        *(uint16_t *)id = (uint16_t)v;
+        break;
+    case 4:
+        *(uint32_t *)id = (uint32_t)v;
+        break;
+    default:
+        *(uint64_t *)id = v;
+    }
+    return 1;
+}
+
+/* The leaders' reduction of the process partials `acc` to the process of
+ * rank root, into *out there; 0 where no process held an element (the
+ * library's own op says so; the caller knows it from nelems either way). */
+static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
+                          const struct hier_pair *acc, int root, union tupc_red_val *out,
+                          const char *func)
+{
+    MPI_Datatype mt;
+    MPI_Op mo;
+    union tupc_red_val id;
+    MPI_Request r;
+    if (builtin_op(ty, op, &mt, &mo, &id)) {
+        const void *in = acc->has ? (const void *)&acc->v : (const void *)&id;
+        if (hier_.block_reduce) {
+            MPI_Reduce(in, out, 1, mt, mo, root, hier_.comm);
+        } else {
+            MPI_Ireduce(in, out, 1, mt, mo, root, hier_.comm, &r);
+            finish(&r, func);
+        }
+        return 1;
+    }
+    atomic_store_explicit(&hier_.rop, (int)op, memory_order_relaxed);
+    atomic_store_explicit(&hier_.fn, f, memory_order_relaxed);
+    atomic_store_explicit(&hier_.ty, ty, memory_order_release);
+    struct hier_pair all = *acc;
+    if (hier_.block_reduce) {
+        MPI_Reduce(acc, &all, 1, hier_.pair, hier_.op, root, hier_.comm);
+    } else {
+        MPI_Ireduce(acc, &all, 1, hier_.pair, hier_.op, root, hier_.comm, &r);
+        finish(&r, func);
+    }
+    *out = all.v;
+    return all.has;
+}
+
 /* Commutative operators (every one but UPC_NONCOMM_FUNC, which
  * tupc_mpi_reduce_ordered takes): each thread folds its own elements, the
  * leader the process's threads in thread order, MPI the processes'. For a
@@ -273,33 +464,29 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
     const int li = MYTHREAD - tupc_first_thread_;
     struct hier_member *me = &hier_.m[li];
     const uint32_t s = enter(c, me);
-    /* The leader has read our partial of the call before. */
-    tupc_wait_peer(&hier_.ready, s - 1, tupc_first_thread_, c->func);
-    me->partial = (struct hier_pair){0};
-    struct fold o = {ty, op, (tupc_red_fn)f, &me->partial};
+    /* The leader has read our partial of the call that used the slot. */
+    tupc_wait_peer(&hier_.ready, s - HIER_SLOTS, tupc_first_thread_, c->func);
+    struct hier_pair *mine = &me->partial[s % HIER_SLOTS];
+    *mine = (struct hier_pair){0};
+    struct fold o = {ty, op, (tupc_red_fn)f, mine};
     tupc_mpi_my_runs(src, nelems, blk_size, ty->size, fold_run, &o);
     /* Release: the partial, for the leader's acquire. */
     tupc_word_set(&me->done, s);
     const int root = tupc_mpi_rank_of(dst.thread);
     if (li == 0) {
-        struct hier_pair acc = me->partial;
+        struct hier_pair acc = *mine;
         for (int j = 1; j < tupc_local_threads_; j++) {
             tupc_wait_peer(&hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
-            const struct hier_pair *p = &hier_.m[j].partial;
+            const struct hier_pair *p = &hier_.m[j].partial[s % HIER_SLOTS];
             if (p->has && acc.has)
                 ty->combine(op, (tupc_red_fn)f, &acc.v, &p->v);
             else if (p->has)
                 acc = *p;
         }
-        atomic_store_explicit(&hier_.rop, (int)op, memory_order_relaxed);
-        atomic_store_explicit(&hier_.fn, (tupc_red_fn)f, memory_order_relaxed);
-        atomic_store_explicit(&hier_.ty, ty, memory_order_release);
-        struct hier_pair all = acc;
-        MPI_Request r;
-        MPI_Ireduce(&acc, &all, 1, hier_.pair, hier_.op, root, hier_.comm, &r);
-        finish(&r, c->func);
-        if (root == tupc_mpi_rank_ && all.has) /* nelems 0: dst is left as it was */
-            memcpy(dst.addr, &all.v, ty->size);
+        union tupc_red_val all;
+        int any = reduce_leaders(ty, op, (tupc_red_fn)f, &acc, root, &all, c->func);
+        if (root == tupc_mpi_rank_ && any && nelems) /* nelems 0: dst is left as it was */
+            memcpy(dst.addr, &all, ty->size);
         /* Release: dst, and that the partials are read. */
         tupc_word_set(&hier_.ready, s);
     }

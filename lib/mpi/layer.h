@@ -119,6 +119,12 @@ static inline void tupc_mpi_li_reset(struct tupc_mpi_li *a)
 
 int tupc_mpi_barrier_start(char *err, size_t len);
 void tupc_mpi_barrier_stop(void);
+/* Whether a thread may wait for other processes inside a blocking MPI call:
+ * never in a run that may stop early (the others may never make the call
+ * waited for); and where the call polls without yielding (`yields` 0),
+ * only where every thread of the node's processes has a CPU. One answer
+ * for the job, from tupc_mpi_barrier_start. */
+int tupc_mpi_may_block(int yields);
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
  * as the statement gave them, whole: this thread departs at once) and
  * departure. */
@@ -158,8 +164,8 @@ void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
 
 /* ---- coll.c: the collectives of UPC 1.3 across processes ------------------
  *
- * A simple correct path, one function per verb (a later part replaces each
- * with MPI's own collectives): a barrier of every thread on entry unless
+ * A simple correct path, one function per verb (broadcast and reduce have
+ * left it for hier.c, below): a barrier of every thread on entry unless
  * IN_NOSYNC, then each thread pulls what its own dst needs (gets from the
  * other processes, memcpy here), then a barrier on exit unless OUT_NOSYNC.
  * The caller has checked the arguments as the single-process path does. */

@@ -414,6 +414,85 @@ static void red_int(size_t n, size_t B, size_t off, int r)
     upc_all_free(a.base);
 }
 
+/* Calls back to back (mpi/hier.c): `k` broadcasts from a root that moves
+ * from call to call, each into its own dst area, then `k` reductions of
+ * their own data to a dst thread that moves too, in one sync mode; then
+ * every byte and every result is checked. Under IN_NOSYNC every source is
+ * written before a barrier, and under OUT_NOSYNC nothing is read before
+ * the barrier after the chain; more calls than the leader's slots (8), so
+ * that a slot is reused while threads may still be behind, and a size past
+ * the slots (1 MiB) that goes through the leader's own dst block. */
+static void chain(size_t nb, int k, upc_flag_t flags, int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, nb * (size_t)k);
+    tupc_sptr_t dst = upc_all_alloc((size_t)T, nb * (size_t)k);
+    tupc_sptr_t rsrc = upc_all_alloc((size_t)T, sizeof(long) * (size_t)k);
+    tupc_sptr_t rdst = upc_all_alloc((size_t)T, sizeof(long) * (size_t)k);
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst) && !tupc_isnull(rsrc) && !tupc_isnull(rdst));
+    unsigned char *mine = (unsigned char *)src.addr + (size_t)me * tupc_impl_partition_size;
+    long *rmine = (long *)(rsrc.addr + (size_t)me * tupc_impl_partition_size);
+    for (int i = 0; i < k; i++) {
+        for (size_t b = 0; b < nb; b++)
+            mine[(size_t)i * nb + b] = S(me, b, r + i);
+        rmine[i] = (long)(me + 1) * (r + i + 1);
+    }
+    upc_barrier();
+    for (int i = 0; i < k; i++) {
+        int root = (i * 5 + r) % T;
+        tupc_sptr_t s = tupc_ptr_add(
+            src, (ptrdiff_t)((size_t)root * nb * (size_t)k + (size_t)i * nb), nb * (size_t)k, 1);
+        tupc_sptr_t d = tupc_ptr_add(dst, (ptrdiff_t)((size_t)i * nb), nb * (size_t)k, 1);
+        upc_all_broadcast(d, s, nb, flags);
+    }
+    for (int i = 0; i < k; i++) {
+        /* Element i of each thread's block: with block size 1 from thread
+         * 0's, element t is thread t's (the same offset everywhere). */
+        tupc_sptr_t s1 = rsrc, d = rdst;
+        s1.addr += (size_t)i * sizeof(long);
+        s1.phase = 0;
+        int to = (i * 3 + r + 1) % T;
+        d.thread = (unsigned)to;
+        d.addr += (size_t)to * tupc_impl_partition_size + (size_t)i * sizeof(long);
+        d.phase = 0;
+        upc_all_reduceL(d, s1, UPC_ADD, (size_t)T, 1, NULL, flags);
+    }
+    upc_barrier();
+    const unsigned char *got =
+        (const unsigned char *)dst.addr + (size_t)me * tupc_impl_partition_size;
+    for (int i = 0; i < k; i++) {
+        int root = (i * 5 + r) % T;
+        for (size_t b = 0; b < nb; b++)
+            if (got[(size_t)i * nb + b] != S(root, b, r + i)) {
+                fprintf(stderr,
+                        "chain: broadcast %d of %d (%zu bytes, flags %#x): byte %zu of "
+                        "thread %d is %d, expected %d\n",
+                        i, k, nb, (unsigned)flags, b, me, got[(size_t)i * nb + b],
+                        S(root, b, r + i));
+                CHECK(0);
+            }
+        int to = (i * 3 + r + 1) % T;
+        if (to == me) {
+            long want = 0;
+            for (int t = 0; t < T; t++)
+                want += (long)(t + 1) * (r + i + 1);
+            long v = ((const long *)(rdst.addr + (size_t)me * tupc_impl_partition_size))[i];
+            if (v != want) {
+                fprintf(stderr,
+                        "chain: reduction %d of %d (flags %#x) on thread %d: %ld, "
+                        "expected %ld\n",
+                        i, k, (unsigned)flags, me, v, want);
+                CHECK(0);
+            }
+        }
+    }
+    upc_barrier();
+    upc_all_free(rdst);
+    upc_all_free(rsrc);
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
@@ -426,6 +505,12 @@ int tupc_main(int argc, char **argv)
             for (int m = 0; m < NMODES; m++, r++)
                 run((enum verb)v, sizes[s], r, modes[m], buf);
     free(buf);
+    for (int m = 0; m < NMODES; m++, r++) {
+        chain(8, 40, modes[m], r);
+        chain(3000, 12, modes[m], r);
+    }
+    chain(((size_t)1 << 20) + 40, 3, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
+    chain(((size_t)1 << 20) + 40, 3, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
 
     static const upc_op_t ops[] = {UPC_ADD, UPC_MULT,   UPC_AND,         UPC_OR,
                                    UPC_XOR, UPC_LOGAND, UPC_LOGOR,       UPC_MIN,

@@ -1,0 +1,156 @@
+/* tupc's collectives across processes against the raw MPI collective each
+ * becomes, on the same processes: mpirun -np P bench_coll -n T [reps].
+ *
+ * Each figure is the median of 15 batches, raw and tupc interleaved batch
+ * by batch so that both see the same machine; a batch is `reps` calls back
+ * to back (fewer for large sizes), timed by thread 0; ns per call.
+ *  - broadcast of n bytes from thread 0: upc_all_broadcast under MY|MY
+ *    (the data's own dependencies, as MPI_Bcast) against MPI_Bcast of n
+ *    bytes by one thread per process, and under ALL|ALL against
+ *    MPI_Barrier, MPI_Bcast, MPI_Barrier;
+ *  - reduce of n bytes of longs (UPC_ADD) to thread 0, blocked so that
+ *    each thread holds n / THREADS bytes: upc_all_reduceL under MY|MY
+ *    against each process summing its n / P bytes and MPI_Reduce of one
+ *    long (MPI_SUM), the MPI program that holds the same data.
+ * The raw side runs on the first thread of each process while the others
+ * wait at the barrier after the batch. */
+#include "mpi/layer.h"
+#include "runtime/runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <upc_collective.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { BATCHES = 15 };
+enum { BCAST_MY, BCAST_ALL, REDUCE_MY, NFIG };
+static const char *const fig_names[NFIG] = {"broadcast MY|MY", "broadcast ALL|ALL",
+                                            "reduceL MY|MY"};
+
+static double median(double *v)
+{
+    qsort(v, BATCHES, sizeof *v, cmp);
+    return v[BATCHES / 2];
+}
+
+static MPI_Comm raw_comm;
+static tupc_sptr_t S, D, R1; /* src and dst areas, one long on thread 0 */
+static char *raw_buf;
+static double shared_ns[2];
+
+/* One call of figure f through tupc. */
+static void tupc_one(int f, size_t n)
+{
+    size_t ne = n / sizeof(long), blk = (ne + (size_t)THREADS - 1) / (size_t)THREADS;
+    switch (f) {
+    case BCAST_MY:
+        upc_all_broadcast(D, S, n, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        break;
+    case BCAST_ALL:
+        upc_all_broadcast(D, S, n, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        break;
+    default:
+        upc_all_reduceL(R1, S, UPC_ADD, ne, blk, NULL, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+    }
+}
+
+/* One call of figure f in raw MPI, by the first thread of each process. */
+static void raw_one(int f, size_t n, int np)
+{
+    if (f == BCAST_ALL)
+        MPI_Barrier(raw_comm);
+    if (f != REDUCE_MY) {
+        MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm);
+        if (f == BCAST_ALL)
+            MPI_Barrier(raw_comm);
+        return;
+    }
+    const long *v = (const long *)raw_buf;
+    size_t m = n / sizeof(long) / (size_t)np;
+    long sum = 0, all = 0;
+    for (size_t i = 0; i < m; i++)
+        sum += v[i];
+    MPI_Reduce(&sum, &all, 1, MPI_LONG, MPI_SUM, 0, raw_comm);
+}
+
+int tupc_main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : 400;
+    int T = THREADS, me = MYTHREAD, per = tupc_impl_local_threads, np = T / per;
+    int leader = me % per == 0;
+    static const size_t sizes[] = {8, 65536, (size_t)16 << 20};
+    const size_t max = sizes[2];
+    S = upc_all_alloc((size_t)T, max);
+    D = upc_all_alloc((size_t)T, max);
+    R1 = upc_all_alloc(1, sizeof(long));
+    if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(R1) || np < 2) {
+        if (me == 0)
+            fprintf(stderr, "bench_coll: needs two processes or more and %zu bytes of heap per "
+                            "thread\n",
+                    2 * max);
+        return 1;
+    }
+    memset(S.addr + (size_t)me * tupc_impl_partition_size, 1, max);
+    if (leader) { /* a collective of the leaders */
+        MPI_Comm_dup(tupc_mpi_comm_, &raw_comm);
+        raw_buf = malloc(max);
+        memset(raw_buf, 1, max);
+    }
+    upc_barrier();
+    if (me == 0) {
+        printf("# bench_coll: %d processes x %d threads, median of %d batches, ns per call\n", np,
+               per, BATCHES);
+        printf("%-18s %9s %12s %12s %8s\n", "figure", "bytes", "raw_ns", "tupc_ns", "ratio");
+    }
+    for (int f = 0; f < NFIG; f++) {
+        for (int s = 0; s < 3; s++) {
+            size_t n = sizes[s];
+            int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
+            double raw[BATCHES], tu[BATCHES];
+            for (int b = -1; b < BATCHES; b++) { /* b = -1: warm-up */
+                upc_barrier();
+                double t0 = now();
+                if (leader)
+                    for (int i = 0; i < r; i++)
+                        raw_one(f, n, np);
+                if (me == 0)
+                    shared_ns[0] = (now() - t0) / r;
+                upc_barrier();
+                t0 = now();
+                for (int i = 0; i < r; i++)
+                    tupc_one(f, n);
+                if (me == 0)
+                    shared_ns[1] = (now() - t0) / r;
+                upc_barrier(); /* MY|MY: the last call complete everywhere */
+                if (b >= 0 && me == 0)
+                    raw[b] = shared_ns[0], tu[b] = shared_ns[1];
+            }
+            if (me == 0) {
+                double mr = median(raw), mt = median(tu);
+                printf("%-18s %9zu %12.0f %12.0f %8.2f\n", fig_names[f], n, mr, mt, mt / mr);
+                fflush(stdout);
+            }
+        }
+    }
+    upc_barrier();
+    if (leader) {
+        MPI_Comm_free(&raw_comm);
+        free(raw_buf);
+    }
+    return 0;
+}
