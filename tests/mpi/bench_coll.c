@@ -100,8 +100,9 @@ int tupc_main(int argc, char **argv)
     R1 = upc_all_alloc(1, sizeof(long));
     if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(R1) || np < 2) {
         if (me == 0)
-            fprintf(stderr, "bench_coll: needs two processes or more and %zu bytes of heap per "
-                            "thread\n",
+            fprintf(stderr,
+                    "bench_coll: needs two processes or more and %zu bytes of heap per "
+                    "thread\n",
                     2 * max);
         return 1;
     }
