@@ -466,6 +466,20 @@ static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_
     return all.has;
 }
 
+/* Whether thread t holds an element of the nelems of src (shared [B], B 0
+ * for an indefinite block size): the blocks from src's run over the
+ * threads from src.thread on, so t holds one when it is at most the last
+ * block's number of threads away. Every thread computes the same. */
+static int holds(uint32_t t, tupc_sptr_t src, size_t nelems, size_t B)
+{
+    if (nelems == 0)
+        return 0;
+    const size_t T = (size_t)THREADS, away = (t + T - src.thread) % T;
+    if (B == 0)
+        return away == 0;
+    return away <= ((size_t)src.phase + nelems - 1) / B;
+}
+
 /* Commutative operators (every one but UPC_NONCOMM_FUNC, which
  * tupc_mpi_reduce_ordered takes): each thread folds its own elements, the
  * leader the process's threads in thread order, MPI the processes'. For a
@@ -481,18 +495,26 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
     const int li = MYTHREAD - tupc_first_thread_;
     struct hier_member *me = &hier_.m[li];
     const uint32_t s = enter(c, me);
-    /* The leader has read our partial of the call that used the slot. */
-    tupc_wait_peer(&hier_.ready, s - HIER_SLOTS, tupc_first_thread_, c->func);
+    /* A thread without elements publishes nothing, and nobody waits for
+     * it: a small reduction waits for the threads that hold its data. */
     struct hier_pair *mine = &me->partial[s % HIER_SLOTS];
-    *mine = (struct hier_pair){0};
-    struct fold o = {ty, op, (tupc_red_fn)f, mine};
-    tupc_mpi_my_runs(src, nelems, blk_size, ty->size, fold_run, &o);
+    if (holds((uint32_t)MYTHREAD, src, nelems, blk_size)) {
+        /* The leader has read our partial of the call that used the slot. */
+        tupc_wait_peer(&hier_.ready, s - HIER_SLOTS, tupc_first_thread_, c->func);
+        *mine = (struct hier_pair){0};
+        struct fold o = {ty, op, (tupc_red_fn)f, mine};
+        tupc_mpi_my_runs(src, nelems, blk_size, ty->size, fold_run, &o);
+    }
     /* Release: the partial, for the leader's acquire. */
     tupc_word_set(&me->done, s);
     const int root = tupc_mpi_rank_of(dst.thread);
     if (li == 0) {
-        struct hier_pair acc = *mine;
+        struct hier_pair acc = {0};
+        if (holds((uint32_t)MYTHREAD, src, nelems, blk_size))
+            acc = *mine;
         for (int j = 1; j < tupc_local_threads_; j++) {
+            if (!holds((uint32_t)(tupc_first_thread_ + j), src, nelems, blk_size))
+                continue;
             tupc_wait_peer(&hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
             const struct hier_pair *p = &hier_.m[j].partial[s % HIER_SLOTS];
             if (p->has && acc.has)
