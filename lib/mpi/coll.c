@@ -61,61 +61,6 @@ static void leave(const struct tupc_mpi_call *c)
         tupc_barrier_all(c->func);
 }
 
-void tupc_mpi_scatter(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                      size_t nbytes)
-{
-    enter(c);
-    fetch(block(dst, MYTHREAD), src.thread, src.addr + (size_t)MYTHREAD * nbytes, nbytes);
-    leave(c);
-}
-
-/* The root pulls every block: only it writes dst. */
-void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
-{
-    enter(c);
-    if ((uint32_t)MYTHREAD == dst.thread)
-        for (int i = 0; i < THREADS; i++)
-            fetch(dst.addr + (size_t)i * nbytes, (uint32_t)i, block(src, i), nbytes);
-    leave(c);
-}
-
-/* Each thread starts after itself, so that they do not all read thread 0
- * first. */
-void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                         size_t nbytes)
-{
-    enter(c);
-    const int me = MYTHREAD, n = THREADS;
-    for (int k = 1; k <= n; k++) {
-        int j = (me + k) % n;
-        fetch(block(dst, me) + (size_t)j * nbytes, (uint32_t)j, block(src, j), nbytes);
-    }
-    leave(c);
-}
-
-/* In place, dst is the source too: every thread reads its blocks into a
- * buffer, and writes its dst only after a barrier says that every other
- * thread has read from it (a barrier the flags did not ask for, but which
- * the reads need). */
-void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                       size_t nbytes, int in_place)
-{
-    enter(c);
-    const int me = MYTHREAD, n = THREADS;
-    char *mine = block(dst, me);
-    char *buf = in_place ? scratch(c->func, (size_t)n * nbytes) : mine;
-    for (int k = 1; k <= n; k++) {
-        int j = (me + k) % n;
-        fetch(buf + (size_t)j * nbytes, (uint32_t)j, block(src, j) + (size_t)me * nbytes, nbytes);
-    }
-    if (in_place) {
-        tupc_barrier_all(c->func);
-        memcpy(mine, buf, (size_t)n * nbytes);
-        free(buf);
-    }
-    leave(c);
-}
-
 /* Every thread reads the whole of perm (after the entry, as the
  * single-process path reads its entry), checks it and pulls the block
  * whose target it is. In place as exchange. */

@@ -22,10 +22,10 @@
  * process's data of calls up to s (a broadcast's bytes) and has published
  * what the leader reads of call s (a reduction's partial); the leader's
  * `ready` = s says that call s's data is in place and that the partials
- * of s are read. A broadcast's bytes (up to HIER_RING) and the partials
- * have HIER_SLOTS slots, by call number: the leader refills slot
- * s % HIER_SLOTS after every `done` >= s - HIER_SLOTS, and a thread
- * rewrites its partial there after `ready` >= s - HIER_SLOTS, so that the
+ * of s are read. A broadcast's bytes (up to TUPC_HIER_RING) and the partials
+ * have TUPC_HIER_SLOTS slots, by call number: the leader refills slot
+ * s % TUPC_HIER_SLOTS after every `done` >= s - TUPC_HIER_SLOTS, and a thread
+ * rewrites its partial there after `ready` >= s - TUPC_HIER_SLOTS, so that the
  * leader runs ahead of a thread that waits for a CPU (THREADS above the
  * cores) instead of meeting it in every call. A larger broadcast lands in
  * the leader's own dst block (on src's process it is read from src), where
@@ -37,6 +37,7 @@
  * (choose_blocking), else it posts the non-blocking form and polls it,
  * yielding its CPU between tests. docs/design.md, "Across
  * processes". */
+#include "mpi/hier.h"
 #include "mpi/layer.h"
 
 #include "check/calls.h"
@@ -47,6 +48,7 @@
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
+#include <limits.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,58 +56,22 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A reduction's partial as the leaders combine it (one MPI element). */
-struct hier_pair {
-    int has; /* 0: no element of the call lies with these threads */
-    union tupc_red_val v;
-};
-
-#define HIER_SLOTS 8
-#define HIER_RING ((size_t)1 << 20) /* the bytes of a broadcast that goes through a slot */
-
-/* One thread's state, written by that thread (done, the partials) or read
- * by the leader; in lines of its own, so that neighbours do not contend
- * (128 bytes: the adjacent-line prefetcher fetches pairs). */
-struct hier_member {
-    tupc_word entered; /* the calls this thread has entered */
-    tupc_word done;    /* see the top */
-    uint32_t seq;      /* the calls it has made (its own) */
-    struct hier_pair partial[HIER_SLOTS];
-} __attribute__((aligned(128)));
-
-static struct {
-    MPI_Comm comm; /* the leaders' collectives, apart from every other message */
-    MPI_Datatype pair;
-    MPI_Op op;
-    struct hier_member *m;         /* this process's threads, by local index */
-    tupc_word ready;               /* see the top */
-    int block_bcast, block_reduce; /* the leader waits in blocking MPI calls */
-    struct {
-        char *buf;
-        size_t cap;
-    } slot[HIER_SLOTS]; /* the broadcasts' bytes up to HIER_RING */
-    /* The reduction that the MPI op applies: set by the leader before it
-     * posts the reduction; read by whichever thread MPI runs the op in
-     * (release/acquire, as MPI's own ordering cannot be seen by TSan). */
-    _Atomic(const struct tupc_red_type *) ty;
-    _Atomic int rop;
-    _Atomic(tupc_red_fn) fn;
-} hier_;
+struct tupc_hier_state tupc_hier_;
 
 /* MPI's user op: inout = in op inout, in rank order (MPI 3.1 5.9.5); a
  * side without elements leaves the other. */
 static void pair_op(void *in_, void *inout_, int *len, MPI_Datatype *dt)
 {
     (void)dt;
-    const struct tupc_red_type *ty = atomic_load_explicit(&hier_.ty, memory_order_acquire);
-    upc_op_t op = (upc_op_t)atomic_load_explicit(&hier_.rop, memory_order_relaxed);
-    tupc_red_fn f = atomic_load_explicit(&hier_.fn, memory_order_relaxed);
-    struct hier_pair *in = in_, *io = inout_;
+    const struct tupc_red_type *ty = atomic_load_explicit(&tupc_hier_.ty, memory_order_acquire);
+    upc_op_t op = (upc_op_t)atomic_load_explicit(&tupc_hier_.rop, memory_order_relaxed);
+    tupc_red_fn f = atomic_load_explicit(&tupc_hier_.fn, memory_order_relaxed);
+    struct tupc_hier_pair *in = in_, *io = inout_;
     for (int i = 0; i < *len; i++) {
         if (!in[i].has)
             continue;
         if (io[i].has) {
-            struct hier_pair t = in[i];
+            struct tupc_hier_pair t = in[i];
             ty->combine(op, f, &t.v, &io[i].v);
             io[i].v = t.v;
         } else {
@@ -133,29 +99,31 @@ static void choose_blocking(void)
     MPI_Comm_free(&node);
     int yields = on_node > (cpus > 0 ? cpus : 1), all_yield;
     MPI_Allreduce(&yields, &all_yield, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
-    hier_.block_bcast = tupc_mpi_may_block(all_yield);
-    hier_.block_reduce = tupc_mpi_may_block(1);
+    tupc_hier_.block_bcast = tupc_mpi_may_block(all_yield);
+    tupc_hier_.block_reduce = tupc_mpi_may_block(1);
 #else
-    hier_.block_bcast = hier_.block_reduce = tupc_mpi_may_block(0);
+    tupc_hier_.block_bcast = tupc_hier_.block_reduce = tupc_mpi_may_block(0);
 #endif
 }
 
 int tupc_mpi_hier_start(char *err, size_t len)
 {
     size_t n = (size_t)tupc_local_threads_;
-    hier_.m = aligned_alloc(alignof(struct hier_member), n * sizeof *hier_.m);
-    if (!hier_.m) {
+    tupc_hier_.m = aligned_alloc(alignof(struct tupc_hier_member), n * sizeof *tupc_hier_.m);
+    if (!tupc_hier_.m) {
         snprintf(err, len, "out of memory for the collectives' state of %zu threads", n);
         return -1;
     }
-    memset(hier_.m, 0, n * sizeof *hier_.m);
-    memset(&hier_.ready, 0, sizeof hier_.ready);
-    memset(hier_.slot, 0, sizeof hier_.slot);
+    memset(tupc_hier_.m, 0, n * sizeof *tupc_hier_.m);
+    memset(&tupc_hier_.ready, 0, sizeof tupc_hier_.ready);
+    memset(tupc_hier_.slot, 0, sizeof tupc_hier_.slot);
+    memset(tupc_hier_.big, 0, sizeof tupc_hier_.big);
     choose_blocking();
-    if (MPI_Comm_dup(tupc_mpi_comm_, &hier_.comm) != MPI_SUCCESS ||
-        MPI_Type_contiguous((int)sizeof(struct hier_pair), MPI_BYTE, &hier_.pair) != MPI_SUCCESS ||
-        MPI_Type_commit(&hier_.pair) != MPI_SUCCESS ||
-        MPI_Op_create(pair_op, 1, &hier_.op) != MPI_SUCCESS) {
+    if (MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.comm) != MPI_SUCCESS ||
+        MPI_Type_contiguous((int)sizeof(struct tupc_hier_pair), MPI_BYTE, &tupc_hier_.pair) !=
+            MPI_SUCCESS ||
+        MPI_Type_commit(&tupc_hier_.pair) != MPI_SUCCESS ||
+        MPI_Op_create(pair_op, 1, &tupc_hier_.op) != MPI_SUCCESS) {
         snprintf(err, len, "cannot make the collectives' communicator and reduction (MPI)");
         return -1;
     }
@@ -164,13 +132,16 @@ int tupc_mpi_hier_start(char *err, size_t len)
 
 void tupc_mpi_hier_stop(void)
 {
-    MPI_Op_free(&hier_.op);
-    MPI_Type_free(&hier_.pair);
-    MPI_Comm_free(&hier_.comm);
-    for (int i = 0; i < HIER_SLOTS; i++)
-        free(hier_.slot[i].buf);
-    free(hier_.m);
-    hier_.m = NULL;
+    MPI_Op_free(&tupc_hier_.op);
+    MPI_Type_free(&tupc_hier_.pair);
+    MPI_Comm_free(&tupc_hier_.comm);
+    for (int i = 0; i < TUPC_HIER_SLOTS; i++)
+        for (int k = 0; k < 2; k++)
+            free(tupc_hier_.slot[i][k].p);
+    for (int k = 0; k < 2; k++)
+        free(tupc_hier_.big[k].p);
+    free(tupc_hier_.m);
+    tupc_hier_.m = NULL;
 }
 
 /* The leader's wait for its non-blocking MPI call: polls, and past a spin
@@ -179,7 +150,7 @@ void tupc_mpi_hier_stop(void)
  * (a 16 MiB broadcast in pieces took 3.8 times MPI_Bcast with 20 us
  * sleeps). Past 4096 tests the hang watchdog sees it as a sleeping wait,
  * and it looks for another process's stop. */
-static void finish(MPI_Request *r, const char *func)
+void tupc_hier_finish(MPI_Request *r, const char *func)
 {
     struct tupc_wait_event ev = {func, -1, 0};
     for (unsigned n = 0;; n++) {
@@ -214,26 +185,26 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
     for (size_t at = 0; at < n;) {
         size_t k = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
         at += k;
-        if (hier_.block_bcast && !overlap) {
-            MPI_Bcast((char *)buf + at - k, (int)k, MPI_BYTE, root, hier_.comm);
+        if (tupc_hier_.block_bcast && !overlap) {
+            MPI_Bcast((char *)buf + at - k, (int)k, MPI_BYTE, root, tupc_hier_.comm);
             continue;
         }
         MPI_Request r;
-        MPI_Ibcast((char *)buf + at - k, (int)k, MPI_BYTE, root, hier_.comm, &r);
+        MPI_Ibcast((char *)buf + at - k, (int)k, MPI_BYTE, root, tupc_hier_.comm, &r);
         if (also) {
             memcpy(also, buf, n);
             also = NULL;
         }
-        if (hier_.block_bcast)
+        if (tupc_hier_.block_bcast)
             MPI_Wait(&r, MPI_STATUS_IGNORE);
         else
-            finish(&r, func);
+            tupc_hier_finish(&r, func);
     }
 }
 
 /* Entry: the call's number, recorded as the single-process path records
  * it, after the barrier that IN_ALLSYNC asks for. */
-static uint32_t enter(const struct tupc_mpi_call *c, struct hier_member *me)
+uint32_t tupc_hier_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me)
 {
     (void)tupc_calls_note_(&tupc_calls_self_, c->func, c->flags, c->args);
     if (c->in == TUPC_ALLSYNC)
@@ -247,68 +218,98 @@ static uint32_t enter(const struct tupc_mpi_call *c, struct hier_member *me)
 
 /* The leader, before it reuses what call `upto` left: every thread of the
  * process is done with it. */
-static void wait_done(const char *func, uint32_t upto)
+void tupc_hier_wait_done(const char *func, uint32_t upto)
 {
     for (int j = 1; j < tupc_local_threads_; j++)
-        tupc_wait_peer(&hier_.m[j].done, upto, tupc_first_thread_ + j, func);
+        tupc_wait_peer(&tupc_hier_.m[j].done, upto, tupc_first_thread_ + j, func);
 }
 
 /* Slot s's buffer, of n bytes at least (nobody reads it now). */
-static char *slot_buf(const char *func, uint32_t s, size_t n)
+void tupc_hier_wait_entered(const struct tupc_mpi_call *c, int j, uint32_t s)
 {
-    __typeof__(hier_.slot[0]) *b = &hier_.slot[s % HIER_SLOTS];
+    /* Acquire: thread j's writes before its entry. */
+    if (c->in == TUPC_MYSYNC)
+        tupc_wait_peer(&tupc_hier_.m[j].entered, s, tupc_first_thread_ + j, c->func);
+}
+
+int tupc_hier_count(const char *func, size_t n)
+{
+    if (n > INT_MAX)
+        tupc_fail(func, NULL,
+                  "%zu bytes per process in one call across processes; expected at most %d "
+                  "(MPI's count)",
+                  n, INT_MAX);
+    return (int)n;
+}
+
+char *tupc_hier_buffer(const char *func, uint32_t s, int which, size_t n)
+{
+    const int ring = n <= TUPC_HIER_RING;
+    /* Past the ring one buffer serves every call: the last one's readers
+     * (every earlier call's, then) must be done. */
+    tupc_hier_wait_done(func, ring ? s - TUPC_HIER_SLOTS : s - 1);
+    struct tupc_hier_buf *b =
+        ring ? &tupc_hier_.slot[s % TUPC_HIER_SLOTS][which] : &tupc_hier_.big[which];
     if (n > b->cap) {
         size_t cap = n < 64 ? 64 : n;
-        free(b->buf);
-        b->buf = malloc(cap);
-        if (!b->buf)
+        free(b->p);
+        b->p = malloc(cap);
+        if (!b->p)
             tupc_fail(func, NULL, "cannot allocate %zu bytes across processes", cap);
         b->cap = cap;
     }
-    return b->buf;
+    return b->p;
+}
+
+void tupc_hier_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)
+{
+    tupc_word_set(&me->done, s);
+    if (c->out == TUPC_ALLSYNC)
+        tupc_barrier_all(c->func);
 }
 
 void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                         size_t nbytes)
 {
     const int li = MYTHREAD - tupc_first_thread_;
-    struct hier_member *me = &hier_.m[li];
-    const uint32_t s = enter(c, me);
+    struct tupc_hier_member *me = &tupc_hier_.m[li];
+    const uint32_t s = tupc_hier_enter(c, me);
     /* One thread per process: nobody to run ahead of, no copy to stage. */
     const int root = tupc_mpi_rank_of(src.thread),
-              ring = nbytes <= HIER_RING && tupc_local_threads_ > 1;
+              ring = nbytes <= TUPC_HIER_RING && tupc_local_threads_ > 1;
     const int at_root = root == tupc_mpi_rank_;
     char *const lead_dst = dst.addr + (size_t)tupc_first_thread_ * tupc_impl_partition_size;
     /* Where the process's threads copy from (after `ready`). */
     const char *from = ring ? NULL : at_root ? src.addr : lead_dst;
     if (li == 0) {
-        wait_done(c->func, ring ? s - HIER_SLOTS : s - 1);
+        if (!ring) /* the leader's dst (src's, on its process): read until done */
+            tupc_hier_wait_done(c->func, s - 1);
         if (at_root) {
             if (c->in == TUPC_MYSYNC) /* acquire: the src thread's writes before its entry */
-                tupc_wait_peer(&hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
+                tupc_wait_peer(&tupc_hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
                                (int)src.thread, c->func);
             tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
         }
-        char *buf = ring ? slot_buf(c->func, s, nbytes) : at_root ? src.addr : lead_dst;
+        char *buf = ring ? tupc_hier_buffer(c->func, s, 0, nbytes) : at_root ? src.addr : lead_dst;
         if (ring && at_root)
             memcpy(buf, src.addr, nbytes);
-        const int large = nbytes > HIER_RING;
+        const int large = nbytes > TUPC_HIER_RING;
         bcast(buf, nbytes, root, c->func, large, large && at_root ? lead_dst : NULL);
         /* Release: the bytes, for the threads' acquire below. */
-        tupc_word_set(&hier_.ready, s);
+        tupc_word_set(&tupc_hier_.ready, s);
     }
     if (ring || !at_root) {
-        tupc_wait_peer(&hier_.ready, s, tupc_first_thread_, c->func);
+        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
     } else if (li != 0) { /* src's own process: copies beside the leader's sends */
         if (c->in == TUPC_MYSYNC)
-            tupc_wait_peer(&hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
+            tupc_wait_peer(&tupc_hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
                            (int)src.thread, c->func);
         tupc_mpi_sync();
     }
     if (ring)
-        from = hier_.slot[s % HIER_SLOTS].buf;
+        from = tupc_hier_.slot[s % TUPC_HIER_SLOTS][0].p;
     char *mine = dst.addr + (size_t)MYTHREAD * tupc_impl_partition_size;
-    if (mine != from && !(li == 0 && nbytes > HIER_RING && at_root)) /* bcast copied it */
+    if (mine != from && !(li == 0 && nbytes > TUPC_HIER_RING && at_root)) /* bcast copied it */
         memcpy(mine, from, nbytes);
     tupc_word_set(&me->done, s);
     if (c->out == TUPC_ALLSYNC) {
@@ -316,7 +317,7 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
     } else if (!ring && (at_root ? (uint32_t)MYTHREAD == src.thread : li == 0)) {
         /* The process's threads copy from this thread's src or dst. */
         for (int j = 0; j < tupc_local_threads_; j++)
-            tupc_wait_peer(&hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
+            tupc_wait_peer(&tupc_hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
     }
 }
 
@@ -325,7 +326,7 @@ struct fold {
     const struct tupc_red_type *ty;
     upc_op_t op;
     tupc_red_fn f;
-    struct hier_pair *p;
+    struct tupc_hier_pair *p;
 };
 
 static void fold_run(void *arg, size_t i, char *addr, size_t r)
@@ -435,7 +436,7 @@ static int builtin_op(const struct tupc_red_type *ty, upc_op_t op, MPI_Datatype 
  * rank root, into *out there; 0 where no process held an element (the
  * library's own op says so; the caller knows it from nelems either way). */
 static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
-                          const struct hier_pair *acc, int root, union tupc_red_val *out,
+                          const struct tupc_hier_pair *acc, int root, union tupc_red_val *out,
                           const char *func)
 {
     MPI_Datatype mt;
@@ -444,23 +445,23 @@ static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_
     MPI_Request r;
     if (builtin_op(ty, op, &mt, &mo, &id)) {
         const void *in = acc->has ? (const void *)&acc->v : (const void *)&id;
-        if (hier_.block_reduce) {
-            MPI_Reduce(in, out, 1, mt, mo, root, hier_.comm);
+        if (tupc_hier_.block_reduce) {
+            MPI_Reduce(in, out, 1, mt, mo, root, tupc_hier_.comm);
         } else {
-            MPI_Ireduce(in, out, 1, mt, mo, root, hier_.comm, &r);
-            finish(&r, func);
+            MPI_Ireduce(in, out, 1, mt, mo, root, tupc_hier_.comm, &r);
+            tupc_hier_finish(&r, func);
         }
         return 1;
     }
-    atomic_store_explicit(&hier_.rop, (int)op, memory_order_relaxed);
-    atomic_store_explicit(&hier_.fn, f, memory_order_relaxed);
-    atomic_store_explicit(&hier_.ty, ty, memory_order_release);
-    struct hier_pair all = *acc;
-    if (hier_.block_reduce) {
-        MPI_Reduce(acc, &all, 1, hier_.pair, hier_.op, root, hier_.comm);
+    atomic_store_explicit(&tupc_hier_.rop, (int)op, memory_order_relaxed);
+    atomic_store_explicit(&tupc_hier_.fn, f, memory_order_relaxed);
+    atomic_store_explicit(&tupc_hier_.ty, ty, memory_order_release);
+    struct tupc_hier_pair all = *acc;
+    if (tupc_hier_.block_reduce) {
+        MPI_Reduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm);
     } else {
-        MPI_Ireduce(acc, &all, 1, hier_.pair, hier_.op, root, hier_.comm, &r);
-        finish(&r, func);
+        MPI_Ireduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm, &r);
+        tupc_hier_finish(&r, func);
     }
     *out = all.v;
     return all.has;
@@ -493,15 +494,15 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
         return;
     }
     const int li = MYTHREAD - tupc_first_thread_;
-    struct hier_member *me = &hier_.m[li];
-    const uint32_t s = enter(c, me);
+    struct tupc_hier_member *me = &tupc_hier_.m[li];
+    const uint32_t s = tupc_hier_enter(c, me);
     /* A thread without elements publishes nothing, and nobody waits for
      * it: a small reduction waits for the threads that hold its data. */
-    struct hier_pair *mine = &me->partial[s % HIER_SLOTS];
+    struct tupc_hier_pair *mine = &me->partial[s % TUPC_HIER_SLOTS];
     if (holds((uint32_t)MYTHREAD, src, nelems, blk_size)) {
         /* The leader has read our partial of the call that used the slot. */
-        tupc_wait_peer(&hier_.ready, s - HIER_SLOTS, tupc_first_thread_, c->func);
-        *mine = (struct hier_pair){0};
+        tupc_wait_peer(&tupc_hier_.ready, s - TUPC_HIER_SLOTS, tupc_first_thread_, c->func);
+        *mine = (struct tupc_hier_pair){0};
         struct fold o = {ty, op, (tupc_red_fn)f, mine};
         tupc_mpi_my_runs(src, nelems, blk_size, ty->size, fold_run, &o);
     }
@@ -509,14 +510,14 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
     tupc_word_set(&me->done, s);
     const int root = tupc_mpi_rank_of(dst.thread);
     if (li == 0) {
-        struct hier_pair acc = {0};
+        struct tupc_hier_pair acc = {0};
         if (holds((uint32_t)MYTHREAD, src, nelems, blk_size))
             acc = *mine;
         for (int j = 1; j < tupc_local_threads_; j++) {
             if (!holds((uint32_t)(tupc_first_thread_ + j), src, nelems, blk_size))
                 continue;
-            tupc_wait_peer(&hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
-            const struct hier_pair *p = &hier_.m[j].partial[s % HIER_SLOTS];
+            tupc_wait_peer(&tupc_hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
+            const struct tupc_hier_pair *p = &tupc_hier_.m[j].partial[s % TUPC_HIER_SLOTS];
             if (p->has && acc.has)
                 ty->combine(op, (tupc_red_fn)f, &acc.v, &p->v);
             else if (p->has)
@@ -527,10 +528,10 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
         if (root == tupc_mpi_rank_ && any && nelems) /* nelems 0: dst is left as it was */
             memcpy(dst.addr, &all, ty->size);
         /* Release: dst, and that the partials are read. */
-        tupc_word_set(&hier_.ready, s);
+        tupc_word_set(&tupc_hier_.ready, s);
     }
     if (c->out == TUPC_ALLSYNC)
         tupc_barrier_all(c->func);
     else if (c->out == TUPC_MYSYNC && (uint32_t)MYTHREAD == dst.thread)
-        tupc_wait_peer(&hier_.ready, s, tupc_first_thread_, c->func);
+        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
 }

@@ -10,6 +10,7 @@
 #include "check.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
 
@@ -414,6 +415,16 @@ static void red_int(size_t n, size_t B, size_t off, int r)
     upc_all_free(a.base);
 }
 
+/* Odd threads fall behind before each call of a chain (not a timing: a
+ * perturbation), so that a leader that runs ahead reuses its buffers
+ * while they still read: a leader that did not wait for them overwrites
+ * what they have still to copy. */
+static void lag(void)
+{
+    if (MYTHREAD % 2 == 1)
+        usleep(300);
+}
+
 /* Calls back to back (mpi/hier.c): `k` broadcasts from a root that moves
  * from call to call, each into its own dst area, then `k` reductions of
  * their own data to a dst thread that moves too, in one sync mode; then
@@ -439,6 +450,7 @@ static void chain(size_t nb, int k, upc_flag_t flags, int r)
     }
     upc_barrier();
     for (int i = 0; i < k; i++) {
+        lag();
         int root = (i * 5 + r) % T;
         tupc_sptr_t s = tupc_ptr_add(
             src, (ptrdiff_t)((size_t)root * nb * (size_t)k + (size_t)i * nb), nb * (size_t)k, 1);
@@ -446,6 +458,7 @@ static void chain(size_t nb, int k, upc_flag_t flags, int r)
         upc_all_broadcast(d, s, nb, flags);
     }
     for (int i = 0; i < k; i++) {
+        lag();
         /* Element i of each thread's block: with block size 1 from thread
          * 0's, element t is thread t's (the same offset everywhere). */
         tupc_sptr_t s1 = rsrc, d = rdst;
@@ -493,6 +506,84 @@ static void chain(size_t nb, int k, upc_flag_t flags, int r)
     upc_all_free(src);
 }
 
+/* Thread t's area a of call i: the address in its partition. */
+static unsigned char *part(tupc_sptr_t a, int t, size_t off)
+{
+    return (unsigned char *)a.addr + (size_t)t * tupc_impl_partition_size + off;
+}
+
+/* A pointer to offset off of thread t's partition of area a. */
+static tupc_sptr_t at(tupc_sptr_t a, int t, size_t off)
+{
+    a.addr = (char *)part(a, t, off);
+    a.thread = (unsigned)t;
+    a.phase = 0;
+    return a;
+}
+
+/* The same for the other relocalizations that move data through the
+ * leaders' buffers: k calls each of exchange, gather_all, scatter and
+ * gather, back to back, each with its own data and dst, the roots moving;
+ * then every byte is checked. */
+static void chain_reloc(size_t nb, int k, upc_flag_t flags, int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    const size_t row = (size_t)T * nb, len = row * (size_t)k;
+    tupc_sptr_t sx = upc_all_alloc((size_t)T, len), dx = upc_all_alloc((size_t)T, len);
+    tupc_sptr_t sg = upc_all_alloc((size_t)T, len), dg = upc_all_alloc((size_t)T, len);
+    tupc_sptr_t ds = upc_all_alloc((size_t)T, len), dgg = upc_all_alloc((size_t)T, len);
+    CHECK(!tupc_isnull(sx) && !tupc_isnull(dx) && !tupc_isnull(sg) && !tupc_isnull(dg) &&
+          !tupc_isnull(ds) && !tupc_isnull(dgg));
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < T; j++)
+            for (size_t b = 0; b < nb; b++) {
+                part(sx, me, (size_t)i * row)[(size_t)j * nb + b] = S(me * 7 + j, b, r + i);
+                if (j == 0)
+                    part(sg, me, (size_t)i * nb)[b] = S(me * 7 + 100, b, r + i);
+            }
+    upc_barrier();
+    for (int i = 0; i < k; i++) {
+        lag();
+        upc_all_exchange(at(dx, 0, (size_t)i * row), at(sx, 0, (size_t)i * row), nb, flags);
+        upc_all_gather_all(at(dg, 0, (size_t)i * row), at(sg, 0, (size_t)i * nb), nb, flags);
+        int sroot = (i * 3 + r) % T, groot = (i * 5 + r + 2) % T;
+        upc_all_scatter(at(ds, 0, (size_t)i * nb), at(sx, sroot, (size_t)i * row), nb, flags);
+        upc_all_gather(at(dgg, groot, (size_t)i * row), at(sg, 0, (size_t)i * nb), nb, flags);
+    }
+    upc_barrier();
+    for (int i = 0; i < k; i++) {
+        int sroot = (i * 3 + r) % T, groot = (i * 5 + r + 2) % T;
+        for (int j = 0; j < T; j++)
+            for (size_t b = 0; b < nb; b++) {
+                size_t o = (size_t)i * row + (size_t)j * nb + b;
+                int bad = part(dx, me, 0)[o] != S(j * 7 + me, b, r + i)                    ? 1
+                          : part(dg, me, 0)[o] != S(j * 7 + 100, b, r + i)                 ? 2
+                          : me == groot && part(dgg, me, 0)[o] != S(j * 7 + 100, b, r + i) ? 4
+                          : j == 0 && part(ds, me, (size_t)i * nb)[b] != S(sroot * 7 + me, b, r + i)
+                              ? 3
+                              : 0;
+                if (bad) {
+                    fprintf(stderr,
+                            "chain_reloc: %s %d of %d (%zu bytes, flags %#x): thread %d, "
+                            "block %d, byte %zu wrong\n",
+                            bad == 1   ? "exchange"
+                            : bad == 2 ? "gather_all"
+                            : bad == 3 ? "scatter"
+                                       : "gather",
+                            i, k, nb, (unsigned)flags, me, j, b);
+                    CHECK(0);
+                }
+            }
+    }
+    upc_barrier();
+    upc_all_free(dgg);
+    upc_all_free(ds);
+    upc_all_free(dg);
+    upc_all_free(sg);
+    upc_all_free(dx);
+    upc_all_free(sx);
+}
+
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
@@ -508,9 +599,14 @@ int tupc_main(int argc, char **argv)
     for (int m = 0; m < NMODES; m++, r++) {
         chain(8, 40, modes[m], r);
         chain(3000, 12, modes[m], r);
+        chain_reloc(8, 12, modes[m], r);
+        chain_reloc(700, 10, modes[m], r);
     }
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
+    /* gather_all's and exchange's buffers past 1 MiB: one buffer, reused. */
+    chain_reloc(300000, 2, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
+    chain_reloc(300000, 2, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
 
     static const upc_op_t ops[] = {UPC_ADD, UPC_MULT,   UPC_AND,         UPC_OR,
                                    UPC_XOR, UPC_LOGAND, UPC_LOGOR,       UPC_MIN,

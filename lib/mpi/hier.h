@@ -1,0 +1,93 @@
+/* The state that the two-phase collectives across processes share
+ * (hier.c: broadcast and reduce, and the protocol; hier_reloc.c: scatter,
+ * gather, gather_all, exchange). The threads of a process meet its leader
+ * (its first thread) in memory, and the leaders meet in MPI; hier.c's top
+ * comment says how the words below order a call's phases. */
+#ifndef TUPC_MPI_HIER_H
+#define TUPC_MPI_HIER_H
+
+#include "coll/reduce_types.h"
+#include "mpi/layer.h"
+#include "sync/wait.h"
+
+#include <stdint.h>
+
+/* Calls whose data a leader keeps at once: the leader runs this many calls
+ * ahead of a thread that waits for a CPU. */
+#define TUPC_HIER_SLOTS 8
+/* The bytes of a call's buffer that goes through a slot; a larger one has
+ * a buffer of its own, reused call after call. */
+#define TUPC_HIER_RING ((size_t)1 << 20)
+
+/* A reduction's partial as the leaders combine it (one MPI element). */
+struct tupc_hier_pair {
+    int has; /* 0: no element of the call lies with these threads */
+    union tupc_red_val v;
+};
+
+/* One thread's state, written by that thread (or its partials) and read by
+ * the leader; in lines of its own, so that neighbours do not contend (128
+ * bytes: the adjacent-line prefetcher fetches pairs). */
+struct tupc_hier_member {
+    tupc_word entered; /* the calls this thread has entered */
+    tupc_word done;    /* the calls it is finished with (hier.c) */
+    uint32_t seq;      /* the calls it has made (its own) */
+    struct tupc_hier_pair partial[TUPC_HIER_SLOTS];
+} __attribute__((aligned(128)));
+
+/* A buffer of the leader's, grown on demand. */
+struct tupc_hier_buf {
+    char *p;
+    size_t cap;
+};
+
+struct tupc_hier_state {
+    MPI_Comm comm; /* the leaders' collectives, apart from every other message */
+    MPI_Datatype pair;
+    MPI_Op op;
+    struct tupc_hier_member *m;    /* this process's threads, by local index */
+    tupc_word ready;               /* the calls whose data is in place (hier.c) */
+    int block_bcast, block_reduce; /* the leader waits in blocking MPI calls */
+    struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2], big[2];
+    /* The reduction that the MPI op applies: set by the leader before it
+     * posts the reduction; read by whichever thread MPI runs the op in
+     * (release/acquire, as MPI's own ordering cannot be seen by TSan). */
+    _Atomic(const struct tupc_red_type *) ty;
+    _Atomic int rop;
+    _Atomic(tupc_red_fn) fn;
+};
+extern struct tupc_hier_state tupc_hier_;
+
+/* The caller's local index and state. */
+static inline struct tupc_hier_member *tupc_hier_me(void)
+{
+    return &tupc_hier_.m[tupc_impl_mythread - tupc_first_thread_];
+}
+
+/* Entry of call c: recorded as in one process, the barrier of IN_ALLSYNC,
+ * then the call's number (me->entered, a release). */
+uint32_t tupc_hier_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me);
+/* The exit: the barrier of OUT_ALLSYNC, after `done` is set. */
+void tupc_hier_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s);
+/* The leader: waits until every other thread of the process is done with
+ * calls up to `upto`. */
+void tupc_hier_wait_done(const char *func, uint32_t upto);
+/* The leader: IN_MYSYNC, waits until local thread j has entered call s
+ * (its data is ready); else nothing. */
+void tupc_hier_wait_entered(const struct tupc_mpi_call *c, int j, uint32_t s);
+/* The leader's buffer `which` (0 or 1) for call s of n bytes, once nobody
+ * reads it: it waits for the process's threads to be done with the call
+ * that used it last (tupc_hier_wait_done), then grows it if it must. */
+char *tupc_hier_buffer(const char *func, uint32_t s, int which, size_t n);
+/* That buffer, for a thread that reads it after `ready` >= s. */
+static inline const char *tupc_hier_buffer_of(uint32_t s, int which, size_t n)
+{
+    return n <= TUPC_HIER_RING ? tupc_hier_.slot[s % TUPC_HIER_SLOTS][which].p
+                               : tupc_hier_.big[which].p;
+}
+/* n bytes as an MPI count, or a failure naming func. */
+int tupc_hier_count(const char *func, size_t n);
+/* The leader's wait for a posted MPI call (hier.c says why it never sleeps). */
+void tupc_hier_finish(MPI_Request *r, const char *func);
+
+#endif

@@ -1,0 +1,170 @@
+/* Scatter, gather, gather_all and exchange across processes in two phases
+ * (hier.h): the leader reads its process's threads' src blocks in place,
+ * the leaders move them in one MPI collective (MPI_Scatter, MPI_Gather,
+ * MPI_Allgather, MPI_Alltoall), and each thread copies its dst from the
+ * leader's buffer once `ready` says the call's data is in place.
+ *
+ * The sync modes, with no more waiting than the data needs:
+ *  - IN_MYSYNC: the leader reads a thread's src only after that thread's
+ *    entry (its own process's threads: no barrier of every thread);
+ *  - OUT_MYSYNC: a thread whose src the leader reads returns after
+ *    `ready`, which the leader sets after its reads; a thread returns once
+ *    its own dst is written, which it writes itself;
+ *  - IN_ALLSYNC and OUT_ALLSYNC: a barrier of every thread.
+ * Under OUT_NOSYNC a thread whose src is still to be read may return: the
+ * leader reads it before it leaves the call, so before any barrier after
+ * which the thread may write it. */
+#include "mpi/hier.h"
+#include "mpi/layer.h"
+
+#include "check/error.h"
+#include "coll/syncmode.h"
+#include "runtime/runtime.h"
+
+#include <string.h>
+
+/* Block i of an area at the same offset in every partition. */
+static char *block(tupc_sptr_t p, int i)
+{
+    return p.addr + (size_t)i * tupc_impl_partition_size;
+}
+
+/* The leader's MPI call, blocking where that is safe (hier.c) or posted
+ * and tested; every process decides alike. */
+#define TUPC_HIER_CALL(blocking, posted, func)                                                     \
+    do {                                                                                           \
+        if (tupc_hier_.block_bcast) {                                                              \
+            blocking;                                                                              \
+        } else {                                                                                   \
+            MPI_Request r_;                                                                        \
+            posted;                                                                                \
+            tupc_hier_finish(&r_, func);                                                           \
+        }                                                                                          \
+    } while (0)
+
+/* The end of a call for a thread that did not wait for `ready`: under
+ * OUT_MYSYNC its src may still be read by the leader. */
+static void leave_read(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)
+{
+    if (c->out == TUPC_MYSYNC)
+        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    tupc_hier_leave(c, me, s);
+}
+
+void tupc_mpi_scatter(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                      size_t nbytes)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
+    const int root = tupc_mpi_rank_of(src.thread);
+    const size_t n = (size_t)L * nbytes; /* this process's blocks */
+    if (li == 0) {
+        const int k = tupc_hier_count(c->func, n);
+        char *buf = tupc_hier_buffer(c->func, s, 0, n);
+        if (root == tupc_mpi_rank_) {
+            tupc_hier_wait_entered(c, (int)(src.thread - (uint32_t)tupc_first_thread_), s);
+            tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
+        }
+        /* src's blocks in thread order: process q's are q * n on. */
+        TUPC_HIER_CALL(
+            MPI_Scatter(src.addr, k, MPI_BYTE, buf, k, MPI_BYTE, root, tupc_hier_.comm),
+            MPI_Iscatter(src.addr, k, MPI_BYTE, buf, k, MPI_BYTE, root, tupc_hier_.comm, &r_),
+            c->func);
+        tupc_word_set(&tupc_hier_.ready, s); /* release: the bytes */
+    }
+    tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    memcpy(block(dst, MYTHREAD), tupc_hier_buffer_of(s, 0, n) + (size_t)li * nbytes, nbytes);
+    tupc_hier_leave(c, me, s);
+}
+
+void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
+    const int root = tupc_mpi_rank_of(dst.thread);
+    const size_t n = (size_t)L * nbytes;
+    if (li == 0) {
+        const int k = tupc_hier_count(c->func, n);
+        char *buf = tupc_hier_buffer(c->func, s, 0, n);
+        for (int j = 0; j < L; j++) {
+            tupc_hier_wait_entered(c, j, s);
+            memcpy(buf + (size_t)j * nbytes, block(src, tupc_first_thread_ + j), nbytes);
+        }
+        /* The root's process receives into dst itself, in thread order. */
+        TUPC_HIER_CALL(
+            MPI_Gather(buf, k, MPI_BYTE, dst.addr, k, MPI_BYTE, root, tupc_hier_.comm),
+            MPI_Igather(buf, k, MPI_BYTE, dst.addr, k, MPI_BYTE, root, tupc_hier_.comm, &r_),
+            c->func);
+        tupc_word_set(&tupc_hier_.ready, s); /* release: dst */
+    }
+    if ((uint32_t)MYTHREAD == dst.thread && c->out != TUPC_NOSYNC) /* its dst is written */
+        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    leave_read(c, me, s);
+}
+
+void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                         size_t nbytes)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
+    const size_t all = (size_t)THREADS * nbytes;
+    if (li == 0) {
+        const int k = tupc_hier_count(c->func, (size_t)L * nbytes);
+        char *buf = tupc_hier_buffer(c->func, s, 0, all);
+        for (int j = 0; j < L; j++) {
+            tupc_hier_wait_entered(c, j, s);
+            memcpy(buf + (size_t)(tupc_first_thread_ + j) * nbytes,
+                   block(src, tupc_first_thread_ + j), nbytes);
+        }
+        TUPC_HIER_CALL(
+            MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, buf, k, MPI_BYTE, tupc_hier_.comm),
+            MPI_Iallgather(MPI_IN_PLACE, 0, MPI_BYTE, buf, k, MPI_BYTE, tupc_hier_.comm, &r_),
+            c->func);
+        tupc_word_set(&tupc_hier_.ready, s); /* release: the bytes */
+    }
+    tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    memcpy(block(dst, MYTHREAD), tupc_hier_buffer_of(s, 0, all), all);
+    tupc_hier_leave(c, me, s);
+}
+
+/* Thread a of process p sends block q * L + b of its src to thread b of
+ * process q: the leaders' buffers hold, per process, L * L blocks [a][b]. */
+void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                       size_t nbytes, int in_place)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
+    const int P = THREADS / L;
+    const size_t chunk = (size_t)L * (size_t)L * nbytes, all = (size_t)P * chunk;
+    if (li == 0) {
+        const int k = tupc_hier_count(c->func, chunk);
+        char *out = tupc_hier_buffer(c->func, s, 0, all);
+        char *in = tupc_hier_buffer(c->func, s, 1, all);
+        for (int a = 0; a < L; a++) {
+            tupc_hier_wait_entered(c, a, s);
+            const char *from = block(src, tupc_first_thread_ + a);
+            for (int q = 0; q < P; q++)
+                for (int b = 0; b < L; b++)
+                    memcpy(out + (size_t)q * chunk + ((size_t)a * (size_t)L + (size_t)b) * nbytes,
+                           from + ((size_t)q * (size_t)L + (size_t)b) * nbytes, nbytes);
+        }
+        TUPC_HIER_CALL(MPI_Alltoall(out, k, MPI_BYTE, in, k, MPI_BYTE, tupc_hier_.comm),
+                       MPI_Ialltoall(out, k, MPI_BYTE, in, k, MPI_BYTE, tupc_hier_.comm, &r_),
+                       c->func);
+        /* Release: the bytes, and (in place) that every src is read. */
+        tupc_word_set(&tupc_hier_.ready, s);
+    }
+    tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    const char *in = tupc_hier_buffer_of(s, 1, all);
+    char *mine = block(dst, MYTHREAD);
+    (void)in_place; /* dst is written after `ready`: every src was read */
+    for (int p = 0; p < P; p++)
+        for (int a = 0; a < L; a++)
+            memcpy(mine + ((size_t)p * (size_t)L + (size_t)a) * nbytes,
+                   in + (size_t)p * chunk + ((size_t)a * (size_t)L + (size_t)li) * nbytes, nbytes);
+    tupc_hier_leave(c, me, s);
+}
