@@ -8,6 +8,12 @@
  *    (the data's own dependencies, as MPI_Bcast) against MPI_Bcast of n
  *    bytes by one thread per process, and under ALL|ALL against
  *    MPI_Barrier, MPI_Bcast, MPI_Barrier;
+ *  - scatter, gather, gather_all and exchange of n / THREADS bytes per
+ *    block (n bytes in all: the root's src or dst, each thread's dst of
+ *    gather_all, each thread's src and dst of exchange) under MY|MY,
+ *    against MPI_Scatter, MPI_Gather, MPI_Allgather (n / P bytes per
+ *    process) and MPI_Alltoall (n / P^2 bytes per pair of processes), the
+ *    calls they become;
  *  - reduce of n bytes of longs (UPC_ADD) to thread 0, blocked so that
  *    each thread holds n / THREADS bytes: upc_all_reduceL under MY|MY
  *    against each process summing its n / P bytes and MPI_Reduce of one
@@ -38,9 +44,11 @@ static int cmp(const void *a, const void *b)
 }
 
 enum { BATCHES = 15 };
-enum { BCAST_MY, BCAST_ALL, REDUCE_MY, NFIG };
-static const char *const fig_names[NFIG] = {"broadcast MY|MY", "broadcast ALL|ALL",
-                                            "reduceL MY|MY"};
+enum { BCAST_MY, BCAST_ALL, SCATTER, GATHER, GATHER_ALL, EXCHANGE, REDUCE_MY, NFIG };
+static const char *const fig_names[NFIG] = {
+    "broadcast MY|MY",  "broadcast ALL|ALL", "scatter MY|MY", "gather MY|MY",
+    "gather_all MY|MY", "exchange MY|MY",    "reduceL MY|MY"};
+static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
 
 static double median(double *v)
 {
@@ -50,16 +58,29 @@ static double median(double *v)
 
 static MPI_Comm raw_comm;
 static tupc_sptr_t S, D, R1; /* src and dst areas, one long on thread 0 */
-static char *raw_buf;
+static char *raw_buf, *raw_out;
 static double shared_ns[2];
 
 /* One call of figure f through tupc. */
 static void tupc_one(int f, size_t n)
 {
     size_t ne = n / sizeof(long), blk = (ne + (size_t)THREADS - 1) / (size_t)THREADS;
+    size_t nb = n / (size_t)THREADS ? n / (size_t)THREADS : 1;
     switch (f) {
     case BCAST_MY:
-        upc_all_broadcast(D, S, n, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        upc_all_broadcast(D, S, n, MY);
+        break;
+    case SCATTER:
+        upc_all_scatter(D, S, nb, MY);
+        break;
+    case GATHER:
+        upc_all_gather(D, S, nb, MY);
+        break;
+    case GATHER_ALL:
+        upc_all_gather_all(D, S, nb, MY);
+        break;
+    case EXCHANGE:
+        upc_all_exchange(D, S, nb, MY);
         break;
     case BCAST_ALL:
         upc_all_broadcast(D, S, n, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
@@ -72,6 +93,24 @@ static void tupc_one(int f, size_t n)
 /* One call of figure f in raw MPI, by the first thread of each process. */
 static void raw_one(int f, size_t n, int np)
 {
+    int per = THREADS / np, nb = (int)(n / (size_t)THREADS ? n / (size_t)THREADS : 1);
+    switch (f) {
+    case SCATTER:
+        MPI_Scatter(raw_buf, per * nb, MPI_BYTE, raw_out, per * nb, MPI_BYTE, 0, raw_comm);
+        return;
+    case GATHER:
+        MPI_Gather(raw_buf, per * nb, MPI_BYTE, raw_out, per * nb, MPI_BYTE, 0, raw_comm);
+        return;
+    case GATHER_ALL:
+        MPI_Allgather(raw_buf, per * nb, MPI_BYTE, raw_out, per * nb, MPI_BYTE, raw_comm);
+        return;
+    case EXCHANGE:
+        MPI_Alltoall(raw_buf, per * per * nb, MPI_BYTE, raw_out, per * per * nb, MPI_BYTE,
+                     raw_comm);
+        return;
+    default:
+        break;
+    }
     if (f == BCAST_ALL)
         MPI_Barrier(raw_comm);
     if (f != REDUCE_MY) {
@@ -109,8 +148,14 @@ int tupc_main(int argc, char **argv)
     memset(S.addr + (size_t)me * tupc_impl_partition_size, 1, max);
     if (leader) { /* a collective of the leaders */
         MPI_Comm_dup(tupc_mpi_comm_, &raw_comm);
-        raw_buf = malloc(max);
-        memset(raw_buf, 1, max);
+        /* exchange: per * n bytes each way */
+        size_t big = max * (size_t)per;
+        raw_buf = malloc(big);
+        raw_out = malloc(big);
+        if (!raw_buf || !raw_out)
+            return 1;
+        memset(raw_buf, 1, big);
+        memset(raw_out, 1, big);
     }
     upc_barrier();
     if (me == 0) {
@@ -151,6 +196,7 @@ int tupc_main(int argc, char **argv)
     upc_barrier();
     if (leader) {
         MPI_Comm_free(&raw_comm);
+        free(raw_out);
         free(raw_buf);
     }
     return 0;
