@@ -263,6 +263,13 @@ char *tupc_hier_buffer(const char *func, uint32_t s, int which, size_t n)
 
 void tupc_hier_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)
 {
+    /* The leader's `ready` counts every call, those whose paths need no
+     * reader to wait for it too (one thread per process): a later call's
+     * wait for `ready` >= s - TUPC_HIER_SLOTS must not wait for nothing.
+     * Relaxed: only the leader stores it. */
+    if (me == &tupc_hier_.m[0] &&
+        atomic_load_explicit(&tupc_hier_.ready.value, memory_order_relaxed) != s)
+        tupc_word_set(&tupc_hier_.ready, s);
     tupc_word_set(&me->done, s);
     if (c->out == TUPC_ALLSYNC)
         tupc_barrier_all(c->func);

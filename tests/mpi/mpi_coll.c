@@ -584,6 +584,41 @@ static void chain_reloc(size_t nb, int k, upc_flag_t flags, int r)
     upc_all_free(sx);
 }
 
+/* Calls whose paths need no thread to wait for the leader (with one thread
+ * per process: gather_all and exchange in place of the leader's buffers),
+ * more of them than the leader's slots, then reductions, which wait for
+ * the leader's count of calls: it must have counted those too (it had
+ * not, and the first reduction after 200 exchanges hung at 4 x 1). */
+static void many_then_reduce(int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    tupc_sptr_t a = upc_all_alloc((size_t)T, 8 * (size_t)T);
+    tupc_sptr_t d = upc_all_alloc((size_t)T, 8 * (size_t)T);
+    tupc_sptr_t v = upc_all_alloc((size_t)T, sizeof(long));
+    tupc_sptr_t one = upc_all_alloc(1, sizeof(long));
+    CHECK(!tupc_isnull(a) && !tupc_isnull(d) && !tupc_isnull(v) && !tupc_isnull(one));
+    *(long *)part(v, me, 0) = me + r;
+    upc_barrier();
+    const upc_flag_t no = UPC_IN_NOSYNC | UPC_OUT_NOSYNC;
+    for (int i = 0; i < 12; i++) {
+        upc_all_gather_all(d, a, 8, no);
+        upc_all_exchange(d, a, 8, no);
+    }
+    for (int i = 0; i < 3; i++)
+        upc_all_reduceL(one, v, UPC_ADD, (size_t)T, 1, NULL, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+    if (me == 0) {
+        long want = 0;
+        for (int t = 0; t < T; t++)
+            want += t + r;
+        CHECK(*(long *)one.addr == want);
+    }
+    upc_barrier();
+    upc_all_free(one);
+    upc_all_free(v);
+    upc_all_free(d);
+    upc_all_free(a);
+}
+
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
@@ -604,6 +639,7 @@ int tupc_main(int argc, char **argv)
     }
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
+    many_then_reduce(r++);
     /* gather_all's and exchange's buffers past 1 MiB: one buffer, reused. */
     chain_reloc(300000, 2, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain_reloc(300000, 2, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
