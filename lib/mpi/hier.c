@@ -372,10 +372,20 @@ static int builtin_op(const struct tupc_red_type *ty, upc_op_t op, MPI_Datatype 
                                 MPI_UNSIGNED_SHORT, MPI_INT,           MPI_UNSIGNED,
                                 MPI_LONG,           MPI_UNSIGNED_LONG, MPI_FLOAT,
                                 MPI_DOUBLE,         MPI_LONG_DOUBLE};
+    /* The last type's row, kept: only the leader calls this, one at a time
+     * (runs are ordered by their threads' creation and joining). */
+    static const struct tupc_red_type *last;
+    static int last_k = -1;
     int k = -1;
-    for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
-        if (strcmp(ty->name, types[i].name) == 0)
-            k = i;
+    if (ty == last) {
+        k = last_k;
+    } else {
+        for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+            if (strcmp(ty->name, types[i].name) == 0)
+                k = i;
+        last = ty;
+        last_k = k;
+    }
     if (k < 0)
         return 0;
     *mt = mts[k];

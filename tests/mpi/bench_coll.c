@@ -17,7 +17,10 @@
  *  - reduce of n bytes of longs (UPC_ADD) to thread 0, blocked so that
  *    each thread holds n / THREADS bytes: upc_all_reduceL under MY|MY
  *    against each process summing its n / P bytes and MPI_Reduce of one
- *    long (MPI_SUM), the MPI program that holds the same data.
+ *    long (MPI_SUM), the MPI program that holds the same data;
+ *  - "reduceL 1/thread": one long per thread (8 bytes each, blocks of 1)
+ *    reduced to thread 0, the figure beside co_sum of one value per image
+ *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce.
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "mpi/layer.h"
@@ -44,10 +47,10 @@ static int cmp(const void *a, const void *b)
 }
 
 enum { BATCHES = 15 };
-enum { BCAST_MY, BCAST_ALL, SCATTER, GATHER, GATHER_ALL, EXCHANGE, REDUCE_MY, NFIG };
+enum { BCAST_MY, BCAST_ALL, SCATTER, GATHER, GATHER_ALL, EXCHANGE, REDUCE_MY, REDUCE_ONE, NFIG };
 static const char *const fig_names[NFIG] = {
     "broadcast MY|MY",  "broadcast ALL|ALL", "scatter MY|MY", "gather MY|MY",
-    "gather_all MY|MY", "exchange MY|MY",    "reduceL MY|MY"};
+    "gather_all MY|MY", "exchange MY|MY",    "reduceL MY|MY", "reduceL 1/thread"};
 static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
 
 static double median(double *v)
@@ -85,8 +88,11 @@ static void tupc_one(int f, size_t n)
     case BCAST_ALL:
         upc_all_broadcast(D, S, n, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
         break;
+    case REDUCE_ONE:
+        upc_all_reduceL(R1, S, UPC_ADD, (size_t)THREADS, 1, NULL, MY);
+        break;
     default:
-        upc_all_reduceL(R1, S, UPC_ADD, ne, blk, NULL, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        upc_all_reduceL(R1, S, UPC_ADD, ne, blk, NULL, MY);
     }
 }
 
@@ -113,14 +119,14 @@ static void raw_one(int f, size_t n, int np)
     }
     if (f == BCAST_ALL)
         MPI_Barrier(raw_comm);
-    if (f != REDUCE_MY) {
+    if (f != REDUCE_MY && f != REDUCE_ONE) {
         MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm);
         if (f == BCAST_ALL)
             MPI_Barrier(raw_comm);
         return;
     }
     const long *v = (const long *)raw_buf;
-    size_t m = n / sizeof(long) / (size_t)np;
+    size_t m = f == REDUCE_ONE ? (size_t)per : n / sizeof(long) / (size_t)np;
     long sum = 0, all = 0;
     for (size_t i = 0; i < m; i++)
         sum += v[i];
@@ -164,7 +170,7 @@ int tupc_main(int argc, char **argv)
         printf("%-18s %9s %12s %12s %8s\n", "figure", "bytes", "raw_ns", "tupc_ns", "ratio");
     }
     for (int f = 0; f < NFIG; f++) {
-        for (int s = 0; s < 3; s++) {
+        for (int s = 0; s < (f == REDUCE_ONE ? 1 : 3); s++) {
             size_t n = sizes[s];
             int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
             double raw[BATCHES], tu[BATCHES];
