@@ -140,6 +140,8 @@ void tupc_mpi_hier_stop(void)
             free(tupc_hier_.slot[i][k].p);
     for (int k = 0; k < 2; k++)
         free(tupc_hier_.big[k].p);
+    for (int j = 0; j < tupc_local_threads_; j++)
+        free(tupc_hier_.m[j].own.p);
     free(tupc_hier_.m);
     tupc_hier_.m = NULL;
 }
@@ -248,8 +250,12 @@ char *tupc_hier_buffer(const char *func, uint32_t s, int which, size_t n)
     /* Past the ring one buffer serves every call: the last one's readers
      * (every earlier call's, then) must be done. */
     tupc_hier_wait_done(func, ring ? s - TUPC_HIER_SLOTS : s - 1);
-    struct tupc_hier_buf *b =
-        ring ? &tupc_hier_.slot[s % TUPC_HIER_SLOTS][which] : &tupc_hier_.big[which];
+    return tupc_hier_grow(
+        func, ring ? &tupc_hier_.slot[s % TUPC_HIER_SLOTS][which] : &tupc_hier_.big[which], n);
+}
+
+char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n)
+{
     if (n > b->cap) {
         size_t cap = n < 64 ? 64 : n;
         free(b->p);

@@ -25,21 +25,23 @@ struct tupc_hier_pair {
     union tupc_red_val v;
 };
 
+/* A buffer of the leader's (or a thread's own), grown on demand. */
+struct tupc_hier_buf {
+    char *p;
+    size_t cap;
+};
+
 /* One thread's state, written by that thread (or its partials) and read by
  * the leader; in lines of its own, so that neighbours do not contend (128
  * bytes: the adjacent-line prefetcher fetches pairs). */
 struct tupc_hier_member {
     tupc_word entered; /* the calls this thread has entered */
+    tupc_word put;     /* the calls whose data it has published for the leader */
     tupc_word done;    /* the calls it is finished with (hier.c) */
     uint32_t seq;      /* the calls it has made (its own) */
     struct tupc_hier_pair partial[TUPC_HIER_SLOTS];
+    struct tupc_hier_buf own; /* a prefix reduction's block totals */
 } __attribute__((aligned(128)));
-
-/* A buffer of the leader's, grown on demand. */
-struct tupc_hier_buf {
-    char *p;
-    size_t cap;
-};
 
 struct tupc_hier_state {
     MPI_Comm comm; /* the leaders' collectives, apart from every other message */
@@ -87,6 +89,23 @@ static inline const char *tupc_hier_buffer_of(uint32_t s, int which, size_t n)
 }
 /* n bytes as an MPI count, or a failure naming func. */
 int tupc_hier_count(const char *func, size_t n);
+/* b grown to n bytes at least (its old bytes lost), or a failure naming
+ * func. */
+char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
+
+/* The leader's MPI call, blocking where that is safe (hier.c) or posted
+ * and tested; every process decides alike. */
+#define TUPC_HIER_CALL(blocking, posted, func)                                                     \
+    do {                                                                                           \
+        if (tupc_hier_.block_bcast) {                                                              \
+            blocking;                                                                              \
+        } else {                                                                                   \
+            MPI_Request r_;                                                                        \
+            posted;                                                                                \
+            tupc_hier_finish(&r_, func);                                                           \
+        }                                                                                          \
+    } while (0)
+
 /* The leader's wait for a posted MPI call (hier.c says why it never sleeps). */
 void tupc_hier_finish(MPI_Request *r, const char *func);
 

@@ -33,19 +33,6 @@ static char *block(tupc_sptr_t p, int i)
     return p.addr + (size_t)i * tupc_impl_partition_size;
 }
 
-/* The leader's MPI call, blocking where that is safe (hier.c) or posted
- * and tested; every process decides alike. */
-#define TUPC_HIER_CALL(blocking, posted, func)                                                     \
-    do {                                                                                           \
-        if (tupc_hier_.block_bcast) {                                                              \
-            blocking;                                                                              \
-        } else {                                                                                   \
-            MPI_Request r_;                                                                        \
-            posted;                                                                                \
-            tupc_hier_finish(&r_, func);                                                           \
-        }                                                                                          \
-    } while (0)
-
 /* The end of a call for a thread that did not wait for `ready`: under
  * OUT_MYSYNC its src may still be read by the leader. */
 static void leave_read(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)

@@ -342,6 +342,53 @@ static void red_long(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_fla
     upc_all_free(a.base);
 }
 
+/* The prefix reduction's extensions across processes (mpi/hier_prefix.c):
+ * exclusive (UPC_EXCLUSIVE_PREFIX_REDUCE: element 0 keeps what dst held)
+ * and in place (UPC_IN_PLACE: dst is src), every element of mine against
+ * the serial oracle, the elements around dst untouched. */
+static void prefix_x(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_flag_t extra)
+{
+    const int me = MYTHREAD;
+    const int in_place = (extra & UPC_IN_PLACE) != 0,
+              excl = (extra & UPC_EXCLUSIVE_PREFIX_REDUCE) != 0;
+    struct arr a = arr_alloc(n, B, sizeof(long), off);
+    struct arr d = in_place ? a : arr_alloc(n, B, sizeof(long), off);
+    arr_fill(&a, off);
+    if (!in_place)
+        arr_fill(&d, off);
+    upc_barrier();
+    for (size_t i = 0; i < n; i++)
+        if ((int)upc_threadof(arr_at(&a, i)) == me)
+            tupc_put_long(arr_at(&a, i), val_l(i, r, op));
+    long (*fn)(long, long) = op == UPC_FUNC ? add_l : mat_mul;
+    upc_all_prefix_reduceL(d.p, a.p, op, n, B, op & (UPC_FUNC | UPC_NONCOMM_FUNC) ? fn : NULL,
+                           UPC_IN_MYSYNC | UPC_OUT_MYSYNC | extra);
+    upc_barrier();
+    long fill;
+    memset(&fill, FILL, sizeof fill);
+    long acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        long want = excl ? (i == 0 ? (in_place ? val_l(0, r, op) : fill) : acc) : 0;
+        acc = i == 0 ? val_l(0, r, op) : oper_l(op, acc, val_l(i, r, op));
+        if (!excl)
+            want = acc;
+        tupc_sptr_t e = arr_at(&d, i);
+        if ((int)upc_threadof(e) == me && tupc_get_long(e) != want) {
+            fprintf(stderr, "prefix_x op %d n %zu B %zu off %zu%s%s: [%zu] %ld, expected %ld\n",
+                    (int)op, n, B, off, excl ? " exclusive" : "", in_place ? " in place" : "", i,
+                    tupc_get_long(e), want);
+            CHECK(0);
+        }
+    }
+    if (off)
+        CHECK(tupc_get_long(arr_at(&d, (size_t)-1)) == fill);
+    CHECK(tupc_get_long(arr_at(&d, n)) == fill);
+    upc_barrier();
+    if (!in_place)
+        upc_all_free(d.base);
+    upc_all_free(a.base);
+}
+
 /* Other types: a reduction and a prefix of each, against the same oracle
  * computed here. */
 #define RED_TYPE(T_, TYPE, OP, EXPR, VAL)                                                          \
@@ -668,6 +715,14 @@ int tupc_main(int argc, char **argv)
         red_US_OR(n, B, off, r);
         red_int(n, B, off, r);
     }
+    static const upc_flag_t xs[] = {UPC_EXCLUSIVE_PREFIX_REDUCE, UPC_IN_PLACE,
+                                    UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE};
+    for (int x = 0; x < 3; x++)
+        for (int s = 0; s < 8; s++, r++)
+            if (shapes[s][1]) {
+                prefix_x(shapes[s][0], shapes[s][1], shapes[s][2], r, UPC_ADD, xs[x]);
+                prefix_x(shapes[s][0], shapes[s][1], shapes[s][2], r, UPC_NONCOMM_FUNC, xs[x]);
+            }
     if (MYTHREAD == 0)
         printf("mpi_coll: %d THREADS: every collective gave the spec's answer\n", THREADS);
     return 0;
