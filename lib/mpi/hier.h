@@ -46,7 +46,7 @@ struct tupc_hier_member {
 struct tupc_hier_state {
     MPI_Comm comm; /* the leaders' collectives, apart from every other message */
     MPI_Datatype pair;
-    MPI_Op op;
+    MPI_Op op, op_ordered;         /* pair_op (hier.c), commuting or in rank order */
     struct tupc_hier_member *m;    /* this process's threads, by local index */
     tupc_word ready;               /* the calls whose data is in place (hier.c) */
     int block_bcast, block_reduce; /* the leader waits in blocking MPI calls */
@@ -106,6 +106,12 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
         }                                                                                          \
     } while (0)
 
+/* The leaders' exclusive scan of the process partials *in, in process
+ * order (MPI applies a non-commuting op in rank order), into *out: what
+ * the processes before this one hold, `has` 0 where none does. */
+void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
+                      const struct tupc_hier_pair *in, struct tupc_hier_pair *out,
+                      const char *func);
 /* The leader's wait for a posted MPI call (hier.c says why it never sleeps). */
 void tupc_hier_finish(MPI_Request *r, const char *func);
 

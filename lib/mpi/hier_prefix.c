@@ -102,8 +102,36 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
     tupc_mpi_my_runs(src, nelems, blk_size, es, fold_block, &fo);
     tupc_word_set(&me->put, s); /* release: the totals */
 
-    /* 2. The leader: every total, in index order, into seeds. */
-    if (li == 0) {
+    /* 2'. Blocks in thread order, at most one each (a shared [n / THREADS]
+     * array from thread 0): the processes' blocks follow each other, and
+     * an exclusive scan of one partial per process gives each its seed. */
+    if (li == 0 && k.nb <= (size_t)THREADS && k.t0 + k.nb <= (size_t)THREADS) {
+        char *seeds = tupc_hier_buffer(c->func, s, 1, k.nb * es);
+        struct tupc_hier_pair part = {0}, before;
+        for (int j = 0; j < L; j++) {
+            uint32_t t = (uint32_t)(tupc_first_thread_ + j);
+            if (!count_of(&k, t))
+                continue;
+            tupc_wait_peer(&tupc_hier_.m[j].put, s, (int)t, c->func);
+            if (part.has)
+                ty->combine(op, (tupc_red_fn)f, &part.v, tupc_hier_.m[j].own.p);
+            else
+                memcpy(&part.v, tupc_hier_.m[j].own.p, es), part.has = 1;
+        }
+        tupc_hier_exscan(ty, op, (tupc_red_fn)f, &part, &before, c->func);
+        for (int j = 0; j < L; j++) { /* each local block's seed: before, then ours */
+            uint32_t t = (uint32_t)(tupc_first_thread_ + j);
+            if (!count_of(&k, t))
+                continue;
+            if (before.has)
+                memcpy(seeds + off_of(&k, t) * es, &before.v, es);
+            if (before.has)
+                ty->combine(op, (tupc_red_fn)f, &before.v, tupc_hier_.m[j].own.p);
+            else
+                memcpy(&before.v, tupc_hier_.m[j].own.p, es), before.has = 1;
+        }
+        tupc_word_set(&tupc_hier_.ready, s); /* release: the seeds, and our totals are read */
+    } else if (li == 0) {                    /* 2. Every total, in index order, into seeds. */
         char *all = tupc_hier_buffer(c->func, s, 0, k.nb * es);
         char *seeds = tupc_hier_buffer(c->func, s, 1, k.nb * es);
         int P = THREADS / L, *counts = NULL, *displs = NULL;

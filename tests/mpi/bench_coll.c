@@ -18,6 +18,9 @@
  *    each thread holds n / THREADS bytes: upc_all_reduceL under MY|MY
  *    against each process summing its n / P bytes and MPI_Reduce of one
  *    long (MPI_SUM), the MPI program that holds the same data;
+ *  - prefix_reduceL of n bytes of longs, one block per thread, into
+ *    another array (MY|MY), against each process scanning its n / P bytes
+ *    after MPI_Exscan of its total (the raw program with the same data);
  *  - "reduceL 1/thread": one long per thread (8 bytes each, blocks of 1)
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce.
@@ -47,10 +50,22 @@ static int cmp(const void *a, const void *b)
 }
 
 enum { BATCHES = 15 };
-enum { BCAST_MY, BCAST_ALL, SCATTER, GATHER, GATHER_ALL, EXCHANGE, REDUCE_MY, REDUCE_ONE, NFIG };
+enum {
+    BCAST_MY,
+    BCAST_ALL,
+    SCATTER,
+    GATHER,
+    GATHER_ALL,
+    EXCHANGE,
+    REDUCE_MY,
+    REDUCE_ONE,
+    PREFIX_MY,
+    NFIG
+};
 static const char *const fig_names[NFIG] = {
-    "broadcast MY|MY",  "broadcast ALL|ALL", "scatter MY|MY", "gather MY|MY",
-    "gather_all MY|MY", "exchange MY|MY",    "reduceL MY|MY", "reduceL 1/thread"};
+    "broadcast MY|MY", "broadcast ALL|ALL", "scatter MY|MY",
+    "gather MY|MY",    "gather_all MY|MY",  "exchange MY|MY",
+    "reduceL MY|MY",   "reduceL 1/thread",  "prefix_reduceL MY|MY"};
 static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
 
 static double median(double *v)
@@ -91,6 +106,9 @@ static void tupc_one(int f, size_t n)
     case REDUCE_ONE:
         upc_all_reduceL(R1, S, UPC_ADD, (size_t)THREADS, 1, NULL, MY);
         break;
+    case PREFIX_MY:
+        upc_all_prefix_reduceL(D, S, UPC_ADD, ne, blk, NULL, MY);
+        break;
     default:
         upc_all_reduceL(R1, S, UPC_ADD, ne, blk, NULL, MY);
     }
@@ -119,6 +137,19 @@ static void raw_one(int f, size_t n, int np)
     }
     if (f == BCAST_ALL)
         MPI_Barrier(raw_comm);
+    if (f == PREFIX_MY) {
+        size_t m = n / sizeof(long) / (size_t)np;
+        const long *v = (const long *)raw_buf;
+        long *out = (long *)raw_out, tot = 0, seed = 0;
+        for (size_t i = 0; i < m; i++)
+            tot += v[i];
+        MPI_Exscan(&tot, &seed, 1, MPI_LONG, MPI_SUM, raw_comm);
+        if (MYTHREAD == 0)
+            seed = 0; /* MPI_Exscan leaves rank 0's undefined */
+        for (size_t i = 0; i < m; i++)
+            out[i] = seed += v[i];
+        return;
+    }
     if (f != REDUCE_MY && f != REDUCE_ONE) {
         MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm);
         if (f == BCAST_ALL)

@@ -723,6 +723,18 @@ int tupc_main(int argc, char **argv)
                 prefix_x(shapes[s][0], shapes[s][1], shapes[s][2], r, UPC_ADD, xs[x]);
                 prefix_x(shapes[s][0], shapes[s][1], shapes[s][2], r, UPC_NONCOMM_FUNC, xs[x]);
             }
+    /* At most one block per thread, from thread 0 (with a phase too): the
+     * processes' scan of one partial each (mpi/hier_prefix.c), MPI's own
+     * op where it computes what the library does, the library's where not. */
+    static const size_t one_each[][3] = {{48, 16, 0}, {40, 16, 5}, {16, 16, 0}, {31, 8, 0}};
+    static const upc_op_t pops[] = {UPC_ADD,    UPC_MULT, UPC_MAX,         UPC_XOR,
+                                    UPC_LOGAND, UPC_FUNC, UPC_NONCOMM_FUNC};
+    for (int s = 0; s < 4; s++)
+        for (int o = 0; o < 7; o++, r++) {
+            prefix_x(one_each[s][0], one_each[s][1], one_each[s][2], r, pops[o], 0);
+            prefix_x(one_each[s][0], one_each[s][1], one_each[s][2], r, pops[o],
+                     UPC_EXCLUSIVE_PREFIX_REDUCE);
+        }
     if (MYTHREAD == 0)
         printf("mpi_coll: %d THREADS: every collective gave the spec's answer\n", THREADS);
     return 0;
