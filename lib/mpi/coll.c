@@ -39,13 +39,6 @@ static void *scratch(const char *func, size_t n)
     return p;
 }
 
-/* Block i of an area at the same offset in every partition (a pointer with
- * affinity to thread 0, its phase ignored as UPC 1.3 7.4.2 says). */
-static char *block(tupc_sptr_t p, int i)
-{
-    return p.addr + (size_t)i * tupc_impl_partition_size;
-}
-
 /* The entry records the call as the single-process path does (check/calls.h;
  * only barriers compare the records, and across processes they do not). */
 static void enter(const struct tupc_mpi_call *c)
@@ -59,46 +52,6 @@ static void leave(const struct tupc_mpi_call *c)
 {
     if (c->out != TUPC_NOSYNC)
         tupc_barrier_all(c->func);
-}
-
-/* Every thread reads the whole of perm (after the entry, as the
- * single-process path reads its entry), checks it and pulls the block
- * whose target it is. In place as exchange. */
-int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                     tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
-{
-    enter(c);
-    const int n = THREADS, me = MYTHREAD;
-    int *p = scratch(c->func, (size_t)n * sizeof(int));
-    int *from = scratch(c->func, (size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++)
-        from[i] = -1;
-    for (int i = 0; i < n; i++)
-        fetch(&p[i], (uint32_t)i, block(perm, i), sizeof(int));
-    for (int i = 0; i < n; i++) {
-        if (p[i] < 0 || p[i] >= n || from[p[i]] >= 0) {
-            bad[0] = i;
-            bad[1] = p[i];
-            bad[2] = p[i] < 0 || p[i] >= n ? -1 : from[p[i]];
-            free(p);
-            free(from);
-            return -1;
-        }
-        from[p[i]] = i;
-    }
-    const int i = from[me];
-    free(p);
-    free(from);
-    char *mine = block(dst, me);
-    char *buf = in_place ? scratch(c->func, nbytes) : mine;
-    fetch(buf, (uint32_t)i, block(src, i), nbytes);
-    if (in_place) {
-        tupc_barrier_all(c->func); /* as exchange's */
-        memcpy(mine, buf, nbytes);
-        free(buf);
-    }
-    leave(c);
-    return 0;
 }
 
 /* ---- Reductions ---------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* Scatter, gather, gather_all and exchange across processes in two phases
+/* Scatter, gather, gather_all, exchange and permute across processes in two phases
  * (hier.h): the leader reads its process's threads' src blocks in place,
  * the leaders move them in one MPI collective (MPI_Scatter, MPI_Gather,
  * MPI_Allgather, MPI_Alltoall), and each thread copies its dst from the
@@ -25,6 +25,7 @@
 #include "coll/syncmode.h"
 #include "runtime/runtime.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Block i of an area at the same offset in every partition. */
@@ -182,4 +183,105 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
             memcpy(mine + ((size_t)p * (size_t)L + (size_t)a) * nbytes,
                    in + (size_t)p * chunk + ((size_t)a * (size_t)L + (size_t)li) * nbytes, nbytes);
     tupc_hier_leave(c, me, s);
+}
+
+/* Permute: the leaders gather perm (one int per thread, MPI_Allgather),
+ * check it alike, and send each block to its target's process
+ * (MPI_Alltoallv: process p's blocks to process q in thread order); the
+ * leader writes its threads' dst blocks. A bad perm is found by every
+ * leader alike, and every thread returns it (bad[]) for the caller's
+ * message. */
+struct perm_plan {
+    int *perm, *cnt; /* perm of every thread; per process: send and receive counts, displs */
+    int bad[3], ok;
+};
+
+static struct perm_plan plan_; /* the leader's, read by its threads after `ready` */
+
+/* Checks p[0..n-1] as the single-process path does: 0, or -1 with bad[]. */
+static int perm_check(const int *p, int n, int *from, int bad[3])
+{
+    for (int i = 0; i < n; i++)
+        from[i] = -1;
+    for (int i = 0; i < n; i++) {
+        if (p[i] < 0 || p[i] >= n || from[p[i]] >= 0) {
+            bad[0] = i;
+            bad[1] = p[i];
+            bad[2] = p[i] < 0 || p[i] >= n ? -1 : from[p[i]];
+            return -1;
+        }
+        from[p[i]] = i;
+    }
+    return 0;
+}
+
+int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                     tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_, T = THREADS;
+    const int P = T / L, first = tupc_first_thread_;
+    (void)in_place; /* every block is packed before any dst is written */
+    if (li == 0) {
+        /* The plan's arrays, once every thread has read the last call's. */
+        tupc_hier_wait_done(c->func, s - 1);
+        int *p = realloc(plan_.perm, sizeof *p * (size_t)T * 2);
+        int *cnt = realloc(plan_.cnt, sizeof *cnt * (size_t)P * 4);
+        if (!p || !cnt)
+            tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
+        plan_.perm = p, plan_.cnt = cnt;
+        for (int j = 0; j < L; j++) { /* perm and src are read after each entry */
+            tupc_hier_wait_entered(c, j, s);
+            p[first + j] = *(const int *)block(perm, first + j);
+        }
+        TUPC_HIER_CALL(
+            MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm),
+            MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_), c->func);
+        plan_.ok = perm_check(p, T, p + T, plan_.bad) == 0;
+        if (plan_.ok) {
+            int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
+            const int k = tupc_hier_count(c->func, nbytes);
+            for (int q = 0; q < P; q++)
+                sc[q] = rc[q] = 0;
+            for (int i = 0; i < T; i++) {
+                if (i / L == first / L)
+                    sc[p[i] / L] += k; /* ours, to p[i]'s process */
+                if (p[i] / L == first / L)
+                    rc[i / L] += k; /* to ours, from i's process */
+            }
+            for (int q = 0; q < P; q++) {
+                sd[q] = q ? sd[q - 1] + sc[q - 1] : 0;
+                rd[q] = q ? rd[q - 1] + rc[q - 1] : 0;
+            }
+            const size_t bytes = (size_t)L * nbytes;
+            char *out = tupc_hier_buffer(c->func, s, 0, bytes),
+                 *in = tupc_hier_buffer(c->func, s, 1, bytes);
+            /* Packed by target process, then by source thread: sd[] moves. */
+            for (int j = 0; j < L; j++) {
+                int q = p[first + j] / L;
+                memcpy(out + sd[q], block(src, first + j), nbytes);
+                sd[q] += k;
+            }
+            for (int q = 0; q < P; q++)
+                sd[q] -= sc[q];
+            TUPC_HIER_CALL(
+                MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, tupc_hier_.comm),
+                MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, tupc_hier_.comm, &r_),
+                c->func);
+            /* From process q, in source-thread order: each to its target. */
+            for (int i = 0; i < T; i++)
+                if (p[i] / L == first / L) {
+                    memcpy(block(dst, p[i]), in + rd[i / L], nbytes);
+                    rd[i / L] += k;
+                }
+        }
+        tupc_word_set(&tupc_hier_.ready, s); /* release: dst, the verdict; every src is read */
+    }
+    tupc_wait_peer(&tupc_hier_.ready, s, first, c->func);
+    int ok = plan_.ok;
+    if (!ok)
+        memcpy(bad, plan_.bad, sizeof plan_.bad);
+    tupc_hier_leave(c, me, s);
+    return ok ? 0 : -1;
 }

@@ -3,7 +3,9 @@
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
  * while the others wait in a barrier. hang: a lock never granted, across
  * processes, which the hang watchdog reports. coll: a collective that stays in one
- * process (a team's, posted: UPC 1.3's run across processes, mpi_coll). */
+ * process (a team's, posted: UPC 1.3's run across processes, mpi_coll).
+ * perm: upc_all_permute with a perm whose entries are all 0, found by
+ * every process alike (mpi/hier_reloc.c) and worded as in one process. */
 #include "check.h"
 
 #include <string.h>
@@ -34,6 +36,10 @@ int tupc_main(int argc, char **argv)
         upc_barrier();
         if (me == T - 1)
             upc_lock(l);
+    } else if (strcmp(what, "perm") == 0) {
+        tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
+        tupc_put_int(tupc_index(a, me, 1, int), 0);
+        upc_all_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
     } else if (strcmp(what, "coll") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* runs */
