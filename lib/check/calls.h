@@ -167,7 +167,7 @@ static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_
 {
 #if TUPC_HAVE_MPI
     /* The collectives' engine reads other threads' counters and data in
-     * place: across processes the 1.3 functions take mpi/coll.c's path
+     * place: across processes the 1.3 functions take mpi/layer.h's path
      * before they get here, and the others (teams, the _x forms, UPC_ASYNC,
      * the sort) are refused. */
     if (__builtin_expect(tupc_procs_ > 1, 0))

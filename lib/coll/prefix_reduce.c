@@ -577,7 +577,7 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
                               &out, &apart);
 #if TUPC_HAVE_MPI
     /* Across processes: the 1.3 function (a team's blocking call on
-     * UPC_TEAM_ALL came here through it), mpi/coll.c. */
+     * UPC_TEAM_ALL came here through it), mpi/hier_prefix.c. */
     if (__builtin_expect(tupc_procs_ > 1, 0) && t == &tupc_team_all_) {
         prefix_mpi(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out, in_place, excl);
         return 1;

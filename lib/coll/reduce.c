@@ -536,7 +536,7 @@ reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
 }
 
 #if TUPC_HAVE_MPI
-/* Across processes (mpi/coll.c), after reduce_checked's checks. */
+/* Across processes (mpi/hier.c), after reduce_checked's checks. */
 static __attribute__((noinline)) void reduce_mpi(const struct tupc_red_type *ty, const char *func,
                                                  tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                                                  size_t nelems, size_t blk_size, tupc_red_fn f,

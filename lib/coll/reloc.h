@@ -281,10 +281,10 @@ static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
                          k->t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)k->t->n));
 }
 
-/* Whether a call of form fm goes across processes (mpi/coll.c): the 1.3
+/* Whether a call of form fm goes across processes (mpi/layer.h): the 1.3
  * functions with more than one process. Its checks are made as in one
  * process; then instead of the entry k->mpi holds the call, and the verb
- * runs its mpi/coll.c function. The team forms stay in the entry, which
+ * runs its mpi/layer.h function. The team forms stay in the entry, which
  * refuses them across processes. Without MPI: 0, which folds away. */
 static inline int tupc_reloc_mpi(const struct tupc_reloc_form *fm)
 {
@@ -296,7 +296,7 @@ static inline int tupc_reloc_mpi(const struct tupc_reloc_form *fm)
 #endif
 }
 
-/* In a verb, after its checks: runs `call` (its mpi/coll.c function, on
+/* In a verb, after its checks: runs `call` (its mpi/layer.h function, on
  * k.mpi) and returns when the call goes across processes. */
 #if TUPC_HAVE_MPI
 #define TUPC_RELOC_MPI(fm, call)                                                                   \
@@ -325,7 +325,7 @@ tupc_reloc_enter_as(struct tupc_reloc_call *k, struct tupc_team *t, struct tupc_
 }
 
 /* A 1.3 function or team form's entry (across processes, the call for
- * mpi/coll.c). */
+ * mpi/layer.h). */
 static inline __attribute__((always_inline)) void
 tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, upc_flag_t flags,
                  enum tupc_sync in, enum tupc_sync out, uint64_t sig)

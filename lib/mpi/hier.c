@@ -599,3 +599,18 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
     else if (c->out == TUPC_MYSYNC && (uint32_t)MYTHREAD == dst.thread)
         tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
 }
+
+void tupc_mpi_my_runs(tupc_sptr_t p, size_t m, size_t B, size_t es,
+                      void (*fn)(void *, size_t, char *, size_t), void *arg)
+{
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, p, m, B, es, 0);
+    tupc_sptr_t q = L.src;
+    for (size_t i = 0, r; i < m; i += r) {
+        r = tupc_red_run(&L, q, m - i);
+        if (q.thread == (uint32_t)MYTHREAD)
+            fn(arg, i, q.addr, r);
+        if (i + r < m)
+            q = tupc_red_next_block(&L, q);
+    }
+}

@@ -1,4 +1,5 @@
-/* Prefix reductions across processes in two phases (hier.h), by blocks:
+/* Prefix reductions (and UPC_NONCOMM_FUNC's reduction) across processes in
+ * two phases (hier.h), by blocks:
  * src and dst have the same affinity and phase (UPC 1.3 7.4.3 para 10),
  * so each thread's dst elements are its own src elements, in runs (blocks)
  * that alternate between the threads in index order.
@@ -82,6 +83,114 @@ static void scan_block(void *arg, size_t i, char *addr, size_t r)
                 o->excl, NULL);
 }
 
+/* A call's blocks and what the leader needs of it. */
+struct call_blocks {
+    const struct tupc_mpi_call *c;
+    const struct tupc_red_type *ty;
+    upc_op_t op;
+    tupc_red_fn f;
+    struct blocks k;
+    uint32_t s;
+};
+
+/* 1. This thread's totals, once the leader has read those of its last call. */
+static void fold_own(const struct call_blocks *x, struct tupc_hier_member *me, tupc_sptr_t src,
+                     size_t nelems)
+{
+    const size_t es = x->ty->size;
+    tupc_wait_peer(&tupc_hier_.ready, x->s - 1, tupc_first_thread_, x->c->func);
+    char *tot = tupc_hier_grow(x->c->func, &me->own, count_of(&x->k, (uint32_t)MYTHREAD) * es);
+    struct fold_blocks fo = {x->ty, x->op, x->f, tot};
+    tupc_mpi_my_runs(src, nelems, x->k.B, es, fold_block, &fo);
+    tupc_word_set(&me->put, x->s); /* release: the totals */
+}
+
+/* 2'. The leader, where the blocks follow the processes (at most one per
+ * thread, from thread 0: a shared [n / THREADS] array): an exclusive scan
+ * of one partial per process gives each local block its seed. */
+static void seeds_exscan(const struct call_blocks *x, char *seeds)
+{
+    const size_t es = x->ty->size;
+    struct tupc_hier_pair part = {0}, before;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            tupc_hier_exscan(x->ty, x->op, x->f, &part, &before, x->c->func);
+        struct tupc_hier_pair *acc = pass ? &before : &part;
+        for (int j = 0; j < tupc_local_threads_; j++) {
+            uint32_t t = (uint32_t)(tupc_first_thread_ + j);
+            if (!count_of(&x->k, t))
+                continue;
+            if (pass == 0)
+                tupc_wait_peer(&tupc_hier_.m[j].put, x->s, (int)t, x->c->func);
+            else if (acc->has) /* each local block's seed: the processes before, then ours */
+                memcpy(seeds + off_of(&x->k, t) * es, &acc->v, es);
+            if (acc->has)
+                x->ty->combine(x->op, x->f, &acc->v, tupc_hier_.m[j].own.p);
+            else
+                memcpy(&acc->v, tupc_hier_.m[j].own.p, es), acc->has = 1;
+        }
+    }
+}
+
+/* 2. The leader: every thread's totals (MPI_Allgatherv), folded in index
+ * order into each block's seed (seeds may be NULL); 1 and *total, the fold
+ * of them all, when there is a block. */
+static int seeds_all(const struct call_blocks *x, char *seeds, union tupc_red_val *total)
+{
+    const size_t es = x->ty->size, nb = x->k.nb;
+    const int L = tupc_local_threads_, P = THREADS / L;
+    char *all = tupc_hier_buffer(x->c->func, x->s, 0, nb * es);
+    size_t *first = malloc(sizeof *first * (size_t)THREADS); /* a thread's list in all */
+    int *counts = malloc(sizeof *counts * (size_t)P * 2);
+    if (!first || !counts)
+        tupc_fail(x->c->func, NULL, "out of memory for %d threads' block counts", THREADS);
+    int *displs = counts + P;
+    size_t at = 0;
+    for (int t = 0; t < THREADS; t++) {
+        if (t % L == 0)
+            displs[t / L] = tupc_hier_count(x->c->func, at * es);
+        first[t] = at;
+        at += count_of(&x->k, (uint32_t)t);
+        if (t % L == L - 1)
+            counts[t / L] = tupc_hier_count(x->c->func, (at - first[t - L + 1]) * es);
+    }
+    for (int j = 0; j < L; j++) {
+        uint32_t t = (uint32_t)(tupc_first_thread_ + j);
+        tupc_wait_peer(&tupc_hier_.m[j].put, x->s, (int)t, x->c->func);
+        memcpy(all + first[t] * es, tupc_hier_.m[j].own.p, count_of(&x->k, t) * es);
+    }
+    if (nb)
+        TUPC_HIER_CALL(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all, counts, displs, MPI_BYTE,
+                                      tupc_hier_.comm),
+                       MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all, counts, displs, MPI_BYTE,
+                                       tupc_hier_.comm, &r_),
+                       x->c->func);
+    for (size_t b = 0; b < nb; b++) {
+        uint32_t t = (x->k.t0 + (uint32_t)(b % (size_t)THREADS)) % (uint32_t)THREADS;
+        const char *v = all + (first[t] + b / (size_t)THREADS) * es;
+        if (b == 0) {
+            memcpy(total, v, es);
+        } else {
+            if (seeds)
+                memcpy(seeds + b * es, total, es);
+            x->ty->combine(x->op, x->f, total, v);
+        }
+    }
+    free(counts);
+    free(first);
+    return nb > 0;
+}
+
+static struct call_blocks blocks_of(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                                    upc_op_t op, void (*f)(void), tupc_sptr_t src, size_t nelems,
+                                    size_t blk_size, uint32_t s)
+{
+    struct tupc_red_lay lay;
+    tupc_red_lay_init(&lay, src, nelems, blk_size, ty->size, 0);
+    return (struct call_blocks){
+        c, ty, op, (tupc_red_fn)f, {nelems ? lay.nb : 0, blk_size, lay.src.phase, src.thread}, s};
+}
+
 void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                             size_t blk_size, void (*f)(void), int in_place, int excl)
@@ -89,98 +198,45 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
     (void)in_place; /* each thread folds its blocks before it scans them */
     struct tupc_hier_member *me = tupc_hier_me();
     const uint32_t s = tupc_hier_enter(c, me);
+    const struct call_blocks x = blocks_of(c, ty, op, f, src, nelems, blk_size, s);
     const size_t es = ty->size;
-    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
-    struct tupc_red_lay lay;
-    tupc_red_lay_init(&lay, src, nelems, blk_size, es, 0);
-    const struct blocks k = {nelems ? lay.nb : 0, blk_size, lay.src.phase, src.thread};
-
-    /* 1. Our totals, once the leader has read those of our last call. */
-    tupc_wait_peer(&tupc_hier_.ready, s - 1, tupc_first_thread_, c->func);
-    char *tot = tupc_hier_grow(c->func, &me->own, count_of(&k, (uint32_t)MYTHREAD) * es);
-    struct fold_blocks fo = {ty, op, (tupc_red_fn)f, tot};
-    tupc_mpi_my_runs(src, nelems, blk_size, es, fold_block, &fo);
-    tupc_word_set(&me->put, s); /* release: the totals */
-
-    /* 2'. Blocks in thread order, at most one each (a shared [n / THREADS]
-     * array from thread 0): the processes' blocks follow each other, and
-     * an exclusive scan of one partial per process gives each its seed. */
-    if (li == 0 && k.nb <= (size_t)THREADS && k.t0 + k.nb <= (size_t)THREADS) {
-        char *seeds = tupc_hier_buffer(c->func, s, 1, k.nb * es);
-        struct tupc_hier_pair part = {0}, before;
-        for (int j = 0; j < L; j++) {
-            uint32_t t = (uint32_t)(tupc_first_thread_ + j);
-            if (!count_of(&k, t))
-                continue;
-            tupc_wait_peer(&tupc_hier_.m[j].put, s, (int)t, c->func);
-            if (part.has)
-                ty->combine(op, (tupc_red_fn)f, &part.v, tupc_hier_.m[j].own.p);
-            else
-                memcpy(&part.v, tupc_hier_.m[j].own.p, es), part.has = 1;
-        }
-        tupc_hier_exscan(ty, op, (tupc_red_fn)f, &part, &before, c->func);
-        for (int j = 0; j < L; j++) { /* each local block's seed: before, then ours */
-            uint32_t t = (uint32_t)(tupc_first_thread_ + j);
-            if (!count_of(&k, t))
-                continue;
-            if (before.has)
-                memcpy(seeds + off_of(&k, t) * es, &before.v, es);
-            if (before.has)
-                ty->combine(op, (tupc_red_fn)f, &before.v, tupc_hier_.m[j].own.p);
-            else
-                memcpy(&before.v, tupc_hier_.m[j].own.p, es), before.has = 1;
-        }
-        tupc_word_set(&tupc_hier_.ready, s); /* release: the seeds, and our totals are read */
-    } else if (li == 0) {                    /* 2. Every total, in index order, into seeds. */
-        char *all = tupc_hier_buffer(c->func, s, 0, k.nb * es);
-        char *seeds = tupc_hier_buffer(c->func, s, 1, k.nb * es);
-        int P = THREADS / L, *counts = NULL, *displs = NULL;
-        size_t *first = malloc(sizeof *first * (size_t)THREADS); /* a thread's list in all */
-        counts = malloc(sizeof *counts * (size_t)P * 2);
-        if (!first || !counts)
-            tupc_fail(c->func, NULL, "out of memory for %d threads' block counts", THREADS);
-        displs = counts + P;
-        size_t at = 0;
-        for (int t = 0; t < THREADS; t++) {
-            if (t % L == 0)
-                displs[t / L] = tupc_hier_count(c->func, at * es);
-            first[t] = at;
-            at += count_of(&k, (uint32_t)t);
-            if (t % L == L - 1)
-                counts[t / L] = tupc_hier_count(c->func, (at - first[t - L + 1]) * es);
-        }
-        for (int j = 0; j < L; j++) {
-            tupc_wait_peer(&tupc_hier_.m[j].put, s, tupc_first_thread_ + j, c->func);
-            uint32_t t = (uint32_t)(tupc_first_thread_ + j);
-            memcpy(all + first[t] * es, tupc_hier_.m[j].own.p, count_of(&k, t) * es);
-        }
-        if (k.nb)
-            TUPC_HIER_CALL(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all, counts, displs, MPI_BYTE,
-                                          tupc_hier_.comm),
-                           MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all, counts, displs, MPI_BYTE,
-                                           tupc_hier_.comm, &r_),
-                           c->func);
-        union tupc_red_val acc;
-        for (size_t b = 0; b < k.nb; b++) {
-            uint32_t t = (k.t0 + (uint32_t)(b % (size_t)THREADS)) % (uint32_t)THREADS;
-            const char *v = all + (first[t] + b / (size_t)THREADS) * es;
-            if (b == 0) {
-                memcpy(&acc, v, es);
-            } else {
-                memcpy(seeds + b * es, &acc, es);
-                ty->combine(op, (tupc_red_fn)f, &acc, v);
-            }
-        }
-        free(counts);
-        free(first);
+    fold_own(&x, me, src, nelems);
+    if (MYTHREAD == tupc_first_thread_) {
+        char *seeds = tupc_hier_buffer(c->func, s, 1, x.k.nb * es);
+        union tupc_red_val total;
+        if (x.k.nb <= (size_t)THREADS && x.k.t0 + x.k.nb <= (size_t)THREADS)
+            seeds_exscan(&x, seeds);
+        else
+            (void)seeds_all(&x, seeds, &total);
         tupc_word_set(&tupc_hier_.ready, s); /* release: the seeds, and our totals are read */
     }
-
     /* 3. Our blocks from their seeds. */
     tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
     struct scan_blocks so = {
-        ty,       op,      (tupc_red_fn)f,      tupc_hier_buffer_of(s, 1, k.nb * es),
-        blk_size, k.phase, dst.addr - src.addr, excl};
+        ty,       op,        (tupc_red_fn)f,      tupc_hier_buffer_of(s, 1, x.k.nb * es),
+        blk_size, x.k.phase, dst.addr - src.addr, excl};
     tupc_mpi_my_runs(src, nelems, blk_size, es, scan_block, &so);
+    tupc_hier_leave(c, me, s);
+}
+
+/* UPC_NONCOMM_FUNC's reduction by the same blocks: the fold of every
+ * block's total in index order, written by the leader of dst's process;
+ * dst's thread waits for it under OUT_MYSYNC. */
+void tupc_mpi_reduce_ordered(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                             size_t blk_size, void (*f)(void))
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const struct call_blocks x = blocks_of(c, ty, op, f, src, nelems, blk_size, s);
+    fold_own(&x, me, src, nelems);
+    if (MYTHREAD == tupc_first_thread_) {
+        union tupc_red_val total;
+        if (seeds_all(&x, NULL, &total) && tupc_mpi_rank_of(dst.thread) == tupc_mpi_rank_)
+            memcpy(dst.addr, &total, ty->size); /* nelems 0: dst is left as it was */
+        tupc_word_set(&tupc_hier_.ready, s);    /* release: dst, and our totals are read */
+    }
+    if (c->out == TUPC_MYSYNC && (uint32_t)MYTHREAD == dst.thread)
+        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
     tupc_hier_leave(c, me, s);
 }

@@ -162,13 +162,12 @@ void tupc_mpi_memget(void *dst, tupc_sptr_t src, size_t n);
 void tupc_mpi_memput(tupc_sptr_t dst, const void *src, size_t n);
 void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
 
-/* ---- coll.c: the collectives of UPC 1.3 across processes ------------------
+/* ---- hier.c, hier_reloc.c, hier_prefix.c: the collectives of UPC 1.3 -----
  *
- * A simple correct path, one function per verb (broadcast and reduce have
- * left it for hier.c, below): a barrier of every thread on entry unless
- * IN_NOSYNC, then each thread pulls what its own dst needs (gets from the
- * other processes, memcpy here), then a barrier on exit unless OUT_NOSYNC.
- * The caller has checked the arguments as the single-process path does. */
+ * Across processes each runs in two phases: the process's threads meet its
+ * leader in memory, the leaders meet in an MPI collective (hier.c says how
+ * each sync mode is kept). The caller has checked the arguments as the
+ * single-process path does. */
 
 /* A call: its function, flags, the signature of its single-valued
  * arguments (check/calls.h records it) and its parsed sync modes. */
@@ -180,6 +179,11 @@ struct tupc_mpi_call {
 };
 struct tupc_red_type;
 
+/* The leaders' communicator and the reductions' MPI ops (collective). */
+int tupc_mpi_hier_start(char *err, size_t len);
+void tupc_mpi_hier_stop(void);
+void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                        size_t nbytes);
 void tupc_mpi_scatter(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                       size_t nbytes);
 void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
@@ -194,32 +198,21 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
  * caller words the error). */
 int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                      tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
-/* UPC_NONCOMM_FUNC: dst's thread combines every element in index order. */
+/* Every operator; UPC_NONCOMM_FUNC goes to tupc_mpi_reduce_ordered. */
+void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
+                     tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void));
+/* UPC_NONCOMM_FUNC: every block's total combined in index order. */
 void tupc_mpi_reduce_ordered(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                              tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                              size_t blk_size, void (*f)(void));
+void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                            size_t blk_size, void (*f)(void), int in_place, int excl);
 /* Calls fn(arg, index, address, run) for each run of the elements of array
  * p (shared [B], elements of es bytes) below m that have affinity to this
  * thread, in index order. */
 void tupc_mpi_my_runs(tupc_sptr_t p, size_t m, size_t B, size_t es,
                       void (*fn)(void *, size_t, char *, size_t), void *arg);
-
-/* ---- hier.c: broadcast and reduce in two phases ---------------------------
- *
- * The process's threads meet its leader in memory, the leaders meet in an
- * MPI collective (hier.c says how each sync mode is kept). */
-
-/* The leaders' communicator and the reduction's MPI op (collective). */
-int tupc_mpi_hier_start(char *err, size_t len);
-void tupc_mpi_hier_stop(void);
-void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                        size_t nbytes);
-/* Every operator; UPC_NONCOMM_FUNC goes to tupc_mpi_reduce_ordered. */
-void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
-                     tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void));
-void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
-                            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
-                            size_t blk_size, void (*f)(void), int in_place, int excl);
 
 /* ---- refuse.c ------------------------------------------------------------ */
 

@@ -1,4 +1,4 @@
-/* The collectives of UPC 1.3 across processes (mpi/coll.c): each
+/* The collectives of UPC 1.3 across processes (mpi/hier*.c): each
  * relocalization at several sizes and sync modes, every byte of every
  * thread's part of dst checked against the spec, with guard bytes around
  * each block that must keep their fill; under IN_ALLSYNC the source is put
