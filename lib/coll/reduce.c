@@ -549,7 +549,10 @@ static __attribute__((noinline)) void reduce_mpi(const struct tupc_red_type *ty,
         func, (unsigned)flags,
         tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
         (int)in, (int)out};
-    tupc_mpi_reduce(&c, ty, dst, src, op, nelems, blk_size, f);
+    if (op == UPC_NONCOMM_FUNC) /* in index order, by blocks (mpi/hier_prefix.c) */
+        tupc_mpi_reduce_ordered(&c, ty, dst, src, op, nelems, blk_size, f);
+    else
+        tupc_mpi_reduce(&c, ty, dst, src, op, nelems, blk_size, f);
 }
 #define TUPC_REDUCE_MPI(T, func)                                                                   \
     if (__builtin_expect(tupc_procs_ > 1, 0)) {                                                    \

@@ -553,10 +553,6 @@ static int holds(uint32_t t, tupc_sptr_t src, size_t nelems, size_t B)
 void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
                      tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void))
 {
-    if (op == UPC_NONCOMM_FUNC) {
-        tupc_mpi_reduce_ordered(c, ty, dst, src, op, nelems, blk_size, f);
-        return;
-    }
     const int li = MYTHREAD - tupc_first_thread_;
     struct tupc_hier_member *me = &tupc_hier_.m[li];
     const uint32_t s = tupc_hier_enter(c, me);

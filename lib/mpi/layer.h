@@ -198,7 +198,7 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
  * caller words the error). */
 int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                      tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
-/* Every operator; UPC_NONCOMM_FUNC goes to tupc_mpi_reduce_ordered. */
+/* Every operator but UPC_NONCOMM_FUNC, which tupc_mpi_reduce_ordered takes. */
 void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, tupc_sptr_t dst,
                      tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void));
 /* UPC_NONCOMM_FUNC: every block's total combined in index order. */
