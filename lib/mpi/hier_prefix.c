@@ -1,5 +1,5 @@
-/* Prefix reductions (and UPC_NONCOMM_FUNC's reduction) across processes in
- * two phases (hier.h), by blocks:
+/* Prefix reductions (and UPC_NONCOMM_FUNC's reduction, and
+ * upc_all_reduce_allT's) across processes in two phases (hier.h), by blocks:
  * src and dst have the same affinity and phase (UPC 1.3 7.4.3 para 10),
  * so each thread's dst elements are its own src elements, in runs (blocks)
  * that alternate between the threads in index order.
@@ -238,5 +238,31 @@ void tupc_mpi_reduce_ordered(const struct tupc_mpi_call *c, const struct tupc_re
     }
     if (c->out == TUPC_MYSYNC && (uint32_t)MYTHREAD == dst.thread)
         tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    tupc_hier_leave(c, me, s);
+}
+
+/* upc_all_reduce_allT (Extended Collectives 0.3 5.5.1), every operator:
+ * each leader folds every block's total in index order, the same values
+ * in the same order with the same code, so every dst[i] holds the same
+ * bits (footnote 7); each thread copies the result into its own dst[i]. */
+void tupc_mpi_reduce_all(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                         size_t blk_size, void (*f)(void))
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const struct call_blocks x = blocks_of(c, ty, op, f, src, nelems, blk_size, s);
+    fold_own(&x, me, src, nelems);
+    if (MYTHREAD == tupc_first_thread_) {
+        char *result = tupc_hier_buffer(c->func, s, 1, ty->size);
+        union tupc_red_val total;
+        if (seeds_all(&x, NULL, &total))
+            memcpy(result, &total, ty->size);
+        tupc_word_set(&tupc_hier_.ready, s); /* release: the result */
+    }
+    tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    if (nelems) /* nelems 0: dst is left as it was */
+        memcpy(dst.addr + (size_t)MYTHREAD * tupc_impl_partition_size,
+               tupc_hier_buffer_of(s, 1, ty->size), ty->size);
     tupc_hier_leave(c, me, s);
 }

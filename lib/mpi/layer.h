@@ -205,6 +205,10 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
 void tupc_mpi_reduce_ordered(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                              tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                              size_t blk_size, void (*f)(void));
+/* upc_all_reduce_allT (0.3): the same bits in every dst[i]. */
+void tupc_mpi_reduce_all(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                         tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                         size_t blk_size, void (*f)(void));
 void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                             size_t blk_size, void (*f)(void), int in_place, int excl);

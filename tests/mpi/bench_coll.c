@@ -21,6 +21,8 @@
  *  - prefix_reduceL of n bytes of longs, one block per thread, into
  *    another array (MY|MY), against each process scanning its n / P bytes
  *    after MPI_Exscan of its total (the raw program with the same data);
+ *  - reduce_allL (Extended Collectives 0.3) as reduceL, against the same
+ *    sums and MPI_Allreduce;
  *  - "reduceL 1/thread": one long per thread (8 bytes each, blocks of 1)
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce.
@@ -35,6 +37,7 @@
 #include <time.h>
 
 #include <upc_collective.h>
+#include <upc_collective_ext.h>
 
 static double now(void)
 {
@@ -60,12 +63,13 @@ enum {
     REDUCE_MY,
     REDUCE_ONE,
     PREFIX_MY,
+    REDUCE_ALL,
     NFIG
 };
 static const char *const fig_names[NFIG] = {
-    "broadcast MY|MY", "broadcast ALL|ALL", "scatter MY|MY",
-    "gather MY|MY",    "gather_all MY|MY",  "exchange MY|MY",
-    "reduceL MY|MY",   "reduceL 1/thread",  "prefix_reduceL MY|MY"};
+    "broadcast MY|MY",      "broadcast ALL|ALL", "scatter MY|MY", "gather MY|MY",
+    "gather_all MY|MY",     "exchange MY|MY",    "reduceL MY|MY", "reduceL 1/thread",
+    "prefix_reduceL MY|MY", "reduce_allL MY|MY"};
 static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
 
 static double median(double *v)
@@ -109,6 +113,9 @@ static void tupc_one(int f, size_t n)
     case PREFIX_MY:
         upc_all_prefix_reduceL(D, S, UPC_ADD, ne, blk, NULL, MY);
         break;
+    case REDUCE_ALL:
+        upc_all_reduce_allL(D, S, UPC_ADD, ne, blk, NULL, MY);
+        break;
     default:
         upc_all_reduceL(R1, S, UPC_ADD, ne, blk, NULL, MY);
     }
@@ -150,7 +157,7 @@ static void raw_one(int f, size_t n, int np)
             out[i] = seed += v[i];
         return;
     }
-    if (f != REDUCE_MY && f != REDUCE_ONE) {
+    if (f != REDUCE_MY && f != REDUCE_ONE && f != REDUCE_ALL) {
         MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm);
         if (f == BCAST_ALL)
             MPI_Barrier(raw_comm);
@@ -161,7 +168,10 @@ static void raw_one(int f, size_t n, int np)
     long sum = 0, all = 0;
     for (size_t i = 0; i < m; i++)
         sum += v[i];
-    MPI_Reduce(&sum, &all, 1, MPI_LONG, MPI_SUM, 0, raw_comm);
+    if (f == REDUCE_ALL)
+        MPI_Allreduce(&sum, &all, 1, MPI_LONG, MPI_SUM, raw_comm);
+    else
+        MPI_Reduce(&sum, &all, 1, MPI_LONG, MPI_SUM, 0, raw_comm);
 }
 
 int tupc_main(int argc, char **argv)

@@ -666,6 +666,49 @@ static void many_then_reduce(int r)
     upc_all_free(a);
 }
 
+/* upc_all_reduce_allL and _allD across processes (mpi/hier_prefix.c): every
+ * dst[i] against the serial oracle (longs), and every thread's double the
+ * same bits as thread 0's (Extended Collectives 0.3 5.5.1 footnote 7), with
+ * values whose sum depends on the order of the additions. */
+static void red_all(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_flag_t flags)
+{
+    const int T = THREADS, me = MYTHREAD;
+    struct arr a = arr_alloc(n, B, sizeof(long), off), x = arr_alloc(n, B, sizeof(double), off);
+    tupc_sptr_t dl = upc_all_alloc((size_t)T, sizeof(long));
+    tupc_sptr_t dd = upc_all_alloc((size_t)T, sizeof(double));
+    for (size_t i = 0; i < n; i++) {
+        if ((int)upc_threadof(arr_at(&a, i)) != me)
+            continue;
+        tupc_put_long(arr_at(&a, i), val_l(i, r, op));
+        double v = (i % 3 == 0 ? 1e16 : 1.0) * (double)(i % 7 + 1) * (i % 2 ? -1 : 1);
+        upc_memput(arr_at(&x, i), &v, sizeof v);
+    }
+    upc_barrier();
+    long (*fn)(long, long) = op == UPC_FUNC ? add_l : mat_mul;
+    upc_all_reduce_allL(dl, a.p, op, n, B, op & (UPC_FUNC | UPC_NONCOMM_FUNC) ? fn : NULL, flags);
+    upc_all_reduce_allD(dd, x.p, UPC_ADD, n, B, NULL, flags);
+    upc_barrier();
+    long acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc = i == 0 ? val_l(0, r, op) : oper_l(op, acc, val_l(i, r, op));
+    long got = *(const long *)part(dl, me, 0);
+    if (n && got != acc) {
+        fprintf(stderr,
+                "reduce_allL op %d n %zu B %zu off %zu flags %#x: thread %d has %ld, "
+                "expected %ld\n",
+                (int)op, n, B, off, (unsigned)flags, me, got, acc);
+        CHECK(0);
+    }
+    double mine = *(const double *)part(dd, me, 0), first;
+    upc_memget(&first, dd, sizeof first);
+    CHECK(memcmp(&mine, &first, sizeof mine) == 0);
+    upc_barrier();
+    upc_all_free(dd);
+    upc_all_free(dl);
+    upc_all_free(x.base);
+    upc_all_free(a.base);
+}
+
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
@@ -735,6 +778,10 @@ int tupc_main(int argc, char **argv)
             prefix_x(one_each[s][0], one_each[s][1], one_each[s][2], r, pops[o],
                      UPC_EXCLUSIVE_PREFIX_REDUCE);
         }
+    static const upc_op_t aops[] = {UPC_ADD, UPC_MAX, UPC_LOGOR, UPC_FUNC, UPC_NONCOMM_FUNC};
+    for (int s = 0; s < 8; s++)
+        for (int o = 0; o < 5; o++, r++)
+            red_all(shapes[s][0], shapes[s][1], shapes[s][2], r, aops[o], modes[r % NMODES]);
     if (MYTHREAD == 0)
         printf("mpi_coll: %d THREADS: every collective gave the spec's answer\n", THREADS);
     return 0;
