@@ -536,28 +536,35 @@ reduce_on(const struct tupc_red_type *ty, const char *func, struct tupc_team *t,
 }
 
 #if TUPC_HAVE_MPI
-/* Across processes (mpi/hier.c), after reduce_checked's checks. */
-static __attribute__((noinline)) void reduce_mpi(const struct tupc_red_type *ty, const char *func,
-                                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                                 size_t nelems, size_t blk_size, tupc_red_fn f,
-                                                 upc_flag_t flags)
+/* Across processes (mpi/hier*.c), after the checks of the single-process
+ * path: upc_all_reduceT (dst_kind TUPC_RED_DST_ONE) and, from
+ * reduce_all.c, upc_all_reduce_allT (TUPC_RED_DST_EVERY). */
+__attribute__((noinline)) void tupc_red_mpi(const struct tupc_red_type *ty, const char *func,
+                                            enum tupc_red_dst dst_kind, tupc_sptr_t dst,
+                                            tupc_sptr_t src, upc_op_t op, size_t nelems,
+                                            size_t blk_size, tupc_red_fn f, upc_flag_t flags)
 {
+    tupc_require_thread(func);
     enum tupc_sync in, out;
-    reduce_check(ty, func, dst, src, op, nelems, blk_size, f, flags, &in, &out);
+    dst = tupc_red_check_call(ty, func, dst_kind, dst, src, op, nelems, blk_size, f, flags, 0, &in,
+                              &out, NULL);
     tupc_check_not_split(func);
     const struct tupc_mpi_call c = {
         func, (unsigned)flags,
         tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
         (int)in, (int)out};
-    if (op == UPC_NONCOMM_FUNC) /* in index order, by blocks (mpi/hier_prefix.c) */
-        tupc_mpi_reduce_ordered(&c, ty, dst, src, op, nelems, blk_size, f);
+    void (*fn)(void) = (void (*)(void))f;
+    if (dst_kind == TUPC_RED_DST_EVERY)
+        tupc_mpi_reduce_all(&c, ty, dst, src, op, nelems, blk_size, fn);
+    else if (op == UPC_NONCOMM_FUNC) /* in index order, by blocks (mpi/hier_prefix.c) */
+        tupc_mpi_reduce_ordered(&c, ty, dst, src, op, nelems, blk_size, fn);
     else
-        tupc_mpi_reduce(&c, ty, dst, src, op, nelems, blk_size, f);
+        tupc_mpi_reduce(&c, ty, dst, src, op, nelems, blk_size, fn);
 }
 #define TUPC_REDUCE_MPI(T, func)                                                                   \
     if (__builtin_expect(tupc_procs_ > 1, 0)) {                                                    \
-        reduce_mpi(&tupc_red_##T, "upc_all_reduce" #T, dst, src, op, nelems, blk_size,             \
-                   (tupc_red_fn)func, flags);                                                      \
+        tupc_red_mpi(&tupc_red_##T, "upc_all_reduce" #T, TUPC_RED_DST_ONE, dst, src, op, nelems,   \
+                     blk_size, (tupc_red_fn)func, flags);                                          \
         return;                                                                                    \
     }
 #else

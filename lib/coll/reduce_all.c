@@ -38,10 +38,6 @@
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 
-#if TUPC_HAVE_MPI
-#include "mpi/layer.h"
-#endif
-
 #include <string.h>
 
 /* The worker's result in its eager line: a byte `have` (0 when nelems is 0:
@@ -269,27 +265,11 @@ reduce_all_on(const struct tupc_red_type *ty, const char *func, struct tupc_team
 }
 
 #if TUPC_HAVE_MPI
-/* Across processes (mpi/hier_prefix.c), after the same checks. */
-static __attribute__((noinline)) void all_mpi(const struct tupc_red_type *ty, const char *func,
-                                              tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                              size_t nelems, size_t blk_size, tupc_red_fn f,
-                                              upc_flag_t flags)
-{
-    tupc_require_thread(func);
-    enum tupc_sync in, out;
-    dst = tupc_red_check_call(ty, func, TUPC_RED_DST_EVERY, dst, src, op, nelems, blk_size, f,
-                              flags, 0, &in, &out, NULL);
-    tupc_check_not_split(func);
-    const struct tupc_mpi_call c = {
-        func, (unsigned)flags,
-        tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
-        (int)in, (int)out};
-    tupc_mpi_reduce_all(&c, ty, dst, src, op, nelems, blk_size, (void (*)(void))f);
-}
+/* Across processes: reduce.c's seam (mpi/hier_prefix.c). */
 #define TUPC_REDUCE_ALL_MPI(T)                                                                     \
     if (__builtin_expect(tupc_procs_ > 1, 0)) {                                                    \
-        all_mpi(&tupc_red_##T, "upc_all_reduce_all" #T, dst, src, op, nelems, blk_size,            \
-                (tupc_red_fn)func, mode);                                                          \
+        tupc_red_mpi(&tupc_red_##T, "upc_all_reduce_all" #T, TUPC_RED_DST_EVERY, dst, src, op,     \
+                     nelems, blk_size, (tupc_red_fn)func, mode);                                   \
         return;                                                                                    \
     }
 #else

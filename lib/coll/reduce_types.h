@@ -188,6 +188,15 @@ static inline void tupc_red_check_array(const char *func, const char *arg, tupc_
  * partition (upc_all_reduce_allT: `shared [1] TYPE [THREADS]`). */
 enum tupc_red_dst { TUPC_RED_DST_ONE, TUPC_RED_DST_ARRAY, TUPC_RED_DST_EVERY };
 
+#if TUPC_HAVE_MPI
+/* upc_all_reduceT (TUPC_RED_DST_ONE) or upc_all_reduce_allT
+ * (TUPC_RED_DST_EVERY) across processes: its checks, then mpi/hier*.c
+ * (reduce.c). */
+void tupc_red_mpi(const struct tupc_red_type *ty, const char *func, enum tupc_red_dst dst_kind,
+                  tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+                  tupc_red_fn f, upc_flag_t flags);
+#endif
+
 /* The allocation checks (heap/range_check.h) of a reduction's src and dst
  * (see enum tupc_red_dst), made once per distinct call between frees. `args` is a signature of
  * dst.addr, src.addr, nelems and blk_size (tupc_red_args, or the call's own from tupc_red_begin,

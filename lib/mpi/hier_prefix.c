@@ -219,50 +219,48 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
     tupc_hier_leave(c, me, s);
 }
 
-/* UPC_NONCOMM_FUNC's reduction by the same blocks: the fold of every
- * block's total in index order, written by the leader of dst's process;
- * dst's thread waits for it under OUT_MYSYNC. */
+/* A reduction by the same blocks: the fold of every block's total in
+ * index order, by each leader (the same values in the same order with the
+ * same code: the same bits). `every` 0: the leader of dst's process writes
+ * it to dst, and dst's thread waits for it under OUT_MYSYNC (UPC_NONCOMM_FUNC's
+ * upc_all_reduceT); 1: each thread copies it into its own dst[i]
+ * (upc_all_reduce_allT, Extended Collectives 0.3 5.5.1 footnote 7). */
+static void reduce_blocks(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                          size_t blk_size, void (*f)(void), int every)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    const uint32_t s = tupc_hier_enter(c, me);
+    const struct call_blocks x = blocks_of(c, ty, op, f, src, nelems, blk_size, s);
+    fold_own(&x, me, src, nelems);
+    if (MYTHREAD == tupc_first_thread_) {
+        union tupc_red_val total;
+        /* nelems 0: dst is left as it was */
+        char *to = every ? tupc_hier_buffer(c->func, s, 1, ty->size)
+                   : tupc_mpi_rank_of(dst.thread) == tupc_mpi_rank_ ? dst.addr
+                                                                    : NULL;
+        if (seeds_all(&x, NULL, &total) && to)
+            memcpy(to, &total, ty->size);
+        tupc_word_set(&tupc_hier_.ready, s); /* release: the result, and our totals are read */
+    }
+    if (every || (c->out == TUPC_MYSYNC && (uint32_t)MYTHREAD == dst.thread))
+        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    if (every && nelems)
+        memcpy(dst.addr + (size_t)MYTHREAD * tupc_impl_partition_size,
+               tupc_hier_buffer_of(s, 1, ty->size), ty->size);
+    tupc_hier_leave(c, me, s);
+}
+
 void tupc_mpi_reduce_ordered(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                              tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                              size_t blk_size, void (*f)(void))
 {
-    struct tupc_hier_member *me = tupc_hier_me();
-    const uint32_t s = tupc_hier_enter(c, me);
-    const struct call_blocks x = blocks_of(c, ty, op, f, src, nelems, blk_size, s);
-    fold_own(&x, me, src, nelems);
-    if (MYTHREAD == tupc_first_thread_) {
-        union tupc_red_val total;
-        if (seeds_all(&x, NULL, &total) && tupc_mpi_rank_of(dst.thread) == tupc_mpi_rank_)
-            memcpy(dst.addr, &total, ty->size); /* nelems 0: dst is left as it was */
-        tupc_word_set(&tupc_hier_.ready, s);    /* release: dst, and our totals are read */
-    }
-    if (c->out == TUPC_MYSYNC && (uint32_t)MYTHREAD == dst.thread)
-        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
-    tupc_hier_leave(c, me, s);
+    reduce_blocks(c, ty, dst, src, op, nelems, blk_size, f, 0);
 }
 
-/* upc_all_reduce_allT (Extended Collectives 0.3 5.5.1), every operator:
- * each leader folds every block's total in index order, the same values
- * in the same order with the same code, so every dst[i] holds the same
- * bits (footnote 7); each thread copies the result into its own dst[i]. */
 void tupc_mpi_reduce_all(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                          size_t blk_size, void (*f)(void))
 {
-    struct tupc_hier_member *me = tupc_hier_me();
-    const uint32_t s = tupc_hier_enter(c, me);
-    const struct call_blocks x = blocks_of(c, ty, op, f, src, nelems, blk_size, s);
-    fold_own(&x, me, src, nelems);
-    if (MYTHREAD == tupc_first_thread_) {
-        char *result = tupc_hier_buffer(c->func, s, 1, ty->size);
-        union tupc_red_val total;
-        if (seeds_all(&x, NULL, &total))
-            memcpy(result, &total, ty->size);
-        tupc_word_set(&tupc_hier_.ready, s); /* release: the result */
-    }
-    tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
-    if (nelems) /* nelems 0: dst is left as it was */
-        memcpy(dst.addr + (size_t)MYTHREAD * tupc_impl_partition_size,
-               tupc_hier_buffer_of(s, 1, ty->size), ty->size);
-    tupc_hier_leave(c, me, s);
+    reduce_blocks(c, ty, dst, src, op, nelems, blk_size, f, 1);
 }
