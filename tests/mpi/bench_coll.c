@@ -21,6 +21,9 @@
  *  - prefix_reduceL of n bytes of longs, one block per thread, into
  *    another array (MY|MY), against each process scanning its n / P bytes
  *    after MPI_Exscan of its total (the raw program with the same data);
+ *  - permute of n / THREADS bytes per block, each thread's to the same
+ *    thread of the next process, against MPI_Alltoallv of the process's
+ *    blocks to the next process;
  *  - reduce_allL (Extended Collectives 0.3) as reduceL, against the same
  *    sums and MPI_Allreduce;
  *  - "reduceL 1/thread": one long per thread (8 bytes each, blocks of 1)
@@ -64,12 +67,13 @@ enum {
     REDUCE_ONE,
     PREFIX_MY,
     REDUCE_ALL,
+    PERMUTE,
     NFIG
 };
 static const char *const fig_names[NFIG] = {
     "broadcast MY|MY",      "broadcast ALL|ALL", "scatter MY|MY", "gather MY|MY",
     "gather_all MY|MY",     "exchange MY|MY",    "reduceL MY|MY", "reduceL 1/thread",
-    "prefix_reduceL MY|MY", "reduce_allL MY|MY"};
+    "prefix_reduceL MY|MY", "reduce_allL MY|MY", "permute MY|MY"};
 static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
 
 static double median(double *v)
@@ -79,7 +83,7 @@ static double median(double *v)
 }
 
 static MPI_Comm raw_comm;
-static tupc_sptr_t S, D, R1; /* src and dst areas, one long on thread 0 */
+static tupc_sptr_t S, D, R1, PERM; /* src and dst areas, one long on thread 0 */
 static char *raw_buf, *raw_out;
 static double shared_ns[2];
 
@@ -116,6 +120,9 @@ static void tupc_one(int f, size_t n)
     case REDUCE_ALL:
         upc_all_reduce_allL(D, S, UPC_ADD, ne, blk, NULL, MY);
         break;
+    case PERMUTE:
+        upc_all_permute(D, S, PERM, nb, MY);
+        break;
     default:
         upc_all_reduceL(R1, S, UPC_ADD, ne, blk, NULL, MY);
     }
@@ -139,6 +146,15 @@ static void raw_one(int f, size_t n, int np)
         MPI_Alltoall(raw_buf, per * per * nb, MPI_BYTE, raw_out, per * per * nb, MPI_BYTE,
                      raw_comm);
         return;
+    case PERMUTE: { /* every block to the next process, as PERM has it */
+        int me = MYTHREAD / per, cnt[2 * 64] = {0}, dsp[64] = {0};
+        if (np > 64)
+            return;
+        cnt[(me + 1) % np] = per * nb;           /* send */
+        cnt[64 + (me + np - 1) % np] = per * nb; /* receive */
+        MPI_Alltoallv(raw_buf, cnt, dsp, MPI_BYTE, raw_out, cnt + 64, dsp, MPI_BYTE, raw_comm);
+        return;
+    }
     default:
         break;
     }
@@ -184,7 +200,10 @@ int tupc_main(int argc, char **argv)
     S = upc_all_alloc((size_t)T, max);
     D = upc_all_alloc((size_t)T, max);
     R1 = upc_all_alloc(1, sizeof(long));
-    if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(R1) || np < 2) {
+    PERM = upc_all_alloc((size_t)T, sizeof(int));
+    if (!tupc_isnull(PERM)) /* each thread's block to the next process's same thread */
+        *(int *)(PERM.addr + (size_t)me * tupc_impl_partition_size) = (me + per) % T;
+    if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(R1) || tupc_isnull(PERM) || np < 2) {
         if (me == 0)
             fprintf(stderr,
                     "bench_coll: needs two processes or more and %zu bytes of heap per "
