@@ -1,7 +1,9 @@
-/* Broadcast and reduce across processes in two phases, as Open MPI's
- * coll/han composes shared memory and the network: the threads of a
- * process meet its leader (its first thread) in memory, and the leaders
- * meet in one non-blocking MPI collective on a communicator of their own.
+/* The collectives across processes in two phases, as Open MPI's coll/han
+ * composes shared memory and the network: the threads of a process meet
+ * its leader (its first thread) in memory, and the leaders meet in one MPI
+ * collective on a communicator of their own. This file: the protocol that
+ * every verb follows (hier.h), broadcast and reduce; hier_reloc.c the other
+ * relocalizations, hier_prefix.c the reductions by blocks.
  *
  * The sync modes keep their meaning with no more waiting than the data
  * needs (UPC 1.3 7.4 para 5-8):
@@ -20,18 +22,17 @@
  * the same collective calls, 7.4 para 3; check/calls.h compares them at
  * the barriers). Thread j's `done` = s says it has finished reading the
  * process's data of calls up to s (a broadcast's bytes) and has published
- * what the leader reads of call s (a reduction's partial); the leader's
- * `ready` = s says that call s's data is in place and that the partials
- * of s are read. A broadcast's bytes (up to TUPC_HIER_RING) and the partials
- * have TUPC_HIER_SLOTS slots, by call number: the leader refills slot
- * s % TUPC_HIER_SLOTS after every `done` >= s - TUPC_HIER_SLOTS, and a thread
- * rewrites its partial there after `ready` >= s - TUPC_HIER_SLOTS, so that the
- * leader runs ahead of a thread that waits for a CPU (THREADS above the
- * cores) instead of meeting it in every call. A larger broadcast lands in
- * the leader's own dst block (on src's process it is read from src), where
- * the process's other threads copy it from: the leader (the src thread)
- * returns once they have, as OUT_MYSYNC says for a thread whose data
- * others read, under every mode (its dst is the user's once it returns).
+ * what the leader reads of call s (a reduction's partial; a prefix's
+ * block totals say so with `put`); the leader's `ready` = s says that
+ * call s's data is in place and that what the threads published for it
+ * is read, and it counts every call (tupc_hier_leave). A broadcast's bytes (up to TUPC_HIER_RING)
+ * and the partials have TUPC_HIER_SLOTS slots, by call number: the leader refills slot s %
+ * TUPC_HIER_SLOTS after every `done` >= s - TUPC_HIER_SLOTS, and a thread rewrites its partial
+ * there after `ready` >= s - TUPC_HIER_SLOTS, so that the leader runs ahead of a thread that waits
+ * for a CPU (THREADS above the cores) instead of meeting it in every call. A larger broadcast lands
+ * in the leader's own dst block (on src's process it is read from src), where the process's other
+ * threads copy it from: the leader (the src thread) returns once they have, as OUT_MYSYNC says for
+ * a thread whose data others read, under every mode (its dst is the user's once it returns).
  *
  * The leader waits for MPI inside a blocking call where that is safe
  * (choose_blocking), else it posts the non-blocking form and polls it,
