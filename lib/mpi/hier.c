@@ -143,6 +143,9 @@ void tupc_mpi_hier_stop(void)
             free(tupc_hier_.slot[i][k].p);
     for (int k = 0; k < 2; k++)
         free(tupc_hier_.big[k].p);
+    free(tupc_hier_.plan.perm);
+    free(tupc_hier_.plan.cnt);
+    tupc_hier_.plan.perm = tupc_hier_.plan.cnt = NULL;
     for (int j = 0; j < tupc_local_threads_; j++)
         free(tupc_hier_.m[j].own.p);
     free(tupc_hier_.m);

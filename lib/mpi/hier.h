@@ -51,6 +51,12 @@ struct tupc_hier_state {
     tupc_word ready;               /* the calls whose data is in place (hier.c) */
     int block_bcast, block_reduce; /* the leader waits in blocking MPI calls */
     struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2], big[2];
+    /* A permute's: perm of every thread (and a scratch of as many), per
+     * process the send and receive counts and displacements, the verdict. */
+    struct {
+        int *perm, *cnt;
+        int bad[3], ok;
+    } plan;
     /* The reduction that the MPI op applies: set by the leader before it
      * posts the reduction; read by whichever thread MPI runs the op in
      * (release/acquire, as MPI's own ordering cannot be seen by TSan). */

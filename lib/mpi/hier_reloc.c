@@ -191,12 +191,6 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
  * leader writes its threads' dst blocks. A bad perm is found by every
  * leader alike, and every thread returns it (bad[]) for the caller's
  * message. */
-struct perm_plan {
-    int *perm, *cnt; /* perm of every thread; per process: send and receive counts, displs */
-    int bad[3], ok;
-};
-
-static struct perm_plan plan_; /* the leader's, read by its threads after `ready` */
 
 /* Checks p[0..n-1] as the single-process path does: 0, or -1 with bad[]. */
 static int perm_check(const int *p, int n, int *from, int bad[3])
@@ -230,11 +224,11 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
     if (li == 0) {
         /* The plan's arrays, once every thread has read the last call's. */
         tupc_hier_wait_done(c->func, s - 1);
-        int *p = realloc(plan_.perm, sizeof *p * (size_t)T * 2);
-        int *cnt = realloc(plan_.cnt, sizeof *cnt * (size_t)P * 4);
+        int *p = realloc(tupc_hier_.plan.perm, sizeof *p * (size_t)T * 2);
+        int *cnt = realloc(tupc_hier_.plan.cnt, sizeof *cnt * (size_t)P * 4);
         if (!p || !cnt)
             tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
-        plan_.perm = p, plan_.cnt = cnt;
+        tupc_hier_.plan.perm = p, tupc_hier_.plan.cnt = cnt;
         for (int j = 0; j < L; j++) { /* perm and src are read after each entry */
             tupc_hier_wait_entered(c, j, s);
             p[first + j] = *(const int *)block(perm, first + j);
@@ -242,8 +236,8 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         TUPC_HIER_CALL(
             MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm),
             MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_), c->func);
-        plan_.ok = perm_check(p, T, p + T, plan_.bad) == 0;
-        if (plan_.ok) {
+        tupc_hier_.plan.ok = perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
+        if (tupc_hier_.plan.ok) {
             int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
             const int k = tupc_hier_count(c->func, nbytes);
             for (int q = 0; q < P; q++)
@@ -283,9 +277,9 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         tupc_word_set(&tupc_hier_.ready, s); /* release: dst, the verdict; every src is read */
     }
     tupc_wait_peer(&tupc_hier_.ready, s, first, c->func);
-    int ok = plan_.ok;
+    int ok = tupc_hier_.plan.ok;
     if (!ok)
-        memcpy(bad, plan_.bad, sizeof plan_.bad);
+        memcpy(bad, tupc_hier_.plan.bad, sizeof tupc_hier_.plan.bad);
     tupc_hier_leave(c, me, s);
     return ok ? 0 : -1;
 }
