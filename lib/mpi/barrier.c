@@ -66,6 +66,14 @@ static int block_ok;
 /* Whether no run of the job may stop early (the condition of block_ok
  * without the CPUs): an MPI call that yields may block then. */
 static int stop_safe;
+/* Whether every node holds more processes than CPUs (where Open MPI
+ * yields in its blocking calls). */
+static int node_oversubscribed;
+
+int tupc_mpi_node_oversubscribed(void)
+{
+    return node_oversubscribed;
+}
 
 int tupc_mpi_may_block(int yields)
 {
@@ -102,13 +110,15 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     /* A run that may stop early (return_on_error, or upc_global_exit
      * outside tupc_main: mpi/stop.c) never blocks: the other processes
      * may never post the reduction waited for. */
-    int mine[2] = {tupc_run_.main_mode && !tupc_run_.return_on_error, 0};
+    int mine[3] = {tupc_run_.main_mode && !tupc_run_.return_on_error, 0,
+                   on_node > (cpus > 0 ? cpus : 1)};
     mine[1] = mine[0] && tupc_local_threads_ <= tupc_run_.cpus &&
               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
-    int agreed[2];
-    MPI_Allreduce(mine, agreed, 2, MPI_INT, MPI_MIN, tupc_mpi_comm_);
+    int agreed[3];
+    MPI_Allreduce(mine, agreed, 3, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     stop_safe = agreed[0];
     block_ok = agreed[1];
+    node_oversubscribed = agreed[2];
     arrived = 0;
     started = 0;
     atomic_store_explicit(&here_arrived, 0, memory_order_relaxed); /* before the threads */

@@ -55,7 +55,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct tupc_hier_state tupc_hier_;
 
@@ -92,18 +91,10 @@ static void pair_op(void *in_, void *inout_, int *len, MPI_Datatype *dt)
 static void choose_blocking(void)
 {
 #ifdef OPEN_MPI
-    MPI_Comm node;
-    int on_node = 1;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    MPI_Comm_split_type(tupc_mpi_comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &on_node);
-    MPI_Comm_free(&node);
-    int yields = on_node > (cpus > 0 ? cpus : 1), all_yield;
-    MPI_Allreduce(&yields, &all_yield, 1, MPI_INT, MPI_MIN, tupc_mpi_comm_);
-    tupc_hier_.block_bcast = tupc_mpi_may_block(all_yield);
+    tupc_hier_.block_copy = tupc_mpi_may_block(tupc_mpi_node_oversubscribed());
     tupc_hier_.block_reduce = tupc_mpi_may_block(1);
 #else
-    tupc_hier_.block_bcast = tupc_hier_.block_reduce = tupc_mpi_may_block(0);
+    tupc_hier_.block_copy = tupc_hier_.block_reduce = tupc_mpi_may_block(0);
 #endif
 }
 
@@ -193,7 +184,7 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
     for (size_t at = 0; at < n;) {
         size_t k = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
         at += k;
-        if (tupc_hier_.block_bcast && !overlap) {
+        if (tupc_hier_.block_copy && !overlap) {
             MPI_Bcast((char *)buf + at - k, (int)k, MPI_BYTE, root, tupc_hier_.comm);
             continue;
         }
@@ -203,7 +194,7 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
             memcpy(also, buf, n);
             also = NULL;
         }
-        if (tupc_hier_.block_bcast)
+        if (tupc_hier_.block_copy)
             MPI_Wait(&r, MPI_STATUS_IGNORE);
         else
             tupc_hier_finish(&r, func);

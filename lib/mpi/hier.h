@@ -46,10 +46,13 @@ struct tupc_hier_member {
 struct tupc_hier_state {
     MPI_Comm comm; /* the leaders' collectives, apart from every other message */
     MPI_Datatype pair;
-    MPI_Op op, op_ordered;         /* pair_op (hier.c), commuting or in rank order */
-    struct tupc_hier_member *m;    /* this process's threads, by local index */
-    tupc_word ready;               /* the calls whose data is in place (hier.c) */
-    int block_bcast, block_reduce; /* the leader waits in blocking MPI calls */
+    MPI_Op op, op_ordered;      /* pair_op (hier.c), commuting or in rank order */
+    struct tupc_hier_member *m; /* this process's threads, by local index */
+    tupc_word ready;            /* the calls whose data is in place (hier.c) */
+    /* Whether the leader waits inside blocking MPI calls (hier.c,
+     * choose_blocking): those that move data its threads then copy, and
+     * the reductions, which it makes once its threads are done. */
+    int block_copy, block_reduce;
     struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2], big[2];
     /* A permute's: perm of every thread (and a scratch of as many), per
      * process the send and receive counts and displacements, the verdict. */
@@ -103,7 +106,7 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
  * and tested; every process decides alike. */
 #define TUPC_HIER_CALL(blocking, posted, func)                                                     \
     do {                                                                                           \
-        if (tupc_hier_.block_bcast) {                                                              \
+        if (tupc_hier_.block_copy) {                                                               \
             blocking;                                                                              \
         } else {                                                                                   \
             MPI_Request r_;                                                                        \

@@ -177,7 +177,6 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
     tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
     const char *in = tupc_hier_buffer_of(s, 1, all);
     char *mine = block(dst, MYTHREAD);
-    (void)in_place; /* dst is written after `ready`: every src was read */
     for (int p = 0; p < P; p++)
         for (int a = 0; a < L; a++)
             memcpy(mine + ((size_t)p * (size_t)L + (size_t)a) * nbytes,

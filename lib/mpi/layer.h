@@ -125,6 +125,9 @@ void tupc_mpi_barrier_stop(void);
  * only where every thread of the node's processes has a CPU. One answer
  * for the job, from tupc_mpi_barrier_start. */
 int tupc_mpi_may_block(int yields);
+/* Whether every node of the job holds more processes than CPUs (from
+ * tupc_mpi_barrier_start, one answer for the job). */
+int tupc_mpi_node_oversubscribed(void);
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
  * as the statement gave them, whole: this thread departs at once) and
  * departure. */

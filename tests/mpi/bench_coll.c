@@ -31,29 +31,17 @@
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce.
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
+#include "args.h"
+#include "median.h"
 #include "mpi/layer.h"
 #include "runtime/runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 enum { BATCHES = 15 };
 enum {
@@ -75,12 +63,6 @@ static const char *const fig_names[NFIG] = {
     "gather_all MY|MY",     "exchange MY|MY",    "reduceL MY|MY", "reduceL 1/thread",
     "prefix_reduceL MY|MY", "reduce_allL MY|MY", "permute MY|MY"};
 static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
-
-static double median(double *v)
-{
-    qsort(v, BATCHES, sizeof *v, cmp);
-    return v[BATCHES / 2];
-}
 
 static MPI_Comm raw_comm;
 static tupc_sptr_t S, D, R1, PERM; /* src and dst areas, one long on thread 0 */
@@ -236,24 +218,24 @@ int tupc_main(int argc, char **argv)
             double raw[BATCHES], tu[BATCHES];
             for (int b = -1; b < BATCHES; b++) { /* b = -1: warm-up */
                 upc_barrier();
-                double t0 = now();
+                double t0 = tb_now_us();
                 if (leader)
                     for (int i = 0; i < r; i++)
                         raw_one(f, n, np);
                 if (me == 0)
-                    shared_ns[0] = (now() - t0) / r;
+                    shared_ns[0] = (tb_now_us() - t0) * 1e3 / r;
                 upc_barrier();
-                t0 = now();
+                t0 = tb_now_us();
                 for (int i = 0; i < r; i++)
                     tupc_one(f, n);
                 if (me == 0)
-                    shared_ns[1] = (now() - t0) / r;
+                    shared_ns[1] = (tb_now_us() - t0) * 1e3 / r;
                 upc_barrier(); /* MY|MY: the last call complete everywhere */
                 if (b >= 0 && me == 0)
                     raw[b] = shared_ns[0], tu[b] = shared_ns[1];
             }
             if (me == 0) {
-                double mr = median(raw), mt = median(tu);
+                double mr = tb_median(raw, BATCHES), mt = tb_median(tu, BATCHES);
                 printf("%-18s %9zu %12.0f %12.0f %8.2f\n", fig_names[f], n, mr, mt, mt / mr);
                 fflush(stdout);
             }
