@@ -154,7 +154,7 @@ test-mpi)
     for impl in openmpi mpich; do
         configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
         ninja -C build-mpi-$impl lib/libtupc.a lib/libtupc_main.a \
-            $(for t in runtime memory lock barrier barrier_coll barrier_status refuse runs stop heat coll; do
+            $(for t in runtime memory lock barrier barrier_coll barrier_status refuse runs stop heat coll team; do
                 echo tests/mpi/mpi_$t
             done) \
             $(for s in matmul pi histogram prefix_sum sample_sort transpose; do
@@ -170,11 +170,11 @@ test-mpi)
     # run without it above.
     CC=clang configure build-mpi-tsan -Dwerror=true -Db_sanitize=thread -Db_lundef=false \
         -Dmpi=enabled -Dmpi_impl=mpich -Dsamples=false
-    tsan_progs=(runtime memory lock barrier barrier_coll stop heat coll)
+    tsan_progs=(runtime memory lock barrier barrier_coll stop heat coll team)
     ninja -C build-mpi-tsan lib/libtupc.a lib/libtupc_main.a \
         $(for t in "${tsan_progs[@]}"; do echo tests/mpi/mpi_$t; done) || rc=1
     tsan_tests=(mpi_runtime_2x2 mpi_memory_2x2 mpi_lock_2x2 mpi_barrier_2x2 mpi_barrier_coll_2x2
-        mpi_stop_2x2 mpi_stop_coll_2x2 mpi_heat_2x2 mpi_coll_2x2)
+        mpi_stop_2x2 mpi_stop_coll_2x2 mpi_heat_2x2 mpi_coll_2x2 mpi_team_2x2)
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1" \
         meson test -C build-mpi-tsan --print-errorlogs --no-rebuild --timeout-multiplier 4 \
         "${tsan_tests[@]}" || rc=1

@@ -141,8 +141,11 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
                      &total);
 #if TUPC_HAVE_MPI
     int bad[3]; /* perm's bad entry: its index, its value, the equal one's index or -1 */
-    TUPC_RELOC_MPI(fm, if (tupc_mpi_permute(&k.mpi, dst, src, perm, nbytes, in_place, bad))
-                           bad_perm(fm, bad[0], bad[1], bad[2], THREADS));
+    TUPC_RELOC_MPI(
+        fm, if (k.mpi.team ? tupc_mpi_team_reloc(&k.mpi, TUPC_MPI_PERMUTE, dst, src, perm, nbytes,
+                                                 in_place, bad)
+                           : tupc_mpi_permute(&k.mpi, dst, src, perm, nbytes, in_place, bad))
+                bad_perm(fm, bad[0], bad[1], bad[2], k.mpi.team ? tupc_team_n(k.t) : THREADS));
 #endif
     struct tupc_coll *c = &k.c;
     const struct tupc_team *t = k.t;

@@ -511,9 +511,12 @@ static __attribute__((noinline)) void prefix_mpi(const struct tupc_red_type *ty,
 {
     tupc_check_not_split(func);
     const struct tupc_mpi_call c = {
-        func, (unsigned)flags,
+        func,
+        (unsigned)flags,
         tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
-        (int)in, (int)out};
+        (int)in,
+        (int)out,
+        NULL};
     tupc_mpi_prefix_reduce(&c, ty, dst, src, op, nelems, blk_size, f, in_place, excl);
 }
 #endif

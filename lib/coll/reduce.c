@@ -556,9 +556,12 @@ __attribute__((noinline)) void tupc_red_mpi(const struct tupc_red_type *ty, cons
                                   flags, 0, &in, &out, NULL);
     tupc_check_not_split(func);
     const struct tupc_mpi_call c = {
-        func, (unsigned)flags,
+        func,
+        (unsigned)flags,
         tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
-        (int)in, (int)out};
+        (int)in,
+        (int)out,
+        NULL};
     void (*fn)(void) = (void (*)(void))f;
     if (dst_kind == TUPC_RED_DST_EVERY)
         tupc_mpi_reduce_all(&c, ty, dst, src, op, nelems, blk_size, fn);
@@ -616,7 +619,7 @@ tupc_red_team_path_fn *tupc_red_team_reduce_path_;
                               upc_all_reduce##T(dst, src, op, nelems, blk_size, func, flags));     \
         /* team != UPC_TEAM_ALL with !UPC_ASYNC follows from the line above;                       \
          * said, so that the inlined path's tests for UPC_TEAM_ALL fold. */                        \
-        if (team != UPC_TEAM_ALL && !(flags & UPC_ASYNC) &&                                        \
+        if (team != UPC_TEAM_ALL && !(flags & UPC_ASYNC) && tupc_procs_ == 1 &&                    \
             reduce_on(&tupc_red_##T, "tupc_team_reduce" #T,                                        \
                       tupc_team_get("tupc_team_reduce" #T, team), dst, src, op, nelems, blk_size,  \
                       (tupc_red_fn)func, flags))                                                   \

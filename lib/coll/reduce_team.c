@@ -37,6 +37,9 @@
 #include "coll/async.h"
 #include "coll/syncmode.h"
 #include "coll/team.h"
+#if TUPC_HAVE_MPI
+#include "mpi/team.h"
+#endif
 
 #include <upc_collective_ext.h>
 
@@ -217,7 +220,7 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
     tupc_require_thread(func);
     /* Blocking calls take the 1.3 paths, every tuned one, on the team,
      * unless those need pieces that lie with non-members. */
-    if (!(flags & UPC_ASYNC) &&
+    if (!(flags & UPC_ASYNC) && tupc_procs_ == 1 &&
         (what == PREFIX
              ? tupc_red_prefix_on(ty, func, tupc_team_get(func, team), dst, src, op, nelems,
                                   blk_size, f, flags)
@@ -245,6 +248,20 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         flags & ~(UPC_ASYNC | (prefix ? UPC_IN_PLACE | UPC_EXCLUSIVE_PREFIX_REDUCE : 0)), in_place,
         &in, &out, NULL);
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) { /* on the team's processes (mpi/team_coll.c) */
+        if (async)
+            tupc_mpi_refuse(func, "a posted call (UPC_ASYNC)");
+        const struct tupc_mpi_call mc = {
+            func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out, t};
+        tupc_mpi_team_reduce(&mc, ty,
+                             prefix        ? 1
+                             : what == ALL ? 2
+                                           : 0,
+                             dst, src, op, nelems, blk_size, (void (*)(void))f, in_place, excl);
+        return UPC_HANDLE_COMPLETE;
+    }
+#endif
 
     struct tupc_coll c;
     tupc_coll_begin_team(&c, t, tupc_coll_self_on(t), func, flags, in, out, sig);

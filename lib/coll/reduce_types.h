@@ -518,7 +518,8 @@ void tupc_red_team_attach(void);
  * the team goes on to reduce_team.c's path, which finds that again. */
 static inline int tupc_red_team_direct(const char *func, upc_flag_t flags)
 {
-    return !(flags & UPC_ASYNC) && !tupc_trace_wanted(func);
+    /* Across processes a team's calls take mpi/team_coll.c's path. */
+    return !(flags & UPC_ASYNC) && tupc_procs_ == 1 && !tupc_trace_wanted(func);
 }
 
 /* What tupc_red_prefix_on computes on team t, done by one thread (a posted

@@ -15,6 +15,9 @@
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "sync/barrier.h"
+#if TUPC_HAVE_MPI
+#include "mpi/team.h"
+#endif
 
 #include <upc.h>
 #include <upc_collective.h>
@@ -281,20 +284,30 @@ static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
                          k->t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)k->t->n));
 }
 
-/* Whether a call of form fm goes across processes (mpi/layer.h): the 1.3
- * functions with more than one process. Its checks are made as in one
- * process; then instead of the entry k->mpi holds the call, and the verb
- * runs its mpi/layer.h function. The team forms stay in the entry, which
- * refuses them across processes. Without MPI: 0, which folds away. */
+/* Whether a call of form fm goes across processes (mpi/layer.h): every
+ * form with more than one process. Its checks are made as in one process;
+ * then instead of the entry k->mpi holds the call, and the verb runs its
+ * mpi/layer.h function (the 1.3 functions, in two phases) or
+ * mpi/team_coll.c's (the team forms on a split team: k->mpi.team). A
+ * posted call is refused at the entry. Without MPI: 0, which folds away. */
 static inline int tupc_reloc_mpi(const struct tupc_reloc_form *fm)
 {
-#if TUPC_HAVE_MPI
-    return __builtin_expect(tupc_procs_ > 1, 0) && !fm->team;
-#else
     (void)fm;
+#if TUPC_HAVE_MPI
+    return __builtin_expect(tupc_procs_ > 1, 0);
+#else
     return 0;
 #endif
 }
+
+#if TUPC_HAVE_MPI
+/* A relocalization across processes: a team form's on its team, else the
+ * 1.3 function's `call`. */
+#define TUPC_RELOC_MPI_VERB(k, verb, dst, src, nbytes, in_place, call)                             \
+    ((k).mpi.team ? (void)tupc_mpi_team_reloc(&(k).mpi, verb, dst, src, (tupc_sptr_t){0}, nbytes,  \
+                                              in_place, NULL)                                      \
+                  : (void)(call))
+#endif
 
 /* In a verb, after its checks: runs `call` (its mpi/layer.h function, on
  * k.mpi) and returns when the call goes across processes. */
@@ -332,8 +345,15 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
 {
 #if TUPC_HAVE_MPI
     if (tupc_reloc_mpi(fm)) {
+        if (flags & UPC_ASYNC)
+            tupc_mpi_refuse(fm->func, "a posted call (UPC_ASYNC)");
         k->mpi = (struct tupc_mpi_call){
-            fm->func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out};
+            fm->func,
+            (unsigned)flags,
+            tupc_sig(sig, (uint64_t)(unsigned)flags),
+            (int)in,
+            (int)out,
+            fm->team && tupc_reloc_team(k, fm) != &tupc_team_all_ ? tupc_reloc_team(k, fm) : NULL};
         return;
     }
 #endif

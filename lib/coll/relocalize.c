@@ -34,7 +34,8 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     struct tupc_reloc_call k;
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, 0, 0, 2, &total);
-    TUPC_RELOC_MPI(fm, tupc_mpi_broadcast(&k.mpi, dst, src, nbytes));
+    TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_BCAST, dst, src, nbytes, 0,
+                                           tupc_mpi_broadcast(&k.mpi, dst, src, nbytes)));
     const struct tupc_team *t = tupc_reloc_team(&k, fm);
     char *mine = tupc_reloc_mine(dst);
     if (tupc_reloc_blocking(&k, fm)) { /* the eager line for small payloads */
@@ -71,7 +72,8 @@ scatter(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, TUPC_AREA_BLOCKS, 0,
                         2, &total);
-    TUPC_RELOC_MPI(fm, tupc_mpi_scatter(&k.mpi, dst, src, nbytes));
+    TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_SCATTER, dst, src, nbytes, 0,
+                                           tupc_mpi_scatter(&k.mpi, dst, src, nbytes)));
     return tupc_reloc_rooted(&k, (int)src.thread, tupc_reloc_mine(dst),
                              src.addr + (size_t)k.me * nbytes, nbytes,
                              tupc_reloc_streams(total, 2));
@@ -106,7 +108,8 @@ gather(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size_
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_BLOCKS, src, TUPC_AREA_ALL, 1,
                         2, &total);
-    TUPC_RELOC_MPI(fm, tupc_mpi_gather(&k.mpi, dst, src, nbytes));
+    TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_GATHER, dst, src, nbytes, 0,
+                                           tupc_mpi_gather(&k.mpi, dst, src, nbytes)));
     return tupc_reloc_rooted(&k, (int)dst.thread, dst.addr + (size_t)k.me * nbytes,
                              tupc_reloc_mine(src), nbytes, tupc_reloc_streams(total, 2));
 }
@@ -138,7 +141,8 @@ gather_all(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, s
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_BLOCKS | TUPC_AREA_ALL, src,
                         TUPC_AREA_ALL, 1, 2, &total);
-    TUPC_RELOC_MPI(fm, tupc_mpi_gather_all(&k.mpi, dst, src, nbytes));
+    TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_GATHER_ALL, dst, src, nbytes, 0,
+                                           tupc_mpi_gather_all(&k.mpi, dst, src, nbytes)));
     /* n dst areas and the src blocks */
     return tupc_reloc_fill_mine(&k, dst, src, 0, nbytes,
                                 tupc_reloc_streams(total, (size_t)tupc_team_n(k.t) + 1));
@@ -181,7 +185,8 @@ exchange(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, siz
     const int both = TUPC_AREA_BLOCKS | TUPC_AREA_ALL;
     tupc_reloc_begin_ds(&k, fm, flags & ~UPC_IN_PLACE, team, nbytes, dst, both, src, both, 0,
                         in_place ? 1 : 2, &total);
-    TUPC_RELOC_MPI(fm, tupc_mpi_exchange(&k.mpi, dst, src, nbytes, in_place));
+    TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_EXCHANGE, dst, src, nbytes, in_place,
+                                           tupc_mpi_exchange(&k.mpi, dst, src, nbytes, in_place)));
     const int me = k.me, n = tupc_team_n(k.t);
     if (in_place) {
         /* One member of each pair swaps the two blocks through its stack. */

@@ -13,6 +13,10 @@
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
+#if TUPC_HAVE_MPI
+#include "mpi/team.h"
+#endif
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,20 +81,28 @@ int tupc_team_check_end(char *buf, size_t len)
         const struct tupc_team *t = atomic_load_explicit(&table[s], memory_order_relaxed);
         if (!t)
             continue;
-        const struct tupc_coll_self *a = t->self[0];
-        for (int r = 1; r < t->n; r++) {
-            const struct tupc_coll_self *b = t->self[r];
+        /* Across processes, the members here: the others' states are
+         * their processes' (their counts meet in the team barrier). */
+        int ra = -1;
+        for (int r = 0; r < t->n; r++) {
+#if TUPC_HAVE_MPI
+            if (t->mpi && t->mpi->lidx[r] < 0)
+                continue;
+#endif
+            if (ra < 0)
+                ra = r;
+            const struct tupc_coll_self *a = t->self[ra], *b = t->self[r];
             if (b->n == a->n && b->sig == a->sig)
                 continue;
             char team[160];
             snprintf(buf, len,
                      "when the threads ended (an implicit barrier, UPC 1.3 3 \"program "
                      "termination\"): member %d of %s (thread %d) made %u calls on the team, "
-                     "the last %s, where its rank 0 (thread %d) made %u, the last %s; expected "
+                     "the last %s, where its rank %d (thread %d) made %u, the last %s; expected "
                      "every member to make the same calls on the team with the same "
                      "single-valued arguments (UPC 1.3 7.4 para 3 and 4; " SEC ")",
                      r, tupc_team_describe(t, team, sizeof team), t->thread[r], (unsigned)b->n,
-                     b->func ? b->func : "none", t->thread[0], (unsigned)a->n,
+                     b->func ? b->func : "none", ra, t->thread[ra], (unsigned)a->n,
                      a->func ? a->func : "none");
             return 1;
         }
@@ -107,6 +119,9 @@ static void team_delete(struct tupc_team *t)
 {
     if (teams_.client)
         teams_.client->team_free(t);
+#if TUPC_HAVE_MPI
+    tupc_mpi_team_unmake(t->mpi);
+#endif
     tupc_coll_team_unmake(t);
     free(t);
 }
@@ -237,6 +252,99 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
 
 #define SPLIT "tupc_team_split"
 
+#if TUPC_HAVE_MPI
+static int by_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static _Noreturn void split_refused(int full, int n)
+{
+    if (full)
+        tupc_fail(SPLIT, SEC,
+                  "%d teams are alive; expected at most %d (free teams with tupc_team_free)",
+                  SLOTS - 1, SLOTS - 1);
+    tupc_fail(SPLIT, NULL, "out of memory for a team of %d members", n);
+}
+
+/* The leader of parent p's part g here: makes each new team that holds a
+ * member of this process, from every member's (colour, key) by rank, in
+ * ascending colour order, the colour's index among all the colours its
+ * tag (mpi/team.c says why), and leaves each local member's team in its
+ * words. */
+static void split_make(struct tupc_team *p, struct tupc_mpi_team *g, const int *ck)
+{
+    const int n = p->n;
+    int *cols = malloc(sizeof *cols * (size_t)n), nc = 0;
+    struct ranked *m = malloc(sizeof *m * (size_t)n);
+    int *prank = malloc(sizeof *prank * (size_t)n);
+    if (!cols || !m || !prank)
+        tupc_fail(SPLIT, NULL, "out of memory for a split of %d members", n);
+    for (int r = 0; r < n; r++)
+        if (ck[2 * r] >= 0)
+            cols[nc++] = ck[2 * r];
+    qsort(cols, (size_t)nc, sizeof *cols, by_int);
+    int distinct = 0;
+    for (int i = 0; i < nc; i++)
+        if (i == 0 || cols[i] != cols[i - 1])
+            cols[distinct++] = cols[i];
+    for (int j = 0; j < g->L; j++)
+        g->m[j].result = NULL;
+    for (int ci = 0; ci < distinct; ci++) {
+        const int colour = cols[ci];
+        int here = 0, k = 0;
+        for (int j = 0; j < g->L; j++)
+            here |= ck[2 * g->local[j]] == colour;
+        if (!here)
+            continue;
+        for (int r = 0; r < n; r++)
+            if (ck[2 * r] == colour)
+                m[k++] = (struct ranked){ck[2 * r + 1], r};
+        qsort(m, (size_t)k, sizeof *m, by_key);
+        int full = 0;
+        struct tupc_team *t = team_new(p, m, k, &full);
+        if (!t)
+            split_refused(full, k);
+        t->colour = colour;
+        for (int i = 0; i < k; i++)
+            prank[i] = m[i].prank;
+        char err[200];
+        t->mpi = tupc_mpi_team_make(g, t->thread, prank, k, ci, err, sizeof err);
+        if (!t->mpi)
+            tupc_fail(SPLIT, NULL, "%s", err);
+        for (int j = 0; j < g->L; j++)
+            if (ck[2 * g->local[j]] == colour)
+                g->m[j].result = t;
+    }
+    free(prank);
+    free(m);
+    free(cols);
+}
+
+/* tupc_team_split with members in several processes: every member's
+ * (colour, key) goes to every process holding one; each process's leader
+ * makes the teams of its members; a barrier of the parent publishes them. */
+static void split_across(struct tupc_team *p, upc_team_t parent, int colour, int key,
+                         upc_team_t *newteam)
+{
+    struct tupc_mpi_team *g = p == &tupc_team_all_ ? tupc_mpi_team_all_ : p->mpi;
+    const int pr = tupc_team_my_rank(p), li = g->lidx[pr];
+    const uint32_t s =
+        tupc_mpi_team_enter(g, li, p == &tupc_team_all_ ? NULL : p->self[pr], p->id, SPLIT,
+                            UPC_IN_NOSYNC | UPC_OUT_NOSYNC, (uint64_t)(unsigned)parent);
+    const int item[2] = {colour, key};
+    const int *ck = tupc_mpi_team_allgather(g, li, s, item, sizeof item, SPLIT);
+    if (li == 0)
+        split_make(p, g, ck);
+    tupc_mpi_team_done(g, li, s);
+    /* Acquire (in the barrier): the leader's teams and their fields. */
+    tupc_mpi_team_barrier(g, li, SPLIT, p == &tupc_team_all_ ? NULL : p);
+    const struct tupc_team *t = g->m[li].result;
+    *newteam = t ? t->id : TUPC_TEAM_NONE;
+}
+#endif
+
 void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam)
 {
     TUPC_TRACE_VOID(tupc_team_split(parent, colour, key, newteam), __func__, 0, -1, parent);
@@ -245,6 +353,13 @@ void tupc_team_split(upc_team_t parent, int colour, int key, upc_team_t *newteam
     if (!newteam)
         tupc_fail(SPLIT, SEC, "newteam is NULL; expected where to store the new team");
     _Static_assert(sizeof(struct split_entry) <= TUPC_SCRATCH_BYTES, "one scratch slot");
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_check_not_split(SPLIT);
+        split_across(p, parent, colour, key, newteam);
+        return;
+    }
+#endif
 
     /* Every member waits for every other twice: NOSYNC in and out, and the
      * two barriers below. */
@@ -316,8 +431,15 @@ void tupc_team_free(upc_team_t *team)
         teams_.client->check_free(t, me, FREE);
     /* Every member has returned from its calls on the team: nothing of the
      * team is read after this barrier but `left`. */
-    tupc_team_barrier_(t, me, FREE);
-    int s = t->id & 0xffff, n = t->n, id = t->id; /* read before `left`: t may go after it */
+    int n = t->n;
+#if TUPC_HAVE_MPI
+    if (t->mpi) { /* the members here leave; the others, in their processes */
+        tupc_mpi_team_barrier(t->mpi, t->mpi->lidx[me], FREE, t);
+        n = t->mpi->L;
+    } else
+#endif
+        tupc_team_barrier_(t, me, FREE);
+    int s = t->id & 0xffff, id = t->id; /* read before `left`: t may go after it */
     *team = TUPC_TEAM_NONE;
     if (tupc_team_cache_.team == t)
         tupc_team_cache_ = (struct tupc_team_cache){0, NULL, NULL};
@@ -379,5 +501,11 @@ void tupc_team_barrier(upc_team_t team)
     tupc_require_thread("tupc_team_barrier");
     tupc_check_not_split("tupc_team_barrier");
     struct tupc_team *t = tupc_team_get("tupc_team_barrier", team);
+#if TUPC_HAVE_MPI
+    if (t->mpi) {
+        tupc_mpi_team_barrier(t->mpi, t->mpi->lidx[tupc_team_my_rank(t)], "tupc_team_barrier", t);
+        return;
+    }
+#endif
     tupc_team_barrier_(t, tupc_team_my_rank(t), "tupc_team_barrier");
 }

@@ -59,6 +59,7 @@ struct tupc_coll_self {
 
 struct tupc_coll_member; /* syncmode.c: a member's lines and scratch */
 struct tupc_async_ring;  /* async.h */
+struct tupc_mpi_team;    /* mpi/team.h */
 
 /* What each member leaves for an episode of the team barrier (team_barrier.c),
  * in slot episode % 2: written by the member, read by the last arriver (the
@@ -109,6 +110,9 @@ struct tupc_team {
     upc_team_t id;
     int colour; /* of the split that made it */
     struct tupc_team_algos alg;
+    /* Across processes, this process's part of the team (mpi/team.h): its
+     * calls take mpi/team_coll.c's paths; NULL in one process. */
+    struct tupc_mpi_team *mpi;
     /* The members' asynchronous requests (coll/async.h), made by the first
      * member to post one; NULL before. */
     _Atomic(struct tupc_async_ring *) async;

@@ -174,11 +174,13 @@ void tupc_mpi_memset(tupc_sptr_t dst, int c, size_t n);
 
 /* A call: its function, flags, the signature of its single-valued
  * arguments (check/calls.h records it) and its parsed sync modes. */
+struct tupc_team;
 struct tupc_mpi_call {
     const char *func;
     unsigned flags;
     uint64_t args;
-    int in, out; /* enum tupc_sync */
+    int in, out;            /* enum tupc_sync */
+    struct tupc_team *team; /* a team form's (mpi/team.h); NULL for the 1.3 functions */
 };
 struct tupc_red_type;
 

@@ -20,6 +20,7 @@
 
 #if TUPC_HAVE_MPI
 #include "mpi/layer.h"
+#include "mpi/team.h"
 #endif
 
 #include <limits.h>
@@ -163,11 +164,12 @@ static int start_heap(char *err, size_t len)
         return 0;
     if (tupc_mpi_window_start(err, len) || tupc_mpi_barrier_start(err, len))
         return -1;
-    return tupc_mpi_hier_start(err, len);
+    return tupc_mpi_hier_start(err, len) || tupc_mpi_team_start(err, len) ? -1 : 0;
 }
 static void stop_heap(void)
 {
     if (tupc_procs_ > 1) {
+        tupc_mpi_team_stop();
         tupc_mpi_hier_stop();
         tupc_mpi_barrier_stop();
         tupc_mpi_window_stop();

@@ -3,9 +3,11 @@
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
  * while the others wait in a barrier. hang: a lock never granted, across
  * processes, which the hang watchdog reports. coll: a collective that stays in one
- * process (a team's, posted: UPC 1.3's run across processes, mpi_coll).
+ * process (a posted one: the others run across processes, mpi_coll and mpi_team).
  * perm: upc_all_permute with a perm whose entries are all 0, found by
- * every process alike (mpi/hier_reloc.c) and worded as in one process. */
+ * every process alike (mpi/hier_reloc.c) and worded as in one process.
+ * teamcalls: a member of a team across processes makes one collective call
+ * more than the others before a team barrier, which says so. */
 #include "check.h"
 
 #include <string.h>
@@ -40,6 +42,13 @@ int tupc_main(int argc, char **argv)
         tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
         tupc_put_int(tupc_index(a, me, 1, int), 0);
         upc_all_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    } else if (strcmp(what, "teamcalls") == 0) {
+        tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
+        upc_team_t t;
+        tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t); /* members in both processes */
+        if (me == T - 1)
+            tupc_team_broadcast(b, a, sizeof(int), UPC_IN_NOSYNC | UPC_OUT_NOSYNC, t);
+        tupc_team_barrier(t);
     } else if (strcmp(what, "coll") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* runs */

@@ -1,0 +1,294 @@
+/* Teams across processes (mpi/team.h): each team's part in a process, the
+ * entry of a call, the team barrier and the exchange of one item per
+ * member.
+ *
+ * A part's members meet its leader (local index 0) as a process's threads
+ * meet in mpi/hier.c: member j's `entered`, `put` and `done` count the
+ * part's sequence of calls and barriers (every member makes the same,
+ * UPC 1.3 7.4 para 3), and the leader's `ready` = s says that number s is
+ * complete among the processes, and that what it gathered for s is in
+ * place. Every word is set with a release and read with an acquire: what
+ * a member wrote before it is seen by whoever waited for it.
+ *
+ * Why MPI_Comm_create_group rather than MPI_Comm_split: a process's
+ * threads may fall in several teams of one split (colour MYTHREAD % 2 with
+ * two threads per process), and MPI_Comm_split gives a process one
+ * communicator. The leader of the parent's part makes each new team that
+ * holds a member of its process, in ascending colour order, with the
+ * colour's index as the tag: every process that makes two of them makes
+ * them in the same order, so no two makings wait for each other. */
+#include "mpi/team.h"
+#include "mpi/layer.h"
+
+#include "check/calls.h"
+#include "check/error.h"
+#include "coll/team.h"
+#include "runtime/runtime.h"
+#include "sync/wait.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEC "Extended Collectives 0.3 section 4 item 9"
+
+struct tupc_mpi_team *tupc_mpi_team_all_;
+
+void tupc_mpi_team_unmake(struct tupc_mpi_team *g)
+{
+    if (!g)
+        return;
+    if (g->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&g->comm);
+    for (int j = 0; g->m && j < g->L; j++)
+        free(g->m[j].item.p);
+    free(g->m);
+    free(g->local);
+    free(g->lthread);
+    free(g->lidx);
+    free(g->proc);
+    free(g->count);
+    free(g->order);
+    free(g->out.p);
+    free(g->in.p);
+    free(g->all.p);
+    free(g);
+}
+
+/* A part of n members with proc[] set, and `procs` processes: the maps
+ * and the members' words. 0, or -1 out of memory. */
+static int fill(struct tupc_mpi_team *g, const int *thread, int procs)
+{
+    const int n = g->n;
+    g->local = malloc(sizeof *g->local * (size_t)n);
+    g->lthread = malloc(sizeof *g->lthread * (size_t)n);
+    g->lidx = malloc(sizeof *g->lidx * (size_t)n);
+    g->count = calloc((size_t)procs * 2, sizeof *g->count);
+    g->order = malloc(sizeof *g->order * (size_t)n);
+    if (!g->local || !g->lthread || !g->lidx || !g->count || !g->order)
+        return -1;
+    g->displ = g->count + procs;
+    g->L = 0;
+    for (int r = 0; r < n; r++) {
+        g->count[g->proc[r]]++;
+        g->lidx[r] = tupc_impl_is_local((uint32_t)thread[r]) ? g->L : -1;
+        if (g->lidx[r] >= 0) {
+            g->lthread[g->L] = thread[r];
+            g->local[g->L++] = r;
+        }
+    }
+    for (int q = 1; q < procs; q++)
+        g->displ[q] = g->displ[q - 1] + g->count[q - 1];
+    int *at = malloc(sizeof *at * (size_t)procs);
+    if (!at)
+        return -1;
+    memcpy(at, g->displ, sizeof *at * (size_t)procs);
+    for (int r = 0; r < n; r++) /* ascending ranks within each process */
+        g->order[at[g->proc[r]]++] = r;
+    free(at);
+    size_t L = (size_t)(g->L ? g->L : 1);
+    g->m = aligned_alloc(alignof(struct tupc_mpi_tmember), L * sizeof *g->m);
+    if (!g->m)
+        return -1;
+    memset(g->m, 0, L * sizeof *g->m);
+    memset(&g->ready, 0, sizeof g->ready);
+    return 0;
+}
+
+static struct tupc_mpi_team *part_new(int n)
+{
+    struct tupc_mpi_team *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->comm = MPI_COMM_NULL;
+    g->n = n;
+    g->proc = malloc(sizeof *g->proc * (size_t)n);
+    if (!g->proc) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+int tupc_mpi_team_start(char *err, size_t len)
+{
+    const int T = tupc_impl_threads;
+    struct tupc_mpi_team *g = part_new(T);
+    int *thread = malloc(sizeof *thread * (size_t)T);
+    if (!g || !thread) {
+        free(thread);
+        tupc_mpi_team_unmake(g);
+        snprintf(err, len, "out of memory for UPC_TEAM_ALL's part across processes");
+        return -1;
+    }
+    for (int r = 0; r < T; r++) {
+        thread[r] = r;
+        g->proc[r] = tupc_mpi_rank_of((uint32_t)r);
+    }
+    int rc = fill(g, thread, tupc_procs_);
+    free(thread);
+    if (rc != 0 || MPI_Comm_dup(tupc_mpi_comm_, &g->comm) != MPI_SUCCESS) {
+        tupc_mpi_team_unmake(g);
+        snprintf(err, len, "cannot make UPC_TEAM_ALL's part across processes");
+        return -1;
+    }
+    tupc_mpi_team_all_ = g;
+    return 0;
+}
+
+void tupc_mpi_team_stop(void)
+{
+    tupc_mpi_team_unmake(tupc_mpi_team_all_);
+    tupc_mpi_team_all_ = NULL;
+}
+
+struct tupc_mpi_team *tupc_mpi_team_make(const struct tupc_mpi_team *parent, const int *thread,
+                                         const int *prank, int n, int tag, char *err, size_t len)
+{
+    struct tupc_mpi_team *g = part_new(n);
+    int *list = malloc(sizeof *list * (size_t)n), k = 0;
+    if (!g || !list)
+        goto oom;
+    /* The processes in the order of their first member; proc[] indexes
+     * this list, which is the new communicator's rank order. */
+    for (int r = 0; r < n; r++) {
+        int pq = parent->proc[prank[r]], i = 0;
+        while (i < k && list[i] != pq)
+            i++;
+        if (i == k)
+            list[k++] = pq;
+        g->proc[r] = i;
+    }
+    if (fill(g, thread, k) != 0)
+        goto oom;
+    MPI_Group pg, ng;
+    int ok = MPI_Comm_group(parent->comm, &pg) == MPI_SUCCESS &&
+             MPI_Group_incl(pg, k, list, &ng) == MPI_SUCCESS;
+    ok = ok && MPI_Comm_create_group(parent->comm, ng, tag, &g->comm) == MPI_SUCCESS;
+    MPI_Group_free(&ng);
+    MPI_Group_free(&pg);
+    free(list);
+    if (!ok) {
+        tupc_mpi_team_unmake(g);
+        snprintf(err, len, "MPI_Comm_create_group failed for a team of %d members", n);
+        return NULL;
+    }
+    return g;
+oom:
+    free(list);
+    tupc_mpi_team_unmake(g);
+    snprintf(err, len, "out of memory for a team of %d members across processes", n);
+    return NULL;
+}
+
+uint32_t tupc_mpi_team_enter(struct tupc_mpi_team *g, int li, struct tupc_coll_self *self,
+                             int team_id, const char *func, unsigned flags, uint64_t args)
+{
+    struct tupc_mpi_tmember *me = &g->m[li];
+    if (self) { /* as tupc_coll_begin_team records a call on a team */
+        ++self->n;
+        self->sig = tupc_sig(self->sig, args ^ (uintptr_t)func);
+        self->func = func;
+        tupc_calls_record_(&tupc_calls_self_, func, flags, args, team_id, self->n);
+        me->calls = self->n;
+    } else {
+        (void)tupc_calls_note_(&tupc_calls_self_, func, flags, args);
+        me->calls = tupc_calls_self_.n;
+    }
+    return ++me->seq;
+}
+
+/* The thread of local member j. */
+static int thread_of(const struct tupc_mpi_team *g, int j)
+{
+    return g->lthread[j];
+}
+
+/* The leader: waits until every local member has reached `s` in w. */
+static void wait_members(struct tupc_mpi_team *g, size_t w, uint32_t s, const char *func)
+{
+    for (int j = 1; j < g->L; j++)
+        tupc_wait_peer((tupc_word *)((char *)&g->m[j] + w), s, thread_of(g, j), func);
+}
+
+void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
+                           const struct tupc_team *t)
+{
+    struct tupc_mpi_tmember *me = &g->m[li];
+    const uint32_t s = ++me->seq;
+    /* Release: this member's writes and its count of calls. */
+    tupc_word_set(&me->entered, s);
+    if (li == 0) {
+        wait_members(g, offsetof(struct tupc_mpi_tmember, entered), s, func);
+        /* The largest count and the complement of the smallest: one MAX. */
+        uint64_t v[2] = {0, 0};
+        for (int j = 0; j < g->L; j++) {
+            uint64_t c = g->m[j].calls;
+            v[0] = c > v[0] ? c : v[0];
+            v[1] = ~c > v[1] ? ~c : v[1];
+        }
+        tupc_mpi_sync(); /* the members' writes, for gets after the barrier */
+        if (tupc_hier_.block_reduce) {
+            MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, g->comm);
+        } else {
+            MPI_Request r;
+            MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, g->comm, &r);
+            tupc_hier_finish(&r, func);
+        }
+        char desc[160];
+        if (v[0] != ~v[1])
+            tupc_fail(func, SEC,
+                      "the members of %s have made from %llu to %llu collective calls on the "
+                      "team before this barrier; expected every member to make the same calls "
+                      "(UPC 1.3 7.4 para 3)",
+                      t ? tupc_team_describe(t, desc, sizeof desc) : "UPC_TEAM_ALL",
+                      (unsigned long long)~v[1], (unsigned long long)v[0]);
+        tupc_mpi_sync(); /* puts from other processes, in this process's view */
+        tupc_word_set(&g->ready, s);
+    } else {
+        tupc_wait_peer(&g->ready, s, thread_of(g, 0), func);
+    }
+    tupc_word_set(&me->done, s);
+}
+
+const void *tupc_mpi_team_allgather(struct tupc_mpi_team *g, int li, uint32_t s, const void *item,
+                                    size_t size, const char *func)
+{
+    struct tupc_mpi_tmember *me = &g->m[li];
+    memcpy(tupc_hier_grow(func, &me->item, size), item, size);
+    tupc_word_set(&me->put, s); /* release: the item */
+    if (li != 0) {
+        tupc_wait_peer(&g->ready, s, thread_of(g, 0), func);
+        return g->all.p;
+    }
+    wait_members(g, offsetof(struct tupc_mpi_tmember, put), s, func);
+    /* The last exchange's items are read by every member. */
+    wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, func);
+    g->last = s;
+    int P;
+    MPI_Comm_size(g->comm, &P);
+    const size_t n = (size_t)g->n;
+    char *out = tupc_hier_grow(func, &g->out, (size_t)g->L * size + 1);
+    char *in = tupc_hier_grow(func, &g->in, n * size + sizeof(int) * 2 * (size_t)P);
+    char *all = tupc_hier_grow(func, &g->all, n * size);
+    int *cnt = (int *)(void *)(in + n * size), *dis = cnt + P;
+    for (int j = 0; j < g->L; j++)
+        memcpy(out + (size_t)j * size, g->m[j].item.p, size);
+    for (int q = 0; q < P; q++) {
+        cnt[q] = tupc_hier_count(func, (size_t)g->count[q] * size);
+        dis[q] = tupc_hier_count(func, (size_t)g->displ[q] * size);
+    }
+    const int k = tupc_hier_count(func, (size_t)g->L * size);
+    TUPC_HIER_CALL(MPI_Allgatherv(out, k, MPI_BYTE, in, cnt, dis, MPI_BYTE, g->comm),
+                   MPI_Iallgatherv(out, k, MPI_BYTE, in, cnt, dis, MPI_BYTE, g->comm, &r_), func);
+    for (size_t i = 0; i < n; i++) /* process order to rank order */
+        memcpy(all + (size_t)g->order[i] * size, in + i * size, size);
+    tupc_word_set(&g->ready, s); /* release: the items */
+    return all;
+}
+
+void tupc_mpi_team_done(struct tupc_mpi_team *g, int li, uint32_t s)
+{
+    tupc_word_set(&g->m[li].done, s);
+}

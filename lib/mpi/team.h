@@ -1,0 +1,109 @@
+/* Teams across processes: each team is a communicator of the processes
+ * that hold its members (MPI_Comm_create_group of its parent's), and in
+ * each of those processes a part that its members there meet in: the
+ * first of them (the leader) makes the team's MPI calls.
+ *
+ * mpi/team.c: the parts, the entry of a call, the team barrier and the
+ * exchange of one item per member; mpi/team_coll.c: the team forms of the
+ * collectives across processes. UPC_TEAM_ALL has a part too
+ * (tupc_mpi_team_all_), which tupc_team_split on it uses; its collectives
+ * take mpi/hier*.c. docs/design.md, "Teams across processes". */
+#ifndef TUPC_MPI_TEAM_H
+#define TUPC_MPI_TEAM_H
+
+#include "mpi/hier.h"
+#include "mpi/layer.h"
+#include "sync/wait.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tupc_team;
+struct tupc_coll_self;
+
+/* One member's words, written by that member and read by the leader (its
+ * own line pair, as struct tupc_hier_member). */
+struct tupc_mpi_tmember {
+    tupc_word entered;         /* the calls (and barriers) it has entered */
+    tupc_word put;             /* the calls whose item it has left in `item` */
+    tupc_word done;            /* the calls whose gathered items it has read */
+    uint32_t seq;              /* its calls and barriers on the team */
+    uint32_t calls;            /* its collective calls, for the barrier's check */
+    struct tupc_hier_buf item; /* its item of an exchange */
+    struct tupc_team *result;  /* a split: its new team (the leader's) */
+} __attribute__((aligned(128)));
+
+struct tupc_mpi_team {
+    MPI_Comm comm;              /* the processes that hold members, by their first member's rank */
+    int n, L;                   /* members, and members here */
+    int *local;                 /* by local index: the member's rank (ascending), */
+    int *lthread;               /* and its thread */
+    int *lidx;                  /* by rank: the local index here, or -1 */
+    int *proc;                  /* by rank: its process's rank in comm */
+    int *count;                 /* by rank in comm: members there, */
+    int *displ;                 /* and the first of them in process order */
+    int *order;                 /* process order -> rank */
+    struct tupc_mpi_tmember *m; /* by local index */
+    tupc_word ready;            /* the leader's: calls complete among the processes */
+    uint32_t last;              /* the leader's: its last exchange's number */
+    struct tupc_hier_buf out, in, all; /* the leader's buffers of an exchange */
+};
+
+/* UPC_TEAM_ALL's part (every thread, by number). */
+extern struct tupc_mpi_team *tupc_mpi_team_all_;
+
+/* The part of UPC_TEAM_ALL, once per run (collective), and its end. */
+int tupc_mpi_team_start(char *err, size_t len);
+void tupc_mpi_team_stop(void);
+
+/* A new team's part, made by the leader of its parent's part in this
+ * process: `thread` its members' threads by rank, `prank` their ranks in
+ * the parent; `tag` tells the parent's concurrent makings apart (every
+ * process that holds a member makes it, with the same tag). NULL with a
+ * message in err. Collective over the team's processes. */
+struct tupc_mpi_team *tupc_mpi_team_make(const struct tupc_mpi_team *parent, const int *thread,
+                                         const int *prank, int n, int tag, char *err, size_t len);
+/* Frees a part (collective over its processes: MPI_Comm_free). */
+void tupc_mpi_team_unmake(struct tupc_mpi_team *g);
+
+/* The entry of call `func` (arguments' signature `args`, flags) of the
+ * member of local index li, whose own state on the team is self (NULL:
+ * UPC_TEAM_ALL, whose count is check/calls.h's): records it and returns
+ * the number it takes in the part's sequence. */
+uint32_t tupc_mpi_team_enter(struct tupc_mpi_team *g, int li, struct tupc_coll_self *self,
+                             int team_id, const char *func, unsigned flags, uint64_t args);
+/* A barrier of the team's members (its own number in the sequence), which
+ * also checks that every member has made as many collective calls on the
+ * team (counted at each entry): the member of local index li. Every process's
+ * transfers before it are complete and seen after it. t names the team
+ * in a message (NULL: UPC_TEAM_ALL). */
+void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
+                           const struct tupc_team *t);
+/* Exchange number s: every member leaves `size` bytes, and gets back the
+ * items of every member by rank (n * size bytes, the leader's), to read
+ * until it calls tupc_mpi_team_done(g, li, s). */
+const void *tupc_mpi_team_allgather(struct tupc_mpi_team *g, int li, uint32_t s, const void *item,
+                                    size_t size, const char *func);
+void tupc_mpi_team_done(struct tupc_mpi_team *g, int li, uint32_t s);
+
+/* ---- team_coll.c: the team forms across processes ---------------------- */
+
+enum tupc_mpi_team_verb {
+    TUPC_MPI_BCAST,
+    TUPC_MPI_SCATTER,
+    TUPC_MPI_GATHER,
+    TUPC_MPI_GATHER_ALL,
+    TUPC_MPI_EXCHANGE,
+    TUPC_MPI_PERMUTE
+};
+/* A relocalization on c->team: 0, or for a permute -1 with bad[] as
+ * tupc_mpi_permute gives it. */
+int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
+                        tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
+/* A reduction (what 0), reduce_all (2) or prefix reduction (1, in place
+ * and exclusive as flagged) on c->team, cut as tupc_team_reduce(3) says. */
+void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, int what,
+                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                          size_t blk_size, void (*f)(void), int in_place, int excl);
+
+#endif

@@ -1,0 +1,287 @@
+/* The team forms of the collectives across processes (mpi/team.h): a
+ * team's members lie in several processes, in any order of ranks, and
+ * the team forms' areas may lie with non-members (a broadcast's src, a
+ * reduction's elements), so each member reads and writes the bytes its
+ * rank names where they lie: in its own process's memory, or through the
+ * run's window (tupc_mpi_get, tupc_mpi_put, complete at the target when
+ * they return). What the members must share (a reduction's partials, a
+ * permutation) goes through the team's communicator
+ * (tupc_mpi_team_allgather).
+ *
+ * The sync modes: IN_MYSYNC and IN_ALLSYNC wait for every member at the
+ * entry (a member reads other members' data), OUT_MYSYNC and OUT_ALLSYNC
+ * at the exit (others read or write a member's data), with the team
+ * barrier, which also makes every transfer before it seen after it; an
+ * in-place exchange or permute waits once more between its reads and its
+ * writes. NOSYNC waits for nothing. */
+#include "mpi/team.h"
+#include "mpi/layer.h"
+
+#include "check/error.h"
+#include "coll/reduce_types.h"
+#include "coll/syncmode.h"
+#include "coll/team.h"
+#include "runtime/runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of a remote run read or written at once by a reduction. */
+#define CHUNK ((size_t)64 << 10)
+
+static void fetch(void *to, int th, const char *addr, size_t n)
+{
+    if (tupc_impl_is_local((uint32_t)th))
+        memcpy(to, addr, n);
+    else
+        tupc_mpi_get(to, (uint32_t)th, addr, n);
+}
+
+static void store(int th, char *addr, const void *from, size_t n)
+{
+    if (tupc_impl_is_local((uint32_t)th))
+        memcpy(addr, from, n);
+    else
+        tupc_mpi_put((uint32_t)th, addr, from, n);
+}
+
+/* Thread th's block of an area at one offset in every partition. */
+static char *blk(tupc_sptr_t p, int th)
+{
+    return p.addr + (size_t)th * tupc_impl_partition_size;
+}
+
+/* A call's team, its part here, the caller's rank and local index. */
+struct tcall {
+    struct tupc_team *t;
+    struct tupc_mpi_team *g;
+    int me, li;
+};
+
+static void barrier(const struct tupc_mpi_call *c, const struct tcall *k)
+{
+    tupc_mpi_team_barrier(k->g, k->li, c->func, k->t);
+}
+
+static void begin(const struct tupc_mpi_call *c, struct tcall *k)
+{
+    k->t = c->team;
+    k->g = k->t->mpi;
+    k->me = k->t->rank[tupc_impl_mythread];
+    k->li = k->g->lidx[k->me];
+    (void)tupc_mpi_team_enter(k->g, k->li, k->t->self[k->me], k->t->id, c->func, c->flags, c->args);
+    if (c->in != TUPC_NOSYNC)
+        barrier(c, k);
+    else
+        tupc_mpi_sync(); /* puts from other processes, in this process's view */
+}
+
+static void end(const struct tupc_mpi_call *c, const struct tcall *k)
+{
+    if (c->out != TUPC_NOSYNC)
+        barrier(c, k);
+}
+
+/* Checks p[0..n-1] as upc_all_permute does: 0, or -1 with bad[] (the first
+ * bad index, its value, an earlier index with that value or -1). */
+static int perm_check(const int *p, int n, int *from, int bad[3])
+{
+    for (int i = 0; i < n; i++)
+        from[i] = -1;
+    for (int i = 0; i < n; i++) {
+        if (p[i] < 0 || p[i] >= n || from[p[i]] >= 0) {
+            bad[0] = i;
+            bad[1] = p[i];
+            bad[2] = p[i] < 0 || p[i] >= n ? -1 : from[p[i]];
+            return -1;
+        }
+        from[p[i]] = i;
+    }
+    return 0;
+}
+
+static void *alloc(const char *func, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        tupc_fail(func, NULL, "cannot allocate %zu bytes across processes", n);
+    return p;
+}
+
+/* Every member reads perm whole (it must be a permutation), then sends its
+ * src block to its target's dst block; in place, it keeps its block first,
+ * and writes once every member has. */
+static int permute(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sptr_t dst,
+                   tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
+{
+    const int n = k->t->n, *th = k->t->thread;
+    int *p = alloc(c->func, sizeof *p * (size_t)n * 2);
+    for (int j = 0; j < n; j++)
+        fetch(&p[j], th[j], blk(perm, th[j]), sizeof *p);
+    if (perm_check(p, n, p + n, bad) != 0) { /* every member finds the same */
+        free(p);
+        return -1;
+    }
+    const int to = th[p[k->me]];
+    free(p);
+    char *mine = blk(src, tupc_impl_mythread);
+    if (in_place) {
+        char *keep = alloc(c->func, nbytes);
+        memcpy(keep, mine, nbytes);
+        barrier(c, k);
+        store(to, blk(dst, to), keep, nbytes);
+        free(keep);
+    } else {
+        store(to, blk(dst, to), mine, nbytes);
+    }
+    return 0;
+}
+
+int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
+                        tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
+{
+    struct tcall k;
+    begin(c, &k);
+    const int n = k.t->n, me = k.me, *th = k.t->thread;
+    char *mine = blk(dst, tupc_impl_mythread);
+    int rc = 0;
+    switch (v) {
+    case TUPC_MPI_BCAST:
+        fetch(mine, (int)src.thread, src.addr, nbytes);
+        break;
+    case TUPC_MPI_SCATTER:
+        fetch(mine, (int)src.thread, src.addr + (size_t)me * nbytes, nbytes);
+        break;
+    case TUPC_MPI_GATHER:
+        store((int)dst.thread, dst.addr + (size_t)me * nbytes, blk(src, tupc_impl_mythread),
+              nbytes);
+        break;
+    case TUPC_MPI_GATHER_ALL:
+        for (int j = 0; j < n; j++)
+            fetch(mine + (size_t)j * nbytes, th[j], blk(src, th[j]), nbytes);
+        break;
+    case TUPC_MPI_EXCHANGE: {
+        /* In place every member reads what it needs before any writes. */
+        char *to = in_place ? alloc(c->func, (size_t)n * nbytes) : mine;
+        for (int j = 0; j < n; j++)
+            fetch(to + (size_t)j * nbytes, th[j], blk(src, th[j]) + (size_t)me * nbytes, nbytes);
+        if (in_place) {
+            barrier(c, &k);
+            memcpy(mine, to, (size_t)n * nbytes);
+            free(to);
+        }
+        break;
+    }
+    case TUPC_MPI_PERMUTE:
+        rc = permute(c, &k, dst, src, perm, nbytes, in_place, bad);
+        break;
+    }
+    end(c, &k);
+    return rc;
+}
+
+/* As tupc_red_walk (coll/reduce_types.h): reduces elements lo..lo+m-1
+ * into *out (scan 0), or scans them into dst from seed, inclusive (1) or
+ * exclusive (2); a run on another process is read (and written) through
+ * buf, CHUNK bytes at a time (buf holds two). */
+static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                 size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
+                 union tupc_red_val *out, char *buf)
+{
+    const size_t es = L->es, cap = CHUNK / es;
+    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, es);
+    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, es) : dst;
+    union tupc_red_val acc, part, carry;
+    int any = 0;
+    for (size_t left = m; left;) {
+        size_t r = tupc_red_run(L, s, left);
+        if (scan) {
+            size_t rd = tupc_red_run(L, d, r);
+            r = rd < r ? rd : r;
+        }
+        r = r < cap ? r : cap;
+        const char *sp = s.addr;
+        if (!tupc_impl_is_local(s.thread)) {
+            fetch(buf, (int)s.thread, s.addr, r * es);
+            sp = buf;
+        }
+        if (scan) {
+            const int here = tupc_impl_is_local(d.thread);
+            char *dp = here ? d.addr : buf + CHUNK;
+            if (!here && scan == 2 && !seed) /* d[0] stays as it was */
+                fetch(dp, (int)d.thread, d.addr, es);
+            ty->scan(op, f, dp, sp, r, seed, scan == 2, &carry);
+            if (!here)
+                store((int)d.thread, d.addr, dp, r * es);
+            seed = &carry;
+        } else {
+            ty->reduce(op, f, sp, r, any ? &part : &acc);
+            if (any)
+                ty->combine(op, f, &acc, &part);
+            any = 1;
+        }
+        left -= r;
+        if (left) {
+            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, es);
+            if (scan)
+                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, es);
+        }
+    }
+    if (!scan)
+        memcpy(out, &acc, es);
+}
+
+/* Member r reduces the r-th of n balanced index ranges; the partials go to
+ * every member in rank order, which is index order (UPC_NONCOMM_FUNC
+ * holds): a reduction's dst holder (rank 0 where no member holds dst)
+ * combines them, each member of a reduce_all combines them alike (the
+ * same bits) into its own element, and each member of a prefix reduction
+ * the partials before its own, from which it scans its range. */
+void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, int what,
+                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
+                          size_t blk_size, void (*fn)(void), int in_place, int excl)
+{
+    struct tcall k;
+    begin(c, &k);
+    (void)in_place; /* dst is src: each range is reduced before it is scanned */
+    const tupc_red_fn f = (tupc_red_fn)fn;
+    const int n = k.t->n, me = k.me;
+    struct tupc_red_lay L;
+    tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
+    size_t lo, m;
+    tupc_red_range_of(nelems, n, me, &lo, &m);
+    char *buf = alloc(c->func, 2 * CHUNK);
+    struct tupc_hier_pair mine;
+    memset(&mine, 0, sizeof mine);
+    if (m) {
+        walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, buf);
+        mine.has = 1;
+    }
+    const uint32_t s = ++k.g->m[k.li].seq;
+    const struct tupc_hier_pair *all =
+        tupc_mpi_team_allgather(k.g, k.li, s, &mine, sizeof mine, c->func);
+    union tupc_red_val acc;
+    int any = 0;
+    for (int r = 0; r < (what == 1 ? me : n); r++) {
+        if (!all[r].has)
+            continue;
+        if (any)
+            ty->combine(op, f, &acc, &all[r].v);
+        else
+            memcpy(&acc, &all[r].v, ty->size);
+        any = 1;
+    }
+    tupc_mpi_team_done(k.g, k.li, s);
+    if (what == 0) {
+        const int holder = k.t->rank[dst.thread];
+        if (me == (holder >= 0 ? holder : 0) && any)
+            store((int)dst.thread, dst.addr, &acc, ty->size);
+    } else if (what == 2) {
+        if (any)
+            memcpy(tupc_red_dst_of(dst, tupc_impl_mythread), &acc, ty->size);
+    } else if (m) {
+        walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL, buf);
+    }
+    free(buf);
+    end(c, &k);
+}

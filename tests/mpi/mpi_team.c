@@ -1,0 +1,428 @@
+/* Teams across processes (mpi/team*.c): splits whose teams interleave the
+ * processes' threads (colour MYTHREAD % 2), rank them backwards, leave
+ * threads out, lie in one process, and nest; on each team, every
+ * relocalization form at several sizes and sync modes, every byte of
+ * every member's dst checked with the guards around it, the source put
+ * by a member of another process under IN_ALLSYNC; the reductions,
+ * reduce_all and prefix reductions (inclusive, exclusive, in place) of
+ * arrays over all THREADS, members or not, against a serial oracle; team
+ * barriers; and many splits and frees in a row. */
+#include "check.h"
+
+#include <string.h>
+#include <upc_collective.h>
+#include <upc_collective_ext.h>
+
+#define G 8
+#define FILL 0xEE
+#define NC 4 /* teams of a split at most */
+
+static const upc_flag_t modes[] = {
+    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+    UPC_IN_NOSYNC | UPC_OUT_NOSYNC,   UPC_IN_ALLSYNC | UPC_OUT_NOSYNC,
+    UPC_IN_NOSYNC | UPC_OUT_MYSYNC,   UPC_IN_MYSYNC | UPC_OUT_ALLSYNC,
+};
+#define NMODES (int)(sizeof modes / sizeof modes[0])
+
+/* Byte k of rank i's source in round r. */
+static unsigned char S(int i, size_t k, int r)
+{
+    return (unsigned char)(i * 37 + k * 11 + (k >> 8) + r * 53 + 1);
+}
+
+/* ---- Splits -------------------------------------------------------------- */
+
+/* Split kind k of parent rank p (of n): colour (negative: none) and key. */
+static int colour_of(int k, int p, int n)
+{
+    switch (k) {
+    case 0:
+        return p % 2;
+    case 1:
+        return p % 2;
+    case 2:
+        return p == 0 ? -1 : p % 3;
+    default:
+        return p < n / 2 ? 0 : 1;
+    }
+}
+static int key_of(int k, int p)
+{
+    return k == 1 ? -p : k == 2 ? 0 : p;
+}
+
+/* Splits parent (of n members, the caller's rank p) by kind k and checks
+ * the new team's size, ranks and threads against the rule: ranked by key,
+ * then by parent rank. */
+static upc_team_t split(upc_team_t parent, int k)
+{
+    const int n = tupc_team_size(parent), p = tupc_team_rank(parent), c = colour_of(k, p, n);
+    upc_team_t t;
+    tupc_team_split(parent, c, key_of(k, p), &t);
+    if (c < 0) {
+        CHECK(t == TUPC_TEAM_NONE);
+        return t;
+    }
+    int size = 0, rank = 0;
+    for (int q = 0; q < n; q++) {
+        if (colour_of(k, q, n) != c)
+            continue;
+        int kq = key_of(k, q), kp = key_of(k, p);
+        rank += kq < kp || (kq == kp && q < p);
+        size++;
+    }
+    CHECK(tupc_team_size(t) == size);
+    CHECK(tupc_team_rank(t) == rank);
+    CHECK(tupc_team_thread(t, rank) == MYTHREAD);
+    CHECK(tupc_team_rank_of(t, MYTHREAD) == rank);
+    for (int r = 0; r < size; r++) /* every member's thread, in the parent too */
+        CHECK(colour_of(k, tupc_team_rank_of(parent, tupc_team_thread(t, r)), n) == c);
+    return t;
+}
+
+/* ---- Relocalizations ----------------------------------------------------- */
+
+enum verb { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, EXCHANGE_IN_PLACE, PERMUTE, NVERBS };
+static const char *const names[] = {"broadcast", "scatter",           "gather", "gather_all",
+                                    "exchange",  "exchange in place", "permute"};
+
+/* Offset off of thread t's partition of an allocation. */
+static unsigned char *part(tupc_sptr_t a, int t, size_t off)
+{
+    return (unsigned char *)a.addr + (size_t)t * tupc_impl_partition_size + off;
+}
+static tupc_sptr_t at(tupc_sptr_t a, int t, size_t off)
+{
+    a.addr = (char *)part(a, t, off);
+    a.thread = (unsigned)t;
+    a.phase = 0;
+    return a;
+}
+
+/* The expected byte k of rank me's dst (of n), or -1 where it keeps FILL. */
+static int expect(enum verb v, size_t nb, int n, int me, int root, int shift, int r, size_t k)
+{
+    size_t j = k / nb, o = k % nb;
+    switch (v) {
+    case BROADCAST:
+        return S(root, k, r);
+    case SCATTER:
+        return S(root, (size_t)me * nb + k, r);
+    case GATHER:
+        return me == root ? S((int)j, o, r) : -1;
+    case GATHER_ALL:
+        return S((int)j, o, r);
+    case EXCHANGE:
+    case EXCHANGE_IN_PLACE:
+        return S((int)j, (size_t)me * nb + o, r);
+    default:
+        return S(((me - shift) % n + n) % n, k, r);
+    }
+}
+
+/* Every thread calls (the allocations are collective); the members of tm
+ * run verb v, the others wait at the barriers. */
+static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags)
+{
+    const int T = THREADS, mine = MYTHREAD;
+    const size_t len = (size_t)T * nb + 2 * G; /* the largest area, guards included */
+    tupc_sptr_t sb = upc_all_alloc((size_t)T, len), db = upc_all_alloc((size_t)T, len);
+    tupc_sptr_t pb = upc_all_alloc((size_t)T, sizeof(int));
+    CHECK(!tupc_isnull(sb) && !tupc_isnull(db) && !tupc_isnull(pb));
+    if (v == EXCHANGE_IN_PLACE)
+        sb = db;
+    memset(part(db, mine, 0), FILL, len);
+    upc_barrier();
+    if (tm != TUPC_TEAM_NONE) {
+        const int n = tupc_team_size(tm), me = tupc_team_rank(tm);
+        const int root = (r * 3 + 1) % n, shift = r % n + 1;
+        const size_t slen =
+            v == SCATTER || v == EXCHANGE || v == EXCHANGE_IN_PLACE ? (size_t)n * nb : nb;
+        const size_t dlen =
+            v == GATHER || v == GATHER_ALL || v == EXCHANGE || v == EXCHANGE_IN_PLACE
+                ? (size_t)n * nb
+                : nb;
+        *(int *)part(pb, mine, 0) = (me + shift) % n;
+        /* Rank i's source, put by rank i + n / 2 under IN_ALLSYNC (another
+         * process's thread where the team spans two), else by i. */
+        unsigned char *buf = malloc(slen);
+        CHECK(buf);
+        for (int i = 0; i < n; i++) {
+            if ((v == BROADCAST || v == SCATTER) && i != root)
+                continue;
+            if (((flags & UPC_IN_ALLSYNC) ? (i + n / 2) % n : i) != me)
+                continue;
+            for (size_t k = 0; k < slen; k++)
+                buf[k] = S(i, k, r);
+            upc_memput(at(sb, tupc_team_thread(tm, i), G), buf, slen);
+        }
+        free(buf);
+        if (flags & UPC_IN_NOSYNC)
+            tupc_team_barrier(tm);
+        const int rt = tupc_team_thread(tm, root);
+        tupc_sptr_t d0 = at(db, 0, G), s0 = at(sb, 0, G), p0 = at(pb, 0, 0);
+        switch (v) {
+        case BROADCAST:
+            tupc_team_broadcast(d0, at(sb, rt, G), nb, flags, tm);
+            break;
+        case SCATTER:
+            tupc_team_scatter(d0, at(sb, rt, G), nb, flags, tm);
+            break;
+        case GATHER:
+            tupc_team_gather(at(db, rt, G), s0, nb, flags, tm);
+            break;
+        case GATHER_ALL:
+            tupc_team_gather_all(d0, s0, nb, flags, tm);
+            break;
+        case EXCHANGE:
+            tupc_team_exchange(d0, s0, nb, flags, tm);
+            break;
+        case EXCHANGE_IN_PLACE:
+            tupc_team_exchange(d0, UPC_IN_PLACE, nb, flags, tm);
+            break;
+        default:
+            tupc_team_permute(d0, s0, p0, nb, flags, tm);
+        }
+        if (flags & UPC_OUT_NOSYNC)
+            tupc_team_barrier(tm);
+        const unsigned char *got = part(db, mine, 0);
+        for (size_t x = 0; x < len; x++) {
+            int want = x < G || x >= G + dlen ? -1 : expect(v, nb, n, me, root, shift, r, x - G);
+            if (want < 0)
+                want = FILL;
+            if (got[x] != want) {
+                fprintf(stderr,
+                        "team %s nbytes %zu round %d flags %#x: rank %d of %d (thread %d) byte "
+                        "%zu is %d, expected %d\n",
+                        names[v], nb, r, (unsigned)flags, me, n, mine, x, got[x], want);
+                CHECK(0);
+            }
+        }
+    }
+    upc_barrier();
+    upc_all_free(pb);
+    upc_all_free(db);
+    if (v != EXCHANGE_IN_PLACE)
+        upc_all_free(sb);
+}
+
+/* ---- Reductions ---------------------------------------------------------- */
+
+static long mat_mul(long a, long b)
+{
+    long x[4], y[4], z[4];
+    for (int i = 0; i < 4; i++)
+        x[i] = (a >> (16 * i)) & 0xffff, y[i] = (b >> (16 * i)) & 0xffff;
+    z[0] = (x[0] * y[0] + x[1] * y[2]) % 251;
+    z[1] = (x[0] * y[1] + x[1] * y[3]) % 251;
+    z[2] = (x[2] * y[0] + x[3] * y[2]) % 251;
+    z[3] = (x[2] * y[1] + x[3] * y[3]) % 251;
+    return z[0] | z[1] << 16 | z[2] << 32 | z[3] << 48;
+}
+static long add_l(long a, long b)
+{
+    return (long)((unsigned long)a + (unsigned long)b);
+}
+static long val(size_t i, int r, upc_op_t op)
+{
+    if (op == UPC_NONCOMM_FUNC)
+        return (long)((i * 7 + r) % 251) | (long)((i * 3 + 1) % 251) << 16 |
+               (long)((i * 5 + 2) % 251) << 32 | (long)((i + r + 3) % 251) << 48;
+    if (op == UPC_MULT)
+        return (long)(i % 3) + 1 - (i % 7 == 3) * 3;
+    return (long)((i * 2654435761u + (size_t)r) % 1000003) - 500000;
+}
+static long oper(upc_op_t op, long a, long b)
+{
+    switch (op) {
+    case UPC_ADD:
+    case UPC_FUNC:
+        return add_l(a, b);
+    case UPC_MULT:
+        return (long)((unsigned long)a * (unsigned long)b);
+    case UPC_XOR:
+        return a ^ b;
+    case UPC_LOGAND:
+        return a && b;
+    case UPC_MAX:
+        return b > a ? b : a;
+    default:
+        return mat_mul(a, b);
+    }
+}
+
+/* shared [B] long of n elements from element off of its allocation. */
+struct arr {
+    tupc_sptr_t base, p;
+    size_t B;
+};
+static struct arr arr_alloc(size_t n, size_t B, size_t off)
+{
+    size_t total = n + off + (B ? B * (size_t)THREADS : 0);
+    struct arr a = {{0}, {0}, B};
+    a.base = B ? upc_all_alloc((total + B - 1) / B, B * sizeof(long))
+               : upc_all_alloc(1, total * sizeof(long));
+    CHECK(!tupc_isnull(a.base));
+    a.p = tupc_ptr_add(a.base, (ptrdiff_t)off, B, sizeof(long));
+    return a;
+}
+static tupc_sptr_t arr_at(const struct arr *a, ptrdiff_t i)
+{
+    return tupc_ptr_add(a->p, i, a->B, sizeof(long));
+}
+
+/* On each team of a split (the caller's colour c, NC colours at most),
+ * its own arrays: reduce to a member's element, reduce_all, and (B > 0)
+ * a prefix reduction with `extra` flags; rank 0 checks everything. */
+static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc_op_t op,
+                upc_flag_t flags, upc_flag_t extra)
+{
+    const int T = THREADS, me = MYTHREAD;
+    struct arr a[NC], d[NC];
+    tupc_sptr_t one[NC], all[NC];
+    for (int k = 0; k < NC; k++) {
+        a[k] = arr_alloc(n, B, off);
+        d[k] = arr_alloc(n, B, off);
+        one[k] = upc_all_alloc((size_t)T, sizeof(long));
+        all[k] = upc_all_alloc((size_t)T, sizeof(long));
+    }
+    /* Every thread writes its elements of every array (members or not). */
+    for (int k = 0; k < NC; k++) {
+        for (ptrdiff_t i = off ? -1 : 0; i <= (ptrdiff_t)n; i++) {
+            tupc_sptr_t e = arr_at(&a[k], i), f = arr_at(&d[k], i);
+            if ((int)upc_threadof(e) == me)
+                tupc_put_long(e, i >= 0 && i < (ptrdiff_t)n ? val((size_t)i, r + k, op) : 0);
+            if ((int)upc_threadof(f) == me)
+                tupc_put_long(f, (extra & UPC_IN_PLACE) && i >= 0 && i < (ptrdiff_t)n
+                                     ? val((size_t)i, r + k, op)
+                                     : -3);
+        }
+        tupc_put_long(at(one[k], me, 0), -7);
+        tupc_put_long(at(all[k], me, 0), -7);
+    }
+    upc_barrier();
+    if (tm != TUPC_TEAM_NONE) {
+        const int m = tupc_team_size(tm), rank = tupc_team_rank(tm);
+        const int root = tupc_team_thread(tm, (r + 1) % m);
+        long (*fn)(long, long) = op == UPC_FUNC ? add_l : op == UPC_NONCOMM_FUNC ? mat_mul : NULL;
+        tupc_team_reduceL(at(one[c], root, 0), a[c].p, op, n, B, fn, flags, tm);
+        tupc_team_reduce_allL(at(all[c], 0, 0), a[c].p, op, n, B, fn, flags, tm);
+        if (B)
+            tupc_team_prefix_reduceL(d[c].p, (extra & UPC_IN_PLACE) ? d[c].p : a[c].p, op, n, B, fn,
+                                     flags | extra, tm);
+        if (flags & UPC_OUT_NOSYNC)
+            tupc_team_barrier(tm);
+        if (rank == 0) {
+            long acc = 0, prev = -3;
+            for (size_t i = 0; i < n; i++) {
+                long x = val(i, r + c, op);
+                acc = i == 0 ? x : oper(op, acc, x);
+                long want = (extra & UPC_EXCLUSIVE_PREFIX_REDUCE) ? prev : acc;
+                prev = acc;
+                long got = B ? tupc_get_long(arr_at(&d[c], (ptrdiff_t)i)) : want;
+                if (got != want) {
+                    fprintf(stderr,
+                            "team prefix op %d n %zu B %zu off %zu flags %#x: [%zu] %ld, "
+                            "expected %ld\n",
+                            (int)op, n, B, off, (unsigned)(flags | extra), i, got, want);
+                    CHECK(0);
+                }
+            }
+            if (B) {
+                if (off)
+                    CHECK(tupc_get_long(arr_at(&d[c], -1)) == -3);
+                CHECK(tupc_get_long(arr_at(&d[c], (ptrdiff_t)n)) == -3);
+            }
+            long got = tupc_get_long(at(one[c], root, 0));
+            if (got != (n ? acc : -7)) {
+                fprintf(stderr,
+                        "team reduce op %d n %zu B %zu off %zu flags %#x: %ld, expected "
+                        "%ld\n",
+                        (int)op, n, B, off, (unsigned)flags, got, acc);
+                CHECK(0);
+            }
+            for (int t = 0; t < T; t++) {
+                long want = tupc_team_rank_of(tm, t) >= 0 && n ? acc : -7;
+                long got = tupc_get_long(at(all[c], t, 0));
+                if (got != want) {
+                    fprintf(stderr,
+                            "team reduce_all op %d n %zu B %zu off %zu flags %#x: "
+                            "thread %d's %ld, expected %ld\n",
+                            (int)op, n, B, off, (unsigned)flags, t, got, want);
+                    CHECK(0);
+                }
+                if (t != root)
+                    CHECK(tupc_get_long(at(one[c], t, 0)) == -7);
+            }
+        }
+    }
+    upc_barrier();
+    for (int k = NC - 1; k >= 0; k--) {
+        upc_all_free(all[k]);
+        upc_all_free(one[k]);
+        upc_all_free(d[k].base);
+        upc_all_free(a[k].base);
+    }
+}
+
+/* ---- The run ------------------------------------------------------------- */
+
+static void on_team(upc_team_t tm, int c, int *r)
+{
+    static const size_t sizes[] = {1, 13, 3000};
+    for (int v = 0; v < NVERBS; v++)
+        for (int s = 0; s < 3; s++, (*r)++)
+            reloc(tm, (enum verb)v, sizes[s], *r, modes[*r % NMODES]);
+    static const upc_op_t ops[] = {UPC_ADD,    UPC_MULT, UPC_MAX,         UPC_XOR,
+                                   UPC_LOGAND, UPC_FUNC, UPC_NONCOMM_FUNC};
+    static const size_t shapes[][3] = {{1, 1, 0},     {40, 3, 2},  {40, 0, 5},
+                                       {1000, 64, 7}, {257, 5, 0}, {600, 1, 1}};
+    static const upc_flag_t extras[] = {0, UPC_EXCLUSIVE_PREFIX_REDUCE, UPC_IN_PLACE};
+    for (int o = 0; o < 7; o++)
+        for (int s = 0; s < 6; s++, (*r)++)
+            red(tm, c, shapes[s][0], shapes[s][1], shapes[s][2], *r, ops[o], modes[*r % NMODES],
+                extras[*r % 3]);
+}
+
+int tupc_main(int argc, char **argv)
+{
+    CHECK(THREADS == expected_threads(argc, argv));
+    const int T = THREADS;
+    int r = 0;
+    for (int k = 0; k < 4; k++) {
+        upc_team_t tm = split(UPC_TEAM_ALL, k);
+        int c = colour_of(k, MYTHREAD, T);
+        if (tm != TUPC_TEAM_NONE) {
+            tupc_team_barrier(tm);
+            tupc_team_barrier(tm);
+        }
+        on_team(tm, c < 0 ? 0 : c, &r);
+        if (k == 0 && tm != TUPC_TEAM_NONE) { /* teams nest */
+            upc_team_t sub = split(tm, 0);
+            CHECK(sub != TUPC_TEAM_NONE);
+            tupc_team_free(&sub);
+            CHECK(sub == TUPC_TEAM_NONE);
+        }
+        if (k != 3 && tm != TUPC_TEAM_NONE)
+            tupc_team_free(&tm); /* the last one ends with the run */
+        upc_barrier();
+    }
+    /* A nested team's collectives: from the interleaved split, by rank. */
+    upc_team_t a = split(UPC_TEAM_ALL, 0), b = split(a, 1);
+    reloc(b, BROADCAST, 100, r++, modes[0]);
+    reloc(b, EXCHANGE, 7, r++, modes[1]);
+    red(b, 2 * (MYTHREAD % 2) + tupc_team_rank(a) % 2, 257, 5, 0, r++, UPC_NONCOMM_FUNC, modes[2],
+        UPC_EXCLUSIVE_PREFIX_REDUCE);
+    tupc_team_free(&b);
+    tupc_team_free(&a);
+    /* Many splits and frees in a row: handles, communicators and parts go. */
+    for (int i = 0; i < 60; i++) {
+        upc_team_t t = split(UPC_TEAM_ALL, i % 3);
+        if (t != TUPC_TEAM_NONE)
+            tupc_team_free(&t);
+    }
+    upc_barrier();
+    if (MYTHREAD == 0)
+        printf("mpi_team: %d THREADS: every team call gave the spec's answer\n", THREADS);
+    return 0;
+}
