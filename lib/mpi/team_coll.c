@@ -231,6 +231,130 @@ static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, t
         memcpy(out, &acc, es);
 }
 
+/* Where one thread's elements of a range lie: its elements of the range
+ * are one stretch of its partition (the blocks between the first and the
+ * last are whole, and each follows the last on that thread), read (and
+ * written back) in one transfer. */
+struct span {
+    char *lo, *hi, *copy;
+};
+
+/* The stretches of the threads in other processes that elements lo..lo+m-1
+ * of the array p (src's layout) touch, in sp[] by thread. */
+static size_t spans(const struct tupc_red_lay *L, tupc_sptr_t p, size_t lo, size_t m,
+                    struct span *sp)
+{
+    const size_t es = L->es;
+    size_t bytes = 0;
+    tupc_sptr_t q = tupc_ptr_add(p, (ptrdiff_t)lo, L->B, es);
+    for (size_t left = m; left;) {
+        size_t r = tupc_red_run(L, q, left);
+        if (!tupc_impl_is_local(q.thread)) {
+            struct span *x = &sp[q.thread];
+            char *e = q.addr + r * es;
+            if (!x->lo) {
+                x->lo = q.addr;
+                x->hi = e;
+            } else {
+                x->lo = q.addr < x->lo ? q.addr : x->lo;
+                x->hi = e > x->hi ? e : x->hi;
+            }
+        }
+        left -= r;
+        if (left)
+            q = tupc_ptr_add(q, (ptrdiff_t)r, L->B, es);
+    }
+    for (int t = 0; t < THREADS; t++)
+        bytes += (size_t)(sp[t].hi - sp[t].lo);
+    return bytes;
+}
+
+/* Reads (put 0) or writes back (put 1) every stretch of sp[], whose
+ * copies lie one after another in buf. */
+static void move_spans(struct span *sp, char *buf, int put)
+{
+    for (int t = 0; t < THREADS; t++) {
+        size_t n = (size_t)(sp[t].hi - sp[t].lo);
+        if (!n)
+            continue;
+        sp[t].copy = buf;
+        buf += n;
+        if (put)
+            tupc_mpi_put((uint32_t)t, sp[t].lo, sp[t].copy, n);
+        else
+            tupc_mpi_get(sp[t].copy, (uint32_t)t, sp[t].lo, n);
+    }
+}
+
+/* An element's address where the walk reads or writes it: its own, or in
+ * its stretch's copy. */
+static char *here(const struct span *sp, tupc_sptr_t p)
+{
+    if (tupc_impl_is_local(p.thread))
+        return p.addr;
+    return sp[p.thread].copy + (p.addr - sp[p.thread].lo);
+}
+
+/* Stretches in all of at most this many bytes are copied whole; past it the
+ * walk goes CHUNK by CHUNK. */
+#define SPANS_MAX ((size_t)64 << 20)
+
+/* walk() with every stretch moved in one transfer each: a range over
+ * blocks of 1 took a get per element. 0 where the stretches are too large
+ * (nothing done). */
+static int walk_spans(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                      size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
+                      union tupc_red_val *out, const char *func)
+{
+    const size_t T = (size_t)THREADS, es = L->es;
+    struct span *ss = calloc(2 * T, sizeof *ss), *ds = ss + T;
+    if (!ss)
+        tupc_fail(func, NULL, "out of memory for %zu threads' stretches", T);
+    size_t sb = spans(L, L->src, lo, m, ss), db = scan ? spans(L, dst, lo, m, ds) : 0;
+    char *buf = sb + db <= SPANS_MAX ? malloc(sb + db + 1) : NULL;
+    if (!buf) {
+        free(ss);
+        return 0;
+    }
+    move_spans(ss, buf, 0);
+    if (scan == 2 && !seed) /* element lo keeps what dst held: read dst too */
+        move_spans(ds, buf + sb, 0);
+    else
+        for (size_t t = 0, at = sb; t < T; at += (size_t)(ds[t].hi - ds[t].lo), t++)
+            ds[t].copy = buf + at;
+    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, es);
+    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, es) : dst;
+    union tupc_red_val acc, part, carry;
+    int any = 0;
+    for (size_t left = m; left;) {
+        size_t r = tupc_red_run(L, s, left);
+        if (scan) {
+            size_t rd = tupc_red_run(L, d, r);
+            r = rd < r ? rd : r;
+            ty->scan(op, f, here(ds, d), here(ss, s), r, seed, scan == 2, &carry);
+            seed = &carry;
+        } else {
+            ty->reduce(op, f, here(ss, s), r, any ? &part : &acc);
+            if (any)
+                ty->combine(op, f, &acc, &part);
+            any = 1;
+        }
+        left -= r;
+        if (left) {
+            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, es);
+            if (scan)
+                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, es);
+        }
+    }
+    if (scan)
+        move_spans(ds, buf + sb, 1);
+    else
+        memcpy(out, &acc, es);
+    free(buf);
+    free(ss);
+    return 1;
+}
+
 /* Member r reduces the r-th of n balanced index ranges; the partials go to
  * every member in rank order, which is index order (UPC_NONCOMM_FUNC
  * holds): a reduction's dst holder (rank 0 where no member holds dst)
@@ -254,7 +378,8 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
     struct tupc_hier_pair mine;
     memset(&mine, 0, sizeof mine);
     if (m) {
-        walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, buf);
+        if (!walk_spans(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, c->func))
+            walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, buf);
         mine.has = 1;
     }
     const uint32_t s = ++k.g->m[k.li].seq;
@@ -279,7 +404,8 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
     } else if (what == 2) {
         if (any)
             memcpy(tupc_red_dst_of(dst, tupc_impl_mythread), &acc, ty->size);
-    } else if (m) {
+    } else if (m && !walk_spans(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL,
+                                c->func)) {
         walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL, buf);
     }
     free(buf);

@@ -120,15 +120,42 @@ static int expect(enum verb v, size_t nb, int n, int me, int root, int shift, in
     }
 }
 
-/* Every thread calls (the allocations are collective); the members of tm
- * run verb v, the others wait at the barriers. */
+/* The areas of every call, allocated once (an allocation per call took
+ * most of the test's time): per thread, POOL bytes of src and of dst, an
+ * int of perm; and for the reductions, per team of a split, the source
+ * and the prefix's dst (any block size: upc_all_alloc(n, b) lays its
+ * blocks out as shared [B] does, so one region serves every B), the
+ * reduction's and reduce_all's dst. */
+#define POOL ((size_t)64 << 10)
+static _Thread_local struct { /* each thread's own copy of the pointers */
+    tupc_sptr_t s, d, p, a[NC], pd[NC], one[NC], all[NC];
+} pool;
+
+static void pool_alloc(void)
+{
+    const size_t T = (size_t)THREADS;
+    pool.s = upc_all_alloc(T, POOL);
+    pool.d = upc_all_alloc(T, POOL);
+    pool.p = upc_all_alloc(T, sizeof(int));
+    CHECK(!tupc_isnull(pool.s) && !tupc_isnull(pool.d) && !tupc_isnull(pool.p));
+    for (int k = 0; k < NC; k++) {
+        pool.a[k] = upc_all_alloc(T, POOL);
+        pool.pd[k] = upc_all_alloc(T, POOL);
+        pool.one[k] = upc_all_alloc(T, sizeof(long));
+        pool.all[k] = upc_all_alloc(T, sizeof(long));
+        CHECK(!tupc_isnull(pool.a[k]) && !tupc_isnull(pool.pd[k]) && !tupc_isnull(pool.one[k]) &&
+              !tupc_isnull(pool.all[k]));
+    }
+}
+
+/* Every thread calls; the members of tm run verb v, the others wait at
+ * the barriers. */
 static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags)
 {
     const int T = THREADS, mine = MYTHREAD;
     const size_t len = (size_t)T * nb + 2 * G; /* the largest area, guards included */
-    tupc_sptr_t sb = upc_all_alloc((size_t)T, len), db = upc_all_alloc((size_t)T, len);
-    tupc_sptr_t pb = upc_all_alloc((size_t)T, sizeof(int));
-    CHECK(!tupc_isnull(sb) && !tupc_isnull(db) && !tupc_isnull(pb));
+    CHECK(len <= POOL);
+    tupc_sptr_t sb = pool.s, db = pool.d, pb = pool.p;
     if (v == EXCHANGE_IN_PLACE)
         sb = db;
     memset(part(db, mine, 0), FILL, len);
@@ -200,10 +227,6 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
         }
     }
     upc_barrier();
-    upc_all_free(pb);
-    upc_all_free(db);
-    if (v != EXCHANGE_IN_PLACE)
-        upc_all_free(sb);
 }
 
 /* ---- Reductions ---------------------------------------------------------- */
@@ -256,14 +279,11 @@ struct arr {
     tupc_sptr_t base, p;
     size_t B;
 };
-static struct arr arr_alloc(size_t n, size_t B, size_t off)
+static struct arr arr_on(tupc_sptr_t region, size_t n, size_t B, size_t off)
 {
     size_t total = n + off + (B ? B * (size_t)THREADS : 0);
-    struct arr a = {{0}, {0}, B};
-    a.base = B ? upc_all_alloc((total + B - 1) / B, B * sizeof(long))
-               : upc_all_alloc(1, total * sizeof(long));
-    CHECK(!tupc_isnull(a.base));
-    a.p = tupc_ptr_add(a.base, (ptrdiff_t)off, B, sizeof(long));
+    CHECK((B ? (total / B / (size_t)THREADS + 1) * B : total) * sizeof(long) <= POOL);
+    struct arr a = {region, tupc_ptr_add(region, (ptrdiff_t)off, B, sizeof(long)), B};
     return a;
 }
 static tupc_sptr_t arr_at(const struct arr *a, ptrdiff_t i)
@@ -279,12 +299,10 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
 {
     const int T = THREADS, me = MYTHREAD;
     struct arr a[NC], d[NC];
-    tupc_sptr_t one[NC], all[NC];
+    tupc_sptr_t *one = pool.one, *all = pool.all;
     for (int k = 0; k < NC; k++) {
-        a[k] = arr_alloc(n, B, off);
-        d[k] = arr_alloc(n, B, off);
-        one[k] = upc_all_alloc((size_t)T, sizeof(long));
-        all[k] = upc_all_alloc((size_t)T, sizeof(long));
+        a[k] = arr_on(pool.a[k], n, B, off);
+        d[k] = arr_on(pool.pd[k], n, B, off);
     }
     /* Every thread writes its elements of every array (members or not). */
     for (int k = 0; k < NC; k++) {
@@ -357,12 +375,6 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
         }
     }
     upc_barrier();
-    for (int k = NC - 1; k >= 0; k--) {
-        upc_all_free(all[k]);
-        upc_all_free(one[k]);
-        upc_all_free(d[k].base);
-        upc_all_free(a[k].base);
-    }
 }
 
 /* ---- The run ------------------------------------------------------------- */
@@ -378,18 +390,26 @@ static void on_team(upc_team_t tm, int c, int *r)
     static const size_t shapes[][3] = {{1, 1, 0},     {40, 3, 2},  {40, 0, 5},
                                        {1000, 64, 7}, {257, 5, 0}, {600, 1, 1}};
     static const upc_flag_t extras[] = {0, UPC_EXCLUSIVE_PREFIX_REDUCE, UPC_IN_PLACE};
+    /* Each operator on half the shapes, each shape under every operator
+     * once in two splits. */
     for (int o = 0; o < 7; o++)
-        for (int s = 0; s < 6; s++, (*r)++)
+        for (int k = 0; k < 3; k++, (*r)++) {
+            int s = (o + 2 * k + *r / 21) % 6;
             red(tm, c, shapes[s][0], shapes[s][1], shapes[s][2], *r, ops[o], modes[*r % NMODES],
                 extras[*r % 3]);
+        }
 }
 
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
+    /* quick: the interleaved splits only (over TCP, where each transfer
+     * costs a network round trip, for every push's CI). */
+    const int quick = argc > 2 && strcmp(argv[2], "quick") == 0;
     const int T = THREADS;
+    pool_alloc();
     int r = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < (quick ? 2 : 4); k++) {
         upc_team_t tm = split(UPC_TEAM_ALL, k);
         int c = colour_of(k, MYTHREAD, T);
         if (tm != TUPC_TEAM_NONE) {
@@ -403,8 +423,8 @@ int tupc_main(int argc, char **argv)
             tupc_team_free(&sub);
             CHECK(sub == TUPC_TEAM_NONE);
         }
-        if (k != 3 && tm != TUPC_TEAM_NONE)
-            tupc_team_free(&tm); /* the last one ends with the run */
+        if (k != 1 && tm != TUPC_TEAM_NONE)
+            tupc_team_free(&tm); /* one ends with the run */
         upc_barrier();
     }
     /* A nested team's collectives: from the interleaved split, by rank. */
@@ -416,7 +436,7 @@ int tupc_main(int argc, char **argv)
     tupc_team_free(&b);
     tupc_team_free(&a);
     /* Many splits and frees in a row: handles, communicators and parts go. */
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < (quick ? 10 : 60); i++) {
         upc_team_t t = split(UPC_TEAM_ALL, i % 3);
         if (t != TUPC_TEAM_NONE)
             tupc_team_free(&t);
