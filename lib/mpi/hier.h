@@ -121,6 +121,10 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
 void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
                       const struct tupc_hier_pair *in, struct tupc_hier_pair *out,
                       const char *func);
+/* Checks p[0..n-1] as upc_all_permute does (from: n ints of scratch): 0,
+ * or -1 with bad[] (the first bad index, its value, the earlier index of
+ * an equal value or -1). */
+int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3]);
 /* The leader's wait for a posted MPI call (hier.c says why it never sleeps). */
 void tupc_hier_finish(MPI_Request *r, const char *func);
 

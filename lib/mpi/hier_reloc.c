@@ -191,8 +191,7 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
  * leader alike, and every thread returns it (bad[]) for the caller's
  * message. */
 
-/* Checks p[0..n-1] as the single-process path does: 0, or -1 with bad[]. */
-static int perm_check(const int *p, int n, int *from, int bad[3])
+int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3])
 {
     for (int i = 0; i < n; i++)
         from[i] = -1;
@@ -235,7 +234,7 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         TUPC_HIER_CALL(
             MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm),
             MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_), c->func);
-        tupc_hier_.plan.ok = perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
+        tupc_hier_.plan.ok = tupc_hier_perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
         if (tupc_hier_.plan.ok) {
             int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
             const int k = tupc_hier_count(c->func, nbytes);

@@ -26,9 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes of a remote run read or written at once by a reduction. */
-#define CHUNK ((size_t)64 << 10)
-
 static void fetch(void *to, int th, const char *addr, size_t n)
 {
     if (tupc_impl_is_local((uint32_t)th))
@@ -82,24 +79,6 @@ static void end(const struct tupc_mpi_call *c, const struct tcall *k)
         barrier(c, k);
 }
 
-/* Checks p[0..n-1] as upc_all_permute does: 0, or -1 with bad[] (the first
- * bad index, its value, an earlier index with that value or -1). */
-static int perm_check(const int *p, int n, int *from, int bad[3])
-{
-    for (int i = 0; i < n; i++)
-        from[i] = -1;
-    for (int i = 0; i < n; i++) {
-        if (p[i] < 0 || p[i] >= n || from[p[i]] >= 0) {
-            bad[0] = i;
-            bad[1] = p[i];
-            bad[2] = p[i] < 0 || p[i] >= n ? -1 : from[p[i]];
-            return -1;
-        }
-        from[p[i]] = i;
-    }
-    return 0;
-}
-
 static void *alloc(const char *func, size_t n)
 {
     void *p = malloc(n ? n : 1);
@@ -118,7 +97,7 @@ static int permute(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sp
     int *p = alloc(c->func, sizeof *p * (size_t)n * 2);
     for (int j = 0; j < n; j++)
         fetch(&p[j], th[j], blk(perm, th[j]), sizeof *p);
-    if (perm_check(p, n, p + n, bad) != 0) { /* every member finds the same */
+    if (tupc_hier_perm_check(p, n, p + n, bad) != 0) { /* every member finds the same */
         free(p);
         return -1;
     }
@@ -180,57 +159,6 @@ int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
     return rc;
 }
 
-/* As tupc_red_walk (coll/reduce_types.h): reduces elements lo..lo+m-1
- * into *out (scan 0), or scans them into dst from seed, inclusive (1) or
- * exclusive (2); a run on another process is read (and written) through
- * buf, CHUNK bytes at a time (buf holds two). */
-static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
-                 size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
-                 union tupc_red_val *out, char *buf)
-{
-    const size_t es = L->es, cap = CHUNK / es;
-    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, es);
-    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, es) : dst;
-    union tupc_red_val acc, part, carry;
-    int any = 0;
-    for (size_t left = m; left;) {
-        size_t r = tupc_red_run(L, s, left);
-        if (scan) {
-            size_t rd = tupc_red_run(L, d, r);
-            r = rd < r ? rd : r;
-        }
-        r = r < cap ? r : cap;
-        const char *sp = s.addr;
-        if (!tupc_impl_is_local(s.thread)) {
-            fetch(buf, (int)s.thread, s.addr, r * es);
-            sp = buf;
-        }
-        if (scan) {
-            const int here = tupc_impl_is_local(d.thread);
-            char *dp = here ? d.addr : buf + CHUNK;
-            if (!here && scan == 2 && !seed) /* d[0] stays as it was */
-                fetch(dp, (int)d.thread, d.addr, es);
-            ty->scan(op, f, dp, sp, r, seed, scan == 2, &carry);
-            if (!here)
-                store((int)d.thread, d.addr, dp, r * es);
-            seed = &carry;
-        } else {
-            ty->reduce(op, f, sp, r, any ? &part : &acc);
-            if (any)
-                ty->combine(op, f, &acc, &part);
-            any = 1;
-        }
-        left -= r;
-        if (left) {
-            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, es);
-            if (scan)
-                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, es);
-        }
-    }
-    if (!scan)
-        memcpy(out, &acc, es);
-}
-
 /* Where one thread's elements of a range lie: its elements of the range
  * are one stretch of its partition (the blocks between the first and the
  * last are whole, and each follows the last on that thread), read (and
@@ -269,9 +197,9 @@ static size_t spans(const struct tupc_red_lay *L, tupc_sptr_t p, size_t lo, size
     return bytes;
 }
 
-/* Reads (put 0) or writes back (put 1) every stretch of sp[], whose
- * copies lie one after another in buf. */
-static void move_spans(struct span *sp, char *buf, int put)
+/* Reads (how 0) or writes back (1) every stretch of sp[], or only places
+ * their copies (-1), one after another in buf. */
+static void move_spans(struct span *sp, char *buf, int how)
 {
     for (int t = 0; t < THREADS; t++) {
         size_t n = (size_t)(sp[t].hi - sp[t].lo);
@@ -279,9 +207,9 @@ static void move_spans(struct span *sp, char *buf, int put)
             continue;
         sp[t].copy = buf;
         buf += n;
-        if (put)
+        if (how == 1)
             tupc_mpi_put((uint32_t)t, sp[t].lo, sp[t].copy, n);
-        else
+        else if (how == 0)
             tupc_mpi_get(sp[t].copy, (uint32_t)t, sp[t].lo, n);
     }
 }
@@ -295,64 +223,61 @@ static char *here(const struct span *sp, tupc_sptr_t p)
     return sp[p.thread].copy + (p.addr - sp[p.thread].lo);
 }
 
-/* Stretches in all of at most this many bytes are copied whole; past it the
- * walk goes CHUNK by CHUNK. */
-#define SPANS_MAX ((size_t)64 << 20)
+/* Elements of a range that one walk takes at most: its stretches are at
+ * most this many elements' bytes. */
+#define PIECE ((size_t)1 << 20)
 
-/* walk() with every stretch moved in one transfer each: a range over
- * blocks of 1 took a get per element. 0 where the stretches are too large
- * (nothing done). */
-static int walk_spans(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
-                      size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
-                      union tupc_red_val *out, const char *func)
+/* Reduces elements lo..lo+m-1 of the array at L->src (scan 0) into *out,
+ * or scans them into dst from seed (NULL: none), inclusive (scan 1) or
+ * exclusive (2), as tupc_red_walk does (coll/reduce_types.h), with every
+ * stretch of another process moved in one transfer (a range over blocks
+ * of 1 took a get per element), PIECE elements at a time. */
+static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                 size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
+                 union tupc_red_val *out, const char *func)
 {
     const size_t T = (size_t)THREADS, es = L->es;
     struct span *ss = calloc(2 * T, sizeof *ss), *ds = ss + T;
-    if (!ss)
-        tupc_fail(func, NULL, "out of memory for %zu threads' stretches", T);
-    size_t sb = spans(L, L->src, lo, m, ss), db = scan ? spans(L, dst, lo, m, ds) : 0;
-    char *buf = sb + db <= SPANS_MAX ? malloc(sb + db + 1) : NULL;
-    if (!buf) {
-        free(ss);
-        return 0;
-    }
-    move_spans(ss, buf, 0);
-    if (scan == 2 && !seed) /* element lo keeps what dst held: read dst too */
-        move_spans(ds, buf + sb, 0);
-    else
-        for (size_t t = 0, at = sb; t < T; at += (size_t)(ds[t].hi - ds[t].lo), t++)
-            ds[t].copy = buf + at;
-    tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)lo, L->B, es);
-    tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)lo, L->B, es) : dst;
+    char *buf = malloc(2 * (m < PIECE ? m : PIECE) * es);
+    if (!ss || !buf)
+        tupc_fail(func, NULL, "out of memory for a reduction's pieces across processes");
     union tupc_red_val acc, part, carry;
     int any = 0;
-    for (size_t left = m; left;) {
-        size_t r = tupc_red_run(L, s, left);
-        if (scan) {
-            size_t rd = tupc_red_run(L, d, r);
-            r = rd < r ? rd : r;
-            ty->scan(op, f, here(ds, d), here(ss, s), r, seed, scan == 2, &carry);
-            seed = &carry;
-        } else {
-            ty->reduce(op, f, here(ss, s), r, any ? &part : &acc);
-            if (any)
-                ty->combine(op, f, &acc, &part);
-            any = 1;
+    for (size_t at = lo, end = lo + m; at < end;) {
+        const size_t k = end - at < PIECE ? end - at : PIECE;
+        memset(ss, 0, 2 * T * sizeof *ss);
+        const size_t sb = spans(L, L->src, at, k, ss);
+        if (scan)
+            (void)spans(L, dst, at, k, ds);
+        move_spans(ss, buf, 0);
+        /* Exclusive without a seed: element lo keeps what dst held. */
+        move_spans(ds, buf + sb, !(scan == 2 && !seed) ? -1 : 0);
+        tupc_sptr_t s = tupc_ptr_add(L->src, (ptrdiff_t)at, L->B, es);
+        tupc_sptr_t d = scan ? tupc_ptr_add(dst, (ptrdiff_t)at, L->B, es) : dst;
+        for (size_t left = k, r; left; left -= r) {
+            r = tupc_red_run(L, s, left);
+            if (scan) {
+                size_t rd = tupc_red_run(L, d, r);
+                r = rd < r ? rd : r;
+                ty->scan(op, f, here(ds, d), here(ss, s), r, seed, scan == 2, &carry);
+                seed = &carry;
+                d = r < left ? tupc_ptr_add(d, (ptrdiff_t)r, L->B, es) : d;
+            } else {
+                ty->reduce(op, f, here(ss, s), r, any ? &part : &acc);
+                if (any)
+                    ty->combine(op, f, &acc, &part);
+                any = 1;
+            }
+            s = r < left ? tupc_ptr_add(s, (ptrdiff_t)r, L->B, es) : s;
         }
-        left -= r;
-        if (left) {
-            s = tupc_ptr_add(s, (ptrdiff_t)r, L->B, es);
-            if (scan)
-                d = tupc_ptr_add(d, (ptrdiff_t)r, L->B, es);
-        }
+        if (scan)
+            move_spans(ds, buf + sb, 1);
+        at += k;
     }
-    if (scan)
-        move_spans(ds, buf + sb, 1);
-    else
+    if (!scan)
         memcpy(out, &acc, es);
     free(buf);
     free(ss);
-    return 1;
 }
 
 /* Member r reduces the r-th of n balanced index ranges; the partials go to
@@ -374,12 +299,10 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
     tupc_red_lay_init(&L, src, nelems, blk_size, ty->size, 0);
     size_t lo, m;
     tupc_red_range_of(nelems, n, me, &lo, &m);
-    char *buf = alloc(c->func, 2 * CHUNK);
     struct tupc_hier_pair mine;
     memset(&mine, 0, sizeof mine);
     if (m) {
-        if (!walk_spans(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, c->func))
-            walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, buf);
+        walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, c->func);
         mine.has = 1;
     }
     const uint32_t s = ++k.g->m[k.li].seq;
@@ -404,10 +327,8 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
     } else if (what == 2) {
         if (any)
             memcpy(tupc_red_dst_of(dst, tupc_impl_mythread), &acc, ty->size);
-    } else if (m && !walk_spans(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL,
-                                c->func)) {
-        walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL, buf);
+    } else if (m) {
+        walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL, c->func);
     }
-    free(buf);
     end(c, &k);
 }
