@@ -98,6 +98,7 @@ struct tupc_coll_request *tupc_async_begin(struct tupc_team *t, int rank, const 
     r->owner = tupc_impl_mythread;
     r->func = func;
     r->streams = 0;
+    r->also = NULL;
     free(r->job_arg); /* the slot's previous job is done: its request was completed */
     r->job_arg = NULL;
     atomic_store_explicit(&r->next, 0, memory_order_relaxed);

@@ -52,7 +52,11 @@ struct tupc_coll_request {
     const char *func;
     struct tupc_async_chunk *chunk;
     uint32_t cap;
-    void *job_arg;                   /* a job's argument: freed when the slot is reused */
+    void *job_arg; /* a job's argument: freed when the slot is reused */
+    /* Across processes: the word that must also reach also_at before the
+     * request is done (mpi/hier_post.c); NULL for none. Owner only. */
+    tupc_word *also;
+    uint32_t also_at;
     int active;                      /* owner only: posted and not completed */
     upc_coll_handle_t handle;        /* owner only: its handle (coll/handle.h) */
     struct tupc_coll_request *qnext; /* under the queue's lock */

@@ -21,6 +21,10 @@ static int ready(const struct tupc_coll_request *r)
     uint32_t want = r->index + 1;
     if (!tupc_reached(atomic_load_explicit(&r->done, memory_order_acquire), want))
         return 0;
+    /* Acquire: the dst blocks that the mark's setter wrote. */
+    if (r->also &&
+        !tupc_reached(atomic_load_explicit(&r->also->value, memory_order_acquire), r->also_at))
+        return 0;
     if (r->out == TUPC_NOSYNC)
         return 1;
     for (int j = 0; j < r->team->n; j++)

@@ -249,9 +249,16 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         &in, &out, NULL);
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 #if TUPC_HAVE_MPI
-    if (tupc_procs_ > 1) { /* on the team's processes (mpi/team_coll.c) */
-        if (async)
-            tupc_mpi_refuse(func, "a posted call (UPC_ASYNC)");
+    if (tupc_procs_ > 1) { /* posted or not, run now: the handle is complete */
+        const upc_flag_t bflags = flags & ~UPC_ASYNC;
+        if (t == &tupc_team_all_) { /* posted: the 1.3 function's path */
+            if (prefix)
+                (void)tupc_red_prefix_on(ty, func, t, dst, src, op, nelems, blk_size, f, bflags);
+            else
+                tupc_red_mpi(ty, func, what == ALL ? TUPC_RED_DST_EVERY : TUPC_RED_DST_ONE, dst,
+                             src, op, nelems, blk_size, f, bflags);
+            return UPC_HANDLE_COMPLETE;
+        }
         const struct tupc_mpi_call mc = {
             func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out, t};
         tupc_mpi_team_reduce(&mc, ty,

@@ -288,8 +288,8 @@ static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
  * form with more than one process. Its checks are made as in one process;
  * then instead of the entry k->mpi holds the call, and the verb runs its
  * mpi/layer.h function (the 1.3 functions, in two phases) or
- * mpi/team_coll.c's (the team forms on a split team: k->mpi.team). A
- * posted call is refused at the entry. Without MPI: 0, which folds away. */
+ * mpi/team_coll.c's (the team forms on a split team: k->mpi.team).
+ * Without MPI: 0, which folds away. */
 static inline int tupc_reloc_mpi(const struct tupc_reloc_form *fm)
 {
     (void)fm;
@@ -345,8 +345,8 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
 {
 #if TUPC_HAVE_MPI
     if (tupc_reloc_mpi(fm)) {
-        if (flags & UPC_ASYNC)
-            tupc_mpi_refuse(fm->func, "a posted call (UPC_ASYNC)");
+        /* A posted call runs as the blocking one (its handle complete at
+         * once), but a broadcast on UPC_TEAM_ALL (relocalize.c). */
         k->mpi = (struct tupc_mpi_call){
             fm->func,
             (unsigned)flags,

@@ -19,6 +19,11 @@
  * a buffer of its own, reused call after call. */
 #define TUPC_HIER_RING ((size_t)1 << 20)
 
+/* Posted broadcasts whose completion marks are kept at once: as many as a
+ * thread's outstanding requests on a team (TUPC_ASYNC_MAX, coll/async.h),
+ * so the post that last used a mark has been completed. */
+#define TUPC_HIER_POSTS 256
+
 /* A reduction's partial as the leaders combine it (one MPI element). */
 struct tupc_hier_pair {
     int has; /* 0: no element of the call lies with these threads */
@@ -39,6 +44,7 @@ struct tupc_hier_member {
     tupc_word put;     /* the calls whose data it has published for the leader */
     tupc_word done;    /* the calls it is finished with (hier.c) */
     uint32_t seq;      /* the calls it has made (its own) */
+    uint32_t posts;    /* its posted broadcasts (hier_post.c) */
     struct tupc_hier_pair partial[TUPC_HIER_SLOTS];
     struct tupc_hier_buf own; /* a prefix reduction's block totals */
 } __attribute__((aligned(128)));
@@ -49,6 +55,9 @@ struct tupc_hier_state {
     MPI_Op op, op_ordered;      /* pair_op (hier.c), commuting or in rank order */
     struct tupc_hier_member *m; /* this process's threads, by local index */
     tupc_word ready;            /* the calls whose data is in place (hier.c) */
+    /* Posted broadcast p is complete here once posted[p % POSTS] reaches p
+     * (hier_post.c). */
+    tupc_word posted[TUPC_HIER_POSTS];
     /* Whether the leader waits inside blocking MPI calls (hier.c,
      * choose_blocking): those that move data its threads then copy, and
      * the reductions, which it makes once its threads are done. */

@@ -1,6 +1,7 @@
 /* tupc's collectives across processes against the raw MPI collective each
  * becomes, on the same processes: mpirun -np P bench_coll -n T [reps].
  *
+ * (mpirun -np P bench_coll -n T reps overlap: the last figure alone.)
  * Each figure is the median of 15 batches, raw and tupc interleaved batch
  * by batch so that both see the same machine; a batch is `reps` calls back
  * to back (fewer for large sizes), timed by thread 0; ns per call.
@@ -28,7 +29,10 @@
  *    sums and MPI_Allreduce;
  *  - "reduceL 1/thread": one long per thread (8 bytes each, blocks of 1)
  *    reduced to thread 0, the figure beside co_sum of one value per image
- *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce.
+ *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce;
+ *  - the overlap of a posted 16 MiB broadcast (UPC_ASYNC) with computation
+ *    as long as the raw broadcast, against MPI_Ibcast with the same
+ *    computation: (comm + comp - both) / min(comm, comp).
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "args.h"
@@ -68,6 +72,83 @@ static MPI_Comm raw_comm;
 static tupc_sptr_t S, D, R1, PERM; /* src and dst areas, one long on thread 0 */
 static char *raw_buf, *raw_out;
 static double shared_ns[2];
+
+/* Computation of `us` microseconds: a spin on the clock. */
+static void spin_us(double us)
+{
+    double t0 = tb_now_us();
+    while (tb_now_us() - t0 < us)
+        ;
+}
+
+/* A posted 16 MiB broadcast from thread 0 with `comp` microseconds of
+ * computation between the post and the wait: MPI_Ibcast by the leaders
+ * (raw), tupc_team_broadcast with UPC_ASYNC (MY|MY) by every thread. */
+static void post_one(int tupc, size_t n, double comp, int leader)
+{
+    if (tupc) {
+        upc_coll_handle_t h = tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, UPC_TEAM_ALL);
+        spin_us(comp);
+        upc_wait(h);
+    } else if (leader) {
+        MPI_Request r;
+        MPI_Ibcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm, &r);
+        spin_us(comp);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+}
+
+/* Thread 0's time of f between two barriers, in microseconds. */
+static double timed(void (*f)(int, size_t, double, int), int tupc, size_t n, double comp,
+                    int leader)
+{
+    upc_barrier();
+    double t0 = tb_now_us();
+    f(tupc, n, comp, leader);
+    upc_barrier();
+    return tb_now_us() - t0;
+}
+
+static void comp_one(int tupc, size_t n, double comp, int leader)
+{
+    (void)n;
+    if (tupc || leader)
+        spin_us(comp);
+}
+
+/* The overlap of a posted broadcast with computation as long as the raw
+ * broadcast alone: (comm + comp - both) / min(comm, comp), 1 for all of
+ * it hidden, 0 for none; raw and tupc in turns, medians of the batches. */
+static void overlap(size_t n, int leader)
+{
+    double v[6][BATCHES], m[6];
+    double comp = 0;
+    for (int b = -1; b < BATCHES; b++) {
+        double c = timed(post_one, 0, n, 0, leader); /* raw, alone */
+        if (b < 0) {                                 /* warm-up: the computation's length */
+            comp = c;
+            (void)timed(post_one, 1, n, 0, leader);
+            continue;
+        }
+        v[0][b] = c;
+        v[1][b] = timed(post_one, 0, n, comp, leader);
+        v[2][b] = timed(post_one, 1, n, 0, leader);
+        v[3][b] = timed(post_one, 1, n, comp, leader);
+        v[4][b] = timed(comp_one, 0, n, comp, leader); /* the leaders compute */
+        v[5][b] = timed(comp_one, 1, n, comp, leader); /* every thread does */
+    }
+    if (MYTHREAD != 0)
+        return;
+    for (int k = 0; k < 6; k++)
+        m[k] = tb_median(v[k], BATCHES);
+    for (int t = 0; t < 2; t++) {
+        double comm = m[2 * t], both = m[2 * t + 1], cp = m[4 + t];
+        double lo = comm < cp ? comm : cp;
+        printf("posted bcast %-5s %9zu comm %8.0f us  comp %8.0f us  both %8.0f us  overlap %.2f\n",
+               t ? "tupc" : "raw", n, comm, cp, both, (comm + cp - both) / lo);
+    }
+    fflush(stdout);
+}
 
 /* One call of figure f through tupc. */
 static void tupc_one(int f, size_t n)
@@ -211,7 +292,9 @@ int tupc_main(int argc, char **argv)
                per, BATCHES);
         printf("%-18s %9s %12s %12s %8s\n", "figure", "bytes", "raw_ns", "tupc_ns", "ratio");
     }
-    for (int f = 0; f < NFIG; f++) {
+    /* bench_coll -n T REPS overlap: the overlap alone. */
+    const int only_overlap = argc > 2 && strcmp(argv[2], "overlap") == 0;
+    for (int f = 0; f < (only_overlap ? 0 : NFIG); f++) {
         for (int s = 0; s < (f == REDUCE_ONE ? 1 : 3); s++) {
             size_t n = sizes[s];
             int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
@@ -241,6 +324,7 @@ int tupc_main(int argc, char **argv)
             }
         }
     }
+    overlap(max, leader);
     upc_barrier();
     if (leader) {
         MPI_Comm_free(&raw_comm);

@@ -377,6 +377,99 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
     upc_barrier();
 }
 
+/* ---- Posted calls (UPC_ASYNC) ---------------------------------------------- */
+
+/* Three broadcasts posted on UPC_TEAM_ALL (MPI_Ibcast, finished by the
+ * progress thread) with blocking calls between the posts and the waits,
+ * completed by upc_wait, upc_test and upc_waitall; then a posted
+ * broadcast under OUT_ALLSYNC, posted team calls on a split team and a
+ * posted reduction on UPC_TEAM_ALL (run at posting): every byte checked. */
+static void posted(int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    static const size_t nb[3] = {13, 3000, (size_t)3 << 19};
+    static const upc_flag_t fl[3] = {UPC_IN_ALLSYNC | UPC_OUT_MYSYNC,
+                                     UPC_IN_MYSYNC | UPC_OUT_NOSYNC,
+                                     UPC_IN_NOSYNC | UPC_OUT_MYSYNC};
+    tupc_sptr_t src[3], dst[3];
+    for (int i = 0; i < 3; i++) {
+        src[i] = upc_all_alloc((size_t)T, nb[i]);
+        dst[i] = upc_all_alloc((size_t)T, nb[i]);
+        CHECK(!tupc_isnull(src[i]) && !tupc_isnull(dst[i]));
+        memset(part(dst[i], me, 0), FILL, nb[i]);
+    }
+    upc_barrier();
+    upc_coll_handle_t h[3];
+    for (int i = 0; i < 3; i++) {
+        const int root = (r + 2 * i + 1) % T;
+        if (me == root) /* before the post: IN_MYSYNC and IN_ALLSYNC order it */
+            for (size_t k = 0; k < nb[i]; k++)
+                part(src[i], root, 0)[k] = S(i, k, r);
+        if (fl[i] & UPC_IN_NOSYNC)
+            upc_barrier();
+        h[i] = tupc_team_broadcast(at(dst[i], 0, 0), at(src[i], root, 0), nb[i], fl[i] | UPC_ASYNC,
+                                   UPC_TEAM_ALL);
+        CHECK(h[i] != UPC_HANDLE_COMPLETE);
+    }
+    /* Blocking calls while the posts are in flight. */
+    tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(long)), one = upc_all_alloc((size_t)T, 8);
+    tupc_put_long(at(b, me, 0), me + 1);
+    upc_all_broadcast(one, at(b, T - 1, 0), sizeof(long), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    CHECK(*(long *)part(one, me, 0) == T);
+    upc_all_reduceL(at(one, 0, 0), b, UPC_ADD, (size_t)T, 1, NULL,
+                    UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    if (me == 0)
+        CHECK(*(long *)part(one, 0, 0) == (long)T * (T + 1) / 2);
+    tupc_wait_handle(h[1]);
+    while (upc_test(h[0]) != 1)
+        ;
+    upc_waitall(1, &h[2]);
+    for (int i = 0; i < 3; i++)
+        for (size_t k = 0; k < nb[i]; k++)
+            if (part(dst[i], me, 0)[k] != S(i, k, r)) {
+                fprintf(stderr, "posted broadcast %d (%zu bytes): thread %d byte %zu is %d\n", i,
+                        nb[i], me, k, part(dst[i], me, 0)[k]);
+                CHECK(0);
+            }
+    upc_barrier();
+    /* OUT_ALLSYNC: run at posting; its handle still completes. */
+    memset(part(dst[0], me, 0), FILL, nb[0]);
+    upc_barrier();
+    upc_coll_handle_t a =
+        tupc_team_broadcast(at(dst[0], 0, 0), at(src[0], (r + 1) % T, 0), nb[0],
+                            UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
+    upc_wait(a);
+    for (size_t k = 0; k < nb[0]; k++)
+        CHECK(part(dst[0], me, 0)[k] == S(0, k, r));
+    /* A split team's posted broadcast and UPC_TEAM_ALL's posted reduction. */
+    upc_team_t t;
+    tupc_team_split(UPC_TEAM_ALL, me % 2, -me, &t);
+    const int n = tupc_team_size(t), root = tupc_team_thread(t, n - 1);
+    upc_barrier();
+    if (me == root)
+        for (size_t k = 0; k < nb[1]; k++)
+            part(src[1], root, 0)[k] = S(7 + me % 2, k, r);
+    upc_coll_handle_t c = tupc_team_broadcast(at(dst[1], 0, 0), at(src[1], root, 0), nb[1],
+                                              UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t);
+    upc_wait(c);
+    for (size_t k = 0; k < nb[1]; k++)
+        CHECK(part(dst[1], me, 0)[k] == S(7 + me % 2, k, r));
+    upc_coll_handle_t d =
+        tupc_team_reduceL(at(one, 1, 0), b, UPC_MAX, (size_t)T, 1, NULL,
+                          UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
+    upc_wait(d);
+    if (me == 1)
+        CHECK(*(long *)part(one, 1, 0) == T);
+    tupc_team_free(&t);
+    upc_barrier();
+    upc_all_free(one);
+    upc_all_free(b);
+    for (int i = 2; i >= 0; i--) {
+        upc_all_free(dst[i]);
+        upc_all_free(src[i]);
+    }
+}
+
 /* ---- The run ------------------------------------------------------------- */
 
 static void on_team(upc_team_t tm, int c, int *r)
@@ -435,6 +528,8 @@ int tupc_main(int argc, char **argv)
         UPC_EXCLUSIVE_PREFIX_REDUCE);
     tupc_team_free(&b);
     tupc_team_free(&a);
+    for (int i = 0; i < 4; i++)
+        posted(r++);
     /* Many splits and frees in a row: handles, communicators and parts go. */
     for (int i = 0; i < (quick ? 10 : 60); i++) {
         upc_team_t t = split(UPC_TEAM_ALL, i % 3);
