@@ -30,6 +30,9 @@
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "sync/barrier.h"
+#if TUPC_HAVE_MPI
+#include "mpi/team.h"
+#endif
 
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
@@ -75,14 +78,22 @@ static size_t run_start(size_t n, int T, int k)
     return lo;
 }
 
-/* Copies elements [lo, lo + m) of A to or from buf, one block run at a time. */
+/* Copies elements [lo, lo + m) of A to or from buf, one block run at a
+ * time (a run in another process's partition through the run's window). */
 static void copy_chunk(tupc_sptr_t A, size_t B, size_t es, size_t lo, size_t m, char *buf, int to_a)
 {
     tupc_sptr_t p = tupc_ptr_add(A, (ptrdiff_t)lo, B, es);
     while (m) {
         size_t r = B ? B - p.phase : m;
         r = r < m ? r : m;
-        if (to_a)
+#if TUPC_HAVE_MPI
+        if (!tupc_impl_is_local(p.thread) && to_a)
+            tupc_mpi_put(p.thread, p.addr, buf, r * es);
+        else if (!tupc_impl_is_local(p.thread))
+            tupc_mpi_get(buf, p.thread, p.addr, r * es);
+        else
+#endif
+            if (to_a)
             memcpy(p.addr, buf, r * es);
         else
             memcpy(buf, p.addr, r * es);
@@ -209,6 +220,39 @@ static tupc_sptr_t check_args(const char *fn, tupc_sptr_t A, size_t elem_size, s
     return A;
 }
 
+#if TUPC_HAVE_MPI
+/* Across processes (mpi/team.h): rank 0 reads the array whole, sorts it
+ * alone with the same stable merge sort, and writes it back, between the
+ * team's barriers that the sync modes ask for (IN_MYSYNC and OUT_MYSYNC as
+ * every thread's: any element may lie anywhere). */
+static void sort_across(struct tupc_team *t, const char *fn, tupc_sptr_t A, size_t es, size_t n,
+                        size_t B, sort_cmp func, upc_flag_t flags, enum tupc_sync in,
+                        enum tupc_sync out, uint64_t sig)
+{
+    const int all = t == &tupc_team_all_, me = tupc_team_my_rank(t);
+    struct tupc_mpi_team *g = all ? tupc_mpi_team_all_ : t->mpi;
+    const int li = g->lidx[me];
+    (void)tupc_mpi_team_enter(g, li, all ? NULL : t->self[me], t->id, fn, (unsigned)flags, sig);
+    if (in != TUPC_NOSYNC)
+        tupc_mpi_team_barrier(g, li, fn, all ? NULL : t);
+    else
+        tupc_mpi_sync(); /* puts from other processes, in this process's view */
+    if (me == 0 && n >= 2) {
+        char *buf = malloc(2 * n * es);
+        if (!buf)
+            tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", 2 * n * es);
+        struct sort_ctx s = {func, es, (uint32_t)tupc_impl_mythread};
+        const int odd = sort_passes(n) & 1; /* the result ends in the first half */
+        copy_chunk(A, B, es, 0, n, buf + (size_t)odd * n * es, 0);
+        local_sort(&s, buf + (size_t)odd * n * es, buf + (size_t)!odd * n * es, n);
+        copy_chunk(A, B, es, 0, n, buf, 1);
+        free(buf);
+    }
+    if (out != TUPC_NOSYNC)
+        tupc_mpi_team_barrier(g, li, fn, all ? NULL : t);
+}
+#endif
+
 static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_size, size_t nelems,
                     size_t blk_size, int (*func)(tupc_sptr_t, tupc_sptr_t), upc_flag_t flags)
 {
@@ -223,6 +267,13 @@ static void sort_on(upc_team_t team, const char *fn, tupc_sptr_t A, size_t elem_
     struct tupc_coll c;
     uint64_t sig = tupc_calls_args("*A,elem_size,nelems,blk_size,&func", (uintptr_t)A.addr,
                                    elem_size, nelems, blk_size, (uintptr_t)func, 0);
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) {
+        tupc_check_not_split(fn);
+        sort_across(team_p, fn, A, elem_size, nelems, blk_size, func, flags, in, out, sig);
+        return;
+    }
+#endif
     tupc_coll_begin_team(&c, team_p, tupc_coll_self_on(team_p), fn, flags, in, out, sig);
     const int T = tupc_coll_state(&c)->size, me = tupc_coll_state(&c)->me;
     if (in == TUPC_MYSYNC)

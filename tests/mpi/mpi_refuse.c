@@ -3,7 +3,7 @@
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
  * while the others wait in a barrier. hang: a lock never granted, across
  * processes, which the hang watchdog reports. coll: a collective that stays in one
- * process (the sort: the others run across processes, mpi_coll and mpi_team).
+ * process (an _x form: the others run across processes, mpi_coll and mpi_team).
  * perm: upc_all_permute with a perm whose entries are all 0, found by
  * every process alike (mpi/hier_reloc.c) and worded as in one process.
  * teamcalls: a member of a team across processes makes one collective call
@@ -13,11 +13,6 @@
 #include <string.h>
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
-
-static int by_int(tupc_sptr_t x, tupc_sptr_t y)
-{
-    return tupc_get_int(x) - tupc_get_int(y);
-}
 
 int tupc_main(int argc, char **argv)
 {
@@ -57,7 +52,12 @@ int tupc_main(int argc, char **argv)
     } else if (strcmp(what, "coll") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* runs */
-        upc_all_sort(b, sizeof(int), (size_t)T, 1, by_int, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        tupc_sptr_t ptrs = upc_all_alloc((size_t)T, sizeof(tupc_sptr_t));
+        tupc_sptr_t mine = tupc_index(b, me, 1, int);
+        upc_memput(tupc_index(ptrs, me, 1, tupc_sptr_t), &mine, sizeof mine);
+        upc_barrier();
+        upc_all_broadcast_x(ptrs, ptrs, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
+                            UPC_TEAM_ALL);
     }
     upc_barrier();
     return 0;

@@ -470,6 +470,69 @@ static void posted(int r)
     }
 }
 
+/* ---- Sort ---------------------------------------------------------------- */
+
+/* An element: a key with many equal ones, and its original index. */
+struct kv {
+    int key, at;
+};
+static int by_key(tupc_sptr_t x, tupc_sptr_t y)
+{
+    const struct kv *a = (const struct kv *)x.addr, *b = (const struct kv *)y.addr;
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+/* upc_all_sort (tm: UPC_TEAM_ALL) or tupc_team_sort of n elements shared
+ * [B] over every thread from element off; rank 0 checks that the keys are
+ * sorted, the equal ones in their first order (stable), and that every
+ * element is there once, and the elements around untouched. */
+static void sort_check(upc_team_t tm, size_t n, size_t B, size_t off, int r, upc_flag_t flags)
+{
+    const int me = MYTHREAD;
+    const size_t es = sizeof(struct kv);
+    tupc_sptr_t base = pool.a[0];
+    tupc_sptr_t A = tupc_ptr_add(base, (ptrdiff_t)off, B, es);
+    CHECK((n + off + B * (size_t)THREADS + 2) * es <= POOL);
+    for (ptrdiff_t i = off ? -1 : 0; i <= (ptrdiff_t)n; i++) {
+        tupc_sptr_t e = tupc_ptr_add(A, i, B, es);
+        struct kv v = {i >= 0 && i < (ptrdiff_t)n ? (int)((i * 7919 + r) % 13) : -5, (int)i};
+        if ((int)upc_threadof(e) == me)
+            upc_memput(e, &v, es);
+    }
+    upc_barrier();
+    if (tm != TUPC_TEAM_NONE) {
+        if (tm == UPC_TEAM_ALL)
+            upc_all_sort(A, es, n, B, by_key, flags);
+        else
+            tupc_team_sort(A, es, n, B, by_key, flags, tm);
+        if (flags & UPC_OUT_NOSYNC)
+            tupc_team_barrier(tm);
+        if (tupc_team_rank(tm) == 0) {
+            char *seen = calloc(n + 1, 1);
+            CHECK(seen);
+            struct kv prev = {-1, -1}, v;
+            for (ptrdiff_t i = off ? -1 : 0; i <= (ptrdiff_t)n; i++) {
+                upc_memget(&v, tupc_ptr_add(A, i, B, es), es);
+                if (i < 0 || i == (ptrdiff_t)n) {
+                    CHECK(v.key == -5 && v.at == (int)i);
+                    continue;
+                }
+                if (v.at < 0 || v.at >= (int)n || seen[v.at] ||
+                    v.key != (int)(((size_t)v.at * 7919 + (size_t)r) % 13) || v.key < prev.key ||
+                    (v.key == prev.key && v.at < prev.at)) {
+                    fprintf(stderr, "sort n %zu B %zu off %zu: [%td] is (%d, %d) after (%d, %d)\n",
+                            n, B, off, i, v.key, v.at, prev.key, prev.at);
+                    CHECK(0);
+                }
+                seen[v.at] = 1;
+                prev = v;
+            }
+            free(seen);
+        }
+    }
+    upc_barrier();
+}
+
 /* ---- The run ------------------------------------------------------------- */
 
 static void on_team(upc_team_t tm, int c, int *r)
@@ -530,6 +593,14 @@ int tupc_main(int argc, char **argv)
     tupc_team_free(&a);
     for (int i = 0; i < 4; i++)
         posted(r++);
+    static const size_t sorts[][3] = {{1, 1, 0}, {2, 0, 0}, {300, 1, 1}, {500, 5, 3}, {77, 0, 2}};
+    for (int i = 0; i < 5; i++, r++) {
+        sort_check(UPC_TEAM_ALL, sorts[i][0], sorts[i][1], sorts[i][2], r, modes[r % NMODES]);
+        upc_team_t st = split(UPC_TEAM_ALL, 1); /* interleaved, ranked backwards */
+        sort_check(MYTHREAD % 2 ? TUPC_TEAM_NONE : st, sorts[i][0], sorts[i][1], sorts[i][2], r,
+                   modes[(r + 1) % NMODES]);
+        tupc_team_free(&st);
+    }
     /* Many splits and frees in a row: handles, communicators and parts go. */
     for (int i = 0; i < (quick ? 10 : 60); i++) {
         upc_team_t t = split(UPC_TEAM_ALL, i % 3);
