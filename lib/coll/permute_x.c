@@ -105,7 +105,10 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
         tupc_permute_move(&x.k.c, s.addr, d.addr, len, to);
     } else {
         int from = me, to;
-        if (x.push) {
+        if (x.push && x.across) { /* no mailboxes across processes: perm read whole */
+            (void)source_of(&x, perm);
+            to = perm_of(&x, perm, me);
+        } else if (x.push) {
             to = perm_of(&x, perm, me);
             claim(&x, to);
         } else {

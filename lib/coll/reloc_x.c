@@ -3,6 +3,11 @@
 
 #include "check/overlap.h"
 #include "sync/barrier.h"
+#if TUPC_HAVE_MPI
+#include "mpi/team.h"
+
+#include <stdlib.h>
+#endif
 
 void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_t team,
                   int pull_default, int in_place_ok, tupc_sptr_t src, enum tupc_sync *in,
@@ -22,6 +27,7 @@ void tupc_x_start(struct tupc_x *x, const char *func, upc_flag_t mode, upc_team_
     /* The sync flags, as every form parses them. */
     tupc_reloc_start(func, mode & sync, in, out);
     x->func = func;
+    x->across = 0;
     x->async = (mode & UPC_ASYNC) != 0;
     x->k.req = NULL;
     if ((mode & UPC_PUSH) && (mode & UPC_PULL))
@@ -79,3 +85,77 @@ void tupc_x_block_fail(struct tupc_x *x, const char *arg, size_t k, tupc_sptr_t 
     tupc_check_sptr(x->func, name, p, n);
     tupc_fail(x->func, NULL, "%s is not a pointer-to-shared into the heap", name); /* not reached */
 }
+
+#if TUPC_HAVE_MPI
+/* The team's part here, and the caller's local index in it. */
+static struct tupc_mpi_team *part_of(const struct tupc_x *x, int *li)
+{
+    struct tupc_mpi_team *g = x->k.t == &tupc_team_all_ ? tupc_mpi_team_all_ : x->k.t->mpi;
+    *li = g->lidx[x->k.me];
+    return g;
+}
+
+void tupc_x_begin_across(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in, enum tupc_sync out,
+                         uint64_t sig)
+{
+    if (x->in_place)
+        tupc_mpi_refuse(x->func, "UPC_IN_PLACE of an _x form");
+    struct tupc_team *t = x->k.t;
+    const int all = t == &tupc_team_all_;
+    x->across = 1;
+    x->async = 0; /* a posted call runs now: its handle is complete */
+    x->k.req = NULL;
+    x->n = t->n;
+    x->k.me = all ? tupc_impl_mythread : tupc_team_my_rank(t);
+    x->k.c.in = TUPC_NOSYNC; /* tupc_x_need waits for nobody: the barrier below is the IN sync */
+    x->out = out;
+    int li;
+    struct tupc_mpi_team *g = part_of(x, &li);
+    (void)tupc_mpi_team_enter(g, li, all ? NULL : t->self[x->k.me], t->id, x->func, (unsigned)mode,
+                              tupc_sig(sig, (uint64_t)(unsigned)mode));
+    if (in != TUPC_NOSYNC)
+        tupc_mpi_team_barrier(g, li, x->func, all ? NULL : t);
+    else
+        tupc_mpi_sync(); /* puts from other processes, in this process's view */
+}
+
+const void *tupc_x_fetch(tupc_sptr_t e, size_t esize)
+{
+    /* The caller reads it before its next entry. */
+    static _Thread_local union {
+        tupc_sptr_t p;
+        size_t n;
+        int i;
+    } entry;
+    tupc_mpi_get(&entry, e.thread, e.addr, esize);
+    return &entry;
+}
+
+void tupc_x_copy_across(tupc_sptr_t d, tupc_sptr_t s, size_t n)
+{
+    const int dl = tupc_impl_is_local(d.thread), sl = tupc_impl_is_local(s.thread);
+    if (dl && sl) {
+        memmove(d.addr, s.addr, n);
+    } else if (dl) {
+        tupc_mpi_get(d.addr, s.thread, s.addr, n);
+    } else if (sl) {
+        tupc_mpi_put(d.thread, d.addr, s.addr, n);
+    } else { /* between two other processes: through here */
+        char *b = malloc(n);
+        if (!b)
+            tupc_fail("upc_all_*_x", NULL, "cannot allocate %zu bytes across processes", n);
+        tupc_mpi_get(b, s.thread, s.addr, n);
+        tupc_mpi_put(d.thread, d.addr, b, n);
+        free(b);
+    }
+}
+
+void tupc_x_end_across(struct tupc_x *x)
+{
+    if (x->out == TUPC_NOSYNC)
+        return;
+    int li;
+    struct tupc_mpi_team *g = part_of(x, &li);
+    tupc_mpi_team_barrier(g, li, x->func, x->k.t == &tupc_team_all_ ? NULL : x->k.t);
+}
+#endif

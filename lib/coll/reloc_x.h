@@ -46,7 +46,22 @@ struct tupc_x {
     int in_place; /* UPC_IN_PLACE, as src or in the mode */
     int n;        /* the team's size, from tupc_x_begin */
     int async;    /* UPC_ASYNC: the copies go to k.req, made after the call */
+    int across;   /* across processes (reloc_x.c): the primitives below move the
+                     bytes through the run's window, the team's barriers sync */
+    enum tupc_sync out;
 };
+
+#if TUPC_HAVE_MPI
+/* Across processes (tupc_procs_ > 1): the entry on the team's part
+ * (mpi/team.h) with the IN sync as a team barrier, an entry of another
+ * process's array read through the window, a copy between any two
+ * partitions, and the exit. UPC_IN_PLACE is refused there. */
+void tupc_x_begin_across(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in, enum tupc_sync out,
+                         uint64_t sig);
+const void *tupc_x_fetch(tupc_sptr_t e, size_t esize);
+void tupc_x_copy_across(tupc_sptr_t d, tupc_sptr_t s, size_t n);
+void tupc_x_end_across(struct tupc_x *x);
+#endif
 
 /* Parses mode and finds the team: the sync flags as for every collective;
  * UPC_PUSH or UPC_PULL (not both; neither: `pull_default` decides);
@@ -73,6 +88,12 @@ void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_arr
 static inline void tupc_x_begin(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in,
                                 enum tupc_sync out, uint64_t sig)
 {
+#if TUPC_HAVE_MPI
+    if (__builtin_expect(tupc_procs_ > 1, 0)) {
+        tupc_x_begin_across(x, mode, in, out, sig);
+        return;
+    }
+#endif
     tupc_reloc_enter_as(&x->k, x->k.t, x->k.self, x->func, x->async, mode, in, out, sig);
     x->n = x->k.t->n;
 }
@@ -99,6 +120,10 @@ static inline const void *tupc_x_entry(struct tupc_x *x, tupc_sptr_t arr, size_t
                                        size_t esize)
 {
     tupc_sptr_t e = tupc_ptr_add(arr, (ptrdiff_t)k, blk, esize);
+#if TUPC_HAVE_MPI
+    if (x->across && !tupc_impl_is_local(e.thread))
+        return tupc_x_fetch(e, esize);
+#endif
     tupc_x_need(x, e.thread);
     return e.addr;
 }
@@ -123,6 +148,10 @@ static inline void tupc_x_check_block(struct tupc_x *x, const char *arg, size_t 
     size_t off;
     if (__builtin_expect(!tupc_in_partition(p, n, &off) || (want >= 0 && (int)p.thread != want), 0))
         tupc_x_block_fail(x, arg, k, p, n, want);
+#if TUPC_HAVE_MPI
+    if (x->across && !tupc_impl_is_local(p.thread)) /* its allocations are its process's */
+        return;
+#endif
     if (tupc_range_seen((int)p.thread, off, off + n))
         return;
     char name[48];
@@ -140,6 +169,12 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
     if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0) && d.addr < s.addr + n &&
         s.addr < d.addr + n)
         tupc_x_overlap_fail(x, d, s, n);
+#if TUPC_HAVE_MPI
+    if (x->across) {
+        tupc_x_copy_across(d, s, n);
+        return;
+    }
+#endif
     tupc_x_need(x, s.thread);
     tupc_x_need(x, d.thread);
     /* Streams once the blocks of this size, one per member read and one
@@ -155,6 +190,12 @@ static inline void tupc_x_copy(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, s
  * Collectives 0.3 section 4 item 7). */
 static inline upc_coll_handle_t tupc_x_end(struct tupc_x *x)
 {
+#if TUPC_HAVE_MPI
+    if (x->across) {
+        tupc_x_end_across(x);
+        return UPC_HANDLE_COMPLETE;
+    }
+#endif
     return tupc_reloc_end(&x->k, TUPC_LEAVE_EVERYONE);
 }
 

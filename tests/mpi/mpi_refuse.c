@@ -3,7 +3,8 @@
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
  * while the others wait in a barrier. hang: a lock never granted, across
  * processes, which the hang watchdog reports. coll: a collective that stays in one
- * process (an _x form: the others run across processes, mpi_coll and mpi_team).
+ * process (an _x form in place: the others run across processes, mpi_coll and
+ * mpi_team).
  * perm: upc_all_permute with a perm whose entries are all 0, found by
  * every process alike (mpi/hier_reloc.c) and worded as in one process.
  * teamcalls: a member of a team across processes makes one collective call
@@ -56,8 +57,9 @@ int tupc_main(int argc, char **argv)
         tupc_sptr_t mine = tupc_index(b, me, 1, int);
         upc_memput(tupc_index(ptrs, me, 1, tupc_sptr_t), &mine, sizeof mine);
         upc_barrier();
-        upc_all_broadcast_x(ptrs, ptrs, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-                            UPC_TEAM_ALL);
+        tupc_sptr_t nb = upc_all_alloc((size_t)T, sizeof(size_t));
+        upc_all_permute_x(ptrs, UPC_IN_PLACE, a, nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
+                          UPC_TEAM_ALL);
     }
     upc_barrier();
     return 0;

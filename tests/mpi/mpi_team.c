@@ -533,6 +533,156 @@ static void sort_check(upc_team_t tm, size_t n, size_t B, size_t off, int r, upc
     upc_barrier();
 }
 
+/* ---- The _x forms -------------------------------------------------------- */
+
+/* One block an _x call moves: from (st, so) to (dt, doff), len bytes; k
+ * its index in the call's dst array, from its index in src's and
+ * nbytes' (and perm's). */
+struct move {
+    int st, so, dt, doff, len;
+    size_t k, from;
+};
+#define XMAX 4096
+
+/* What source byte `at` of thread t holds in round r. */
+static unsigned char P(int t, int at, int r)
+{
+    return (unsigned char)(t * 31 + at * 7 + (at >> 8) + r * 13 + 3);
+}
+
+/* The moves of _x verb v on a team of n members on threads th[] in round
+ * r (every thread computes the same): root-side blocks on any thread, a
+ * broadcast's src on a thread after the root's. */
+static int moves(int v, int n, const int *th, int r, struct move *mv)
+{
+    const int T = THREADS, root = r % n, shift = r % n + 1;
+    int nm = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < (v == 3 || v == 4 ? n : 1); b++) {
+            const int len = 1 + (a * 7 + b * 3 + r) % 50;
+            const size_t A = (size_t)a, B = (size_t)b, N = (size_t)n;
+            struct move m;
+            switch (v) {
+            case 0: /* broadcast */
+                m = (struct move){(th[root] + 1) % T, 300, th[a], 64, 1 + r % 90, A, 0};
+                break;
+            case 1: /* scatter: src[a] anywhere to dst[a] on a */
+                m = (struct move){(a * 3 + 1) % T, 500 + a * 11, th[a], 0, len, A, A};
+                break;
+            case 2: /* gather: src[a] on a to dst[a] anywhere */
+                m = (struct move){th[a], 200 + a, (a * 5 + 2) % T, 4096 + a * 128, len, A, A};
+                break;
+            case 3: /* gather_all: src[a] to dst[b * n + a] on b */
+                m = (struct move){th[a], 700, th[b], a * 128, 1 + (a * 7 + r) % 50, B * N + A, A};
+                break;
+            case 4: /* exchange: src[a * n + b] on a to dst[b * n + a] on b */
+                m = (struct move){th[a], 900 + b * 3, th[b], a * 128, len, B * N + A, A * N + B};
+                break;
+            default: /* permute: src[a] to dst[perm[a]] */
+                m = (struct move){
+                    th[a], 1000, th[(a + shift) % n], 0, len, (size_t)((a + shift) % n), A};
+            }
+            mv[nm++] = m;
+        }
+    return nm;
+}
+
+/* Entry k of a shared [blk] array, written by thread 0. */
+static void put_entry(tupc_sptr_t arr, size_t k, size_t blk, const void *v, size_t es)
+{
+    if (MYTHREAD == 0)
+        upc_memput(tupc_ptr_add(arr, (ptrdiff_t)k, blk, es), v, es);
+}
+
+/* Each of the six _x forms on the team of n members on threads th[] (tm:
+ * the caller's handle of it, TUPC_TEAM_NONE for a non-member), pulled and
+ * pushed; every thread calls (the allocations and barriers are every
+ * thread's) and checks the blocks that land in its partition, and the byte
+ * after each. */
+static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags)
+{
+    const int me = MYTHREAD;
+    /* Every thread's part of each array as large (whole courses of blocks):
+     * the views shared [1] and shared [THREADS] of it then fit. */
+    const size_t TT = (size_t)THREADS, N = (size_t)n, rows = ((N * N + TT - 1) / TT + 1) * TT;
+    tupc_sptr_t dsts = upc_all_alloc(rows, TT * sizeof(tupc_sptr_t));
+    tupc_sptr_t srcs = upc_all_alloc(rows, TT * sizeof(tupc_sptr_t));
+    tupc_sptr_t sizes = upc_all_alloc(rows, TT * sizeof(size_t));
+    tupc_sptr_t perm = upc_all_alloc(TT, sizeof(int));
+    CHECK(!tupc_isnull(dsts) && !tupc_isnull(srcs) && !tupc_isnull(sizes) && !tupc_isnull(perm));
+    struct move *mv = malloc(sizeof *mv * XMAX);
+    CHECK(mv && N * N <= XMAX);
+    for (int v = 0; v < 6; v++)
+        for (int push = 0; push < 2; push++, r++) {
+            const int nm = moves(v, n, th, r, mv);
+            const size_t blk = v == 3 || v == 4 ? TT : 1, sblk = v == 4 ? TT : 1;
+            memset(part(pool.d, me, 0), FILL, 16384);
+            for (int k = 0; k < 16384; k++)
+                part(pool.s, me, 0)[k] = P(me, k, r);
+            for (int i = 0; i < nm; i++) {
+                const struct move *m = &mv[i];
+                tupc_sptr_t d = at(pool.d, m->dt, (size_t)m->doff),
+                            sp = at(pool.s, m->st, (size_t)m->so);
+                size_t len = (size_t)m->len;
+                put_entry(dsts, m->k, blk, &d, sizeof d);
+                put_entry(srcs, m->from, sblk, &sp, sizeof sp);
+                put_entry(sizes, m->from, sblk, &len, sizeof len);
+                if (v == 5) {
+                    int to = (int)m->k;
+                    put_entry(perm, m->from, 1, &to, sizeof to);
+                }
+            }
+            upc_barrier();
+            if (tm != TUPC_TEAM_NONE) {
+                const upc_flag_t mode = flags | (push ? UPC_PUSH : UPC_PULL);
+                switch (v) {
+                case 0:
+                    upc_all_broadcast_x(dsts, at(pool.s, mv[0].st, 300), (size_t)mv[0].len, mode,
+                                        tm);
+                    break;
+                case 1:
+                    upc_all_scatter_x(dsts, srcs, sizes, mode, tm);
+                    break;
+                case 2:
+                    upc_all_gather_x(dsts, srcs, sizes, mode, tm);
+                    break;
+                case 3:
+                    upc_all_gather_all_x(dsts, srcs, sizes, mode, tm);
+                    break;
+                case 4:
+                    upc_all_exchange_x(dsts, srcs, sizes, mode, tm);
+                    break;
+                default:
+                    upc_all_permute_x(dsts, srcs, perm, sizes, mode, tm);
+                }
+            }
+            upc_barrier();
+            for (int i = 0; i < nm; i++) {
+                const struct move *m = &mv[i];
+                if (m->dt != me)
+                    continue;
+                const unsigned char *d = part(pool.d, me, (size_t)m->doff);
+                for (int k = 0; k <= m->len; k++) {
+                    int want = k < m->len ? P(m->st, m->so + k, r) : FILL;
+                    if (d[k] != want) {
+                        fprintf(stderr,
+                                "_x verb %d %s round %d flags %#x: block %d (%d bytes from thread "
+                                "%d) byte %d on thread %d is %d, expected %d\n",
+                                v, push ? "push" : "pull", r, (unsigned)flags, i, m->len, m->st, k,
+                                me, d[k], want);
+                        CHECK(0);
+                    }
+                }
+            }
+            upc_barrier();
+        }
+    free(mv);
+    upc_all_free(perm);
+    upc_all_free(sizes);
+    upc_all_free(srcs);
+    upc_all_free(dsts);
+}
+
 /* ---- The run ------------------------------------------------------------- */
 
 static void on_team(upc_team_t tm, int c, int *r)
@@ -593,6 +743,22 @@ int tupc_main(int argc, char **argv)
     tupc_team_free(&a);
     for (int i = 0; i < 4; i++)
         posted(r++);
+    {
+        int th[64], n = 0;
+        for (int t = 0; t < T; t++)
+            th[t] = t;
+        for (int m = 0; m < 3; m++, r += 12)
+            x_forms(UPC_TEAM_ALL, T, th, r, modes[m]);
+        /* The interleaved split ranked backwards, colour 0's team: the even
+         * threads from the highest down; the others sit it out. */
+        for (int t = T - 1; t >= 0; t--)
+            if (t % 2 == 0)
+                th[n++] = t;
+        upc_team_t xt = split(UPC_TEAM_ALL, 1);
+        for (int m = 3; m < NMODES; m++, r += 12)
+            x_forms(MYTHREAD % 2 ? TUPC_TEAM_NONE : xt, n, th, r, modes[m]);
+        tupc_team_free(&xt);
+    }
     static const size_t sorts[][3] = {{1, 1, 0}, {2, 0, 0}, {300, 1, 1}, {500, 5, 3}, {77, 0, 2}};
     for (int i = 0; i < 5; i++, r++) {
         sort_check(UPC_TEAM_ALL, sorts[i][0], sorts[i][1], sorts[i][2], r, modes[r % NMODES]);
