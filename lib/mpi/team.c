@@ -49,6 +49,7 @@ void tupc_mpi_team_unmake(struct tupc_mpi_team *g)
     free(g->lidx);
     free(g->proc);
     free(g->count);
+    free(g->of_proc);
     free(g->order);
     free(g->out.p);
     free(g->in.p);
@@ -69,6 +70,13 @@ static int fill(struct tupc_mpi_team *g, const int *thread, int procs)
     if (!g->local || !g->lthread || !g->lidx || !g->count || !g->order)
         return -1;
     g->displ = g->count + procs;
+    g->of_proc = malloc(sizeof *g->of_proc * (size_t)tupc_procs_);
+    if (!g->of_proc)
+        return -1;
+    for (int q = 0; q < tupc_procs_; q++)
+        g->of_proc[q] = -1;
+    for (int r = 0; r < n; r++)
+        g->of_proc[tupc_mpi_rank_of((uint32_t)thread[r])] = g->proc[r];
     g->L = 0;
     for (int r = 0; r < n; r++) {
         g->count[g->proc[r]]++;
@@ -205,8 +213,7 @@ static int thread_of(const struct tupc_mpi_team *g, int j)
     return g->lthread[j];
 }
 
-/* The leader: waits until every local member has reached `s` in w. */
-static void wait_members(struct tupc_mpi_team *g, size_t w, uint32_t s, const char *func)
+void tupc_mpi_team_wait_members(struct tupc_mpi_team *g, size_t w, uint32_t s, const char *func)
 {
     for (int j = 1; j < g->L; j++)
         tupc_wait_peer((tupc_word *)((char *)&g->m[j] + w), s, thread_of(g, j), func);
@@ -220,7 +227,7 @@ void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
     /* Release: this member's writes and its count of calls. */
     tupc_word_set(&me->entered, s);
     if (li == 0) {
-        wait_members(g, offsetof(struct tupc_mpi_tmember, entered), s, func);
+        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, entered), s, func);
         /* The largest count and the complement of the smallest: one MAX. */
         uint64_t v[2] = {0, 0};
         for (int j = 0; j < g->L; j++) {
@@ -262,9 +269,9 @@ const void *tupc_mpi_team_allgather(struct tupc_mpi_team *g, int li, uint32_t s,
         tupc_wait_peer(&g->ready, s, thread_of(g, 0), func);
         return g->all.p;
     }
-    wait_members(g, offsetof(struct tupc_mpi_tmember, put), s, func);
+    tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, put), s, func);
     /* The last exchange's items are read by every member. */
-    wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, func);
+    tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, func);
     g->last = s;
     int P;
     MPI_Comm_size(g->comm, &P);

@@ -43,6 +43,7 @@ struct tupc_mpi_team {
     int *count;                 /* by rank in comm: members there, */
     int *displ;                 /* and the first of them in process order */
     int *order;                 /* process order -> rank */
+    int *of_proc;               /* by MPI rank (the run's communicator): its rank in comm, or -1 */
     struct tupc_mpi_tmember *m; /* by local index */
     tupc_word ready;            /* the leader's: calls complete among the processes */
     uint32_t last;              /* the leader's: its last exchange's number */
@@ -85,6 +86,9 @@ void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
 const void *tupc_mpi_team_allgather(struct tupc_mpi_team *g, int li, uint32_t s, const void *item,
                                     size_t size, const char *func);
 void tupc_mpi_team_done(struct tupc_mpi_team *g, int li, uint32_t s);
+/* The leader: waits until every other local member's word at offset w of
+ * its struct tupc_mpi_tmember has reached s. */
+void tupc_mpi_team_wait_members(struct tupc_mpi_team *g, size_t w, uint32_t s, const char *func);
 
 /* ---- team_coll.c: the team forms across processes ---------------------- */
 

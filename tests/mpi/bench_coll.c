@@ -1,7 +1,8 @@
 /* tupc's collectives across processes against the raw MPI collective each
  * becomes, on the same processes: mpirun -np P bench_coll -n T [reps].
  *
- * (mpirun -np P bench_coll -n T reps overlap: the last figure alone.)
+ * (mpirun -np P bench_coll -n T reps overlap: the last figure alone; team:
+ * the team's figures alone.)
  * Each figure is the median of 15 batches, raw and tupc interleaved batch
  * by batch so that both see the same machine; a batch is `reps` calls back
  * to back (fewer for large sizes), timed by thread 0; ns per call.
@@ -30,6 +31,9 @@
  *  - "reduceL 1/thread": one long per thread (8 bytes each, blocks of 1)
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce;
+ *  - on a split team of the even threads (one per process at 4 x 1 and
+ *    2 x 2), tupc_team_barrier and tupc_team_broadcast against MPI_Barrier
+ *    and MPI_Bcast on a communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast (UPC_ASYNC) with computation
  *    as long as the raw broadcast, against MPI_Ibcast with the same
  *    computation: (comm + comp - both) / min(comm, comp).
@@ -148,6 +152,65 @@ static void overlap(size_t n, int leader)
                t ? "tupc" : "raw", n, comm, cp, both, (comm + cp - both) / lo);
     }
     fflush(stdout);
+}
+
+/* A split team across processes (mpi/team.h): the even threads, one per
+ * process at 4 x 1 (processes 0 and 2) and at 2 x 2 (thread 0 of each),
+ * against the raw calls on a communicator of the processes that hold
+ * them, by one thread each: tupc_team_barrier against MPI_Barrier, and
+ * tupc_team_broadcast (MY|MY) of n bytes from rank 0 against MPI_Bcast. */
+static void team_figs(int leader, const size_t *sizes, int reps)
+{
+    const int me = MYTHREAD, per = tupc_impl_local_threads;
+    upc_team_t t;
+    tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
+    /* The raw side: the leaders of the processes that hold an even thread. */
+    MPI_Comm sub = MPI_COMM_NULL;
+    const int holds = per > 1 || (me / per) % 2 == 0;
+    if (leader)
+        MPI_Comm_split(raw_comm, holds ? 0 : MPI_UNDEFINED, me, &sub);
+    const int raw_side = leader && holds, tupc_side = me % 2 == 0;
+    tupc_sptr_t root_src = S;      /* rank 0 of the team is thread 0 */
+    for (int s = -1; s < 3; s++) { /* s = -1: the barrier */
+        size_t n = s < 0 ? 0 : sizes[s];
+        int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
+        double raw[BATCHES], tu[BATCHES];
+        for (int b = -1; b < BATCHES; b++) {
+            upc_barrier();
+            double t0 = tb_now_us();
+            for (int i = 0; i < r && raw_side; i++) {
+                if (s < 0)
+                    MPI_Barrier(sub);
+                else
+                    MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, sub);
+            }
+            if (me == 0)
+                shared_ns[0] = (tb_now_us() - t0) * 1e3 / r;
+            upc_barrier();
+            t0 = tb_now_us();
+            for (int i = 0; i < r && tupc_side; i++) {
+                if (s < 0)
+                    tupc_team_barrier(t);
+                else
+                    tupc_team_broadcast(D, root_src, n, MY, t);
+            }
+            if (me == 0)
+                shared_ns[1] = (tb_now_us() - t0) * 1e3 / r;
+            upc_barrier();
+            if (b >= 0 && me == 0)
+                raw[b] = shared_ns[0], tu[b] = shared_ns[1];
+        }
+        if (me == 0) {
+            double mr = tb_median(raw, BATCHES), mt = tb_median(tu, BATCHES);
+            printf("%-18s %9zu %12.0f %12.0f %8.2f\n", s < 0 ? "team barrier" : "team bcast MY|MY",
+                   n, mr, mt, mt / mr);
+            fflush(stdout);
+        }
+    }
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    if (t != TUPC_TEAM_NONE)
+        tupc_team_free(&t);
 }
 
 /* One call of figure f through tupc. */
@@ -292,9 +355,11 @@ int tupc_main(int argc, char **argv)
                per, BATCHES);
         printf("%-18s %9s %12s %12s %8s\n", "figure", "bytes", "raw_ns", "tupc_ns", "ratio");
     }
-    /* bench_coll -n T REPS overlap: the overlap alone. */
+    /* bench_coll -n T REPS overlap: the overlap alone; ... team: the team's
+     * figures alone. */
     const int only_overlap = argc > 2 && strcmp(argv[2], "overlap") == 0;
-    for (int f = 0; f < (only_overlap ? 0 : NFIG); f++) {
+    const int only_team = argc > 2 && strcmp(argv[2], "team") == 0;
+    for (int f = 0; f < (only_overlap || only_team ? 0 : NFIG); f++) {
         for (int s = 0; s < (f == REDUCE_ONE ? 1 : 3); s++) {
             size_t n = sizes[s];
             int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
@@ -324,7 +389,10 @@ int tupc_main(int argc, char **argv)
             }
         }
     }
-    overlap(max, leader);
+    if (!only_overlap)
+        team_figs(leader, sizes, reps);
+    if (!only_team)
+        overlap(max, leader);
     upc_barrier();
     if (leader) {
         MPI_Comm_free(&raw_comm);

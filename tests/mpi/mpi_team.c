@@ -454,6 +454,17 @@ static void posted(int r)
     upc_wait(c);
     for (size_t k = 0; k < nb[1]; k++)
         CHECK(part(dst[1], me, 0)[k] == S(7 + me % 2, k, r));
+    /* Past 1 MiB on the split team, from the next thread's src, which is no
+     * member's (at 4 x 1 in a process without one: read through the
+     * window); posted by every process. */
+    const int sth = (root + 1) % T;    /* roots 0 and 1: threads 1 and 2 */
+    for (size_t k = 0; k < nb[2]; k++) /* my src, for the team whose root is me - 1 */
+        part(src[2], me, 0)[k] = S(9 + (me + T - 1) % 2, k, r);
+    upc_barrier();
+    tupc_team_broadcast(at(dst[2], 0, 0), at(src[2], sth, 0), nb[2], UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+                        t);
+    for (size_t k = 0; k < nb[2]; k++)
+        CHECK(part(dst[2], me, 0)[k] == S(9 + me % 2, k, r));
     upc_coll_handle_t d =
         tupc_team_reduceL(at(one, 1, 0), b, UPC_MAX, (size_t)T, 1, NULL,
                           UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
