@@ -70,6 +70,7 @@ static int fill(struct tupc_mpi_team *g, const int *thread, int procs)
     if (!g->local || !g->lthread || !g->lidx || !g->count || !g->order)
         return -1;
     g->displ = g->count + procs;
+    g->P = procs;
     g->of_proc = malloc(sizeof *g->of_proc * (size_t)tupc_procs_);
     if (!g->of_proc)
         return -1;

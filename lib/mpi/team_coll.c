@@ -192,11 +192,111 @@ static int permute(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sp
     return 0;
 }
 
+/* The byte counts and displacements of a v-collective of `nb` bytes per
+ * member, by process in comm (malloc'd; the caller frees cnt). */
+static int *v_counts(const struct tupc_mpi_team *g, size_t nb, const char *func)
+{
+    int *cnt = alloc(func, sizeof *cnt * 2 * (size_t)g->P);
+    for (int q = 0; q < g->P; q++) {
+        cnt[q] = tupc_hier_count(func, (size_t)g->count[q] * nb);
+        cnt[g->P + q] = tupc_hier_count(func, (size_t)g->displ[q] * nb);
+    }
+    return cnt;
+}
+
+/* Where a rooted call's root is in comm: the process of thread th, or the
+ * team's first process where th's holds no member (it reaches th's data
+ * through the window); *here: th is in this process. */
+static int root_of(const struct tupc_mpi_team *g, uint32_t th, int *here)
+{
+    const int p = tupc_mpi_rank_of(th);
+    *here = p == tupc_mpi_rank_;
+    return g->of_proc[p] >= 0 ? g->of_proc[p] : 0;
+}
+
+/* Scatter and gather in two phases on the team's communicator, as the
+ * broadcast: the root's leader packs (scatter) or unpacks (gather) the
+ * root's area in process order, the leaders move each process's blocks
+ * (MPI_Scatterv, MPI_Gatherv), and each member copies its own block from
+ * or to the leader's buffer. IN_MYSYNC waits for the threads whose data
+ * the leader reads (the root's, or its process's members'); a member whose
+ * data is read (a scatter's src holder, every gather member) or written
+ * (its dst) returns, under OUT_MYSYNC, once the leader's `ready` says so;
+ * IN_ALLSYNC and OUT_ALLSYNC are team barriers. */
+static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, tupc_sptr_t src,
+                   size_t nb)
+{
+    struct tcall k;
+    enter(c, &k, c->in == TUPC_ALLSYNC);
+    struct tupc_mpi_team *g = k.g;
+    struct tupc_mpi_tmember *me = &g->m[k.li];
+    const uint32_t s = ++me->seq;
+    tupc_word_set(&me->entered, s); /* release: this member's data */
+    const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k.t->n;
+    tupc_sptr_t area = gather ? dst : src; /* the root's */
+    char *mine = (gather ? src.addr : dst.addr) + (size_t)tupc_impl_mythread * S;
+    if (k.li == 0) {
+        int here, myrank;
+        const int root = root_of(g, area.thread, &here);
+        MPI_Comm_rank(g->comm, &myrank);
+        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
+        g->last = s;
+        char *out = tupc_hier_grow(c->func, &g->out, (gather ? L : N) * nb + 1);
+        char *in = tupc_hier_grow(c->func, &g->in, (gather ? N : L) * nb + 1);
+        int *cnt = v_counts(g, nb, c->func);
+        const int kb = tupc_hier_count(c->func, L * nb);
+        if (gather) {
+            for (int j = 0; j < g->L; j++) { /* the process's blocks, in rank order */
+                if (c->in == TUPC_MYSYNC && j > 0)
+                    tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+                memcpy(out + (size_t)j * nb, src.addr + (size_t)g->lthread[j] * S, nb);
+            }
+            TUPC_HIER_CALL(
+                MPI_Gatherv(out, kb, MPI_BYTE, in, cnt, cnt + g->P, MPI_BYTE, root, g->comm),
+                MPI_Igatherv(out, kb, MPI_BYTE, in, cnt, cnt + g->P, MPI_BYTE, root, g->comm, &r_),
+                c->func);
+            const int owner = k.t->rank[dst.thread]; /* dst's holder, IN_MYSYNC */
+            if (myrank == root && here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
+                tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)dst.thread, c->func);
+            for (size_t i = 0; i < N && myrank == root; i++) /* process order to dst's */
+                store((int)dst.thread, dst.addr + (size_t)g->order[i] * nb, in + i * nb, nb);
+        } else {
+            if (myrank == root) {
+                const int owner = k.t->rank[src.thread];
+                if (here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
+                    tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)src.thread, c->func);
+                if (here)
+                    tupc_mpi_sync();           /* puts from other processes into src */
+                for (size_t i = 0; i < N; i++) /* src's blocks in process order */
+                    fetch(out + i * nb, (int)src.thread, src.addr + (size_t)g->order[i] * nb, nb);
+            }
+            TUPC_HIER_CALL(
+                MPI_Scatterv(out, cnt, cnt + g->P, MPI_BYTE, in, kb, MPI_BYTE, root, g->comm),
+                MPI_Iscatterv(out, cnt, cnt + g->P, MPI_BYTE, in, kb, MPI_BYTE, root, g->comm, &r_),
+                c->func);
+            memcpy(mine, in, nb);
+        }
+        free(cnt);
+        tupc_word_set(&g->ready, s); /* release: the bytes, and every read */
+    } else if (!gather || c->out != TUPC_NOSYNC) {
+        tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
+        if (!gather)
+            memcpy(mine, g->in.p + (size_t)k.li * nb, nb);
+    }
+    tupc_word_set(&me->done, s); /* release: done with the leader's buffer */
+    if (c->out == TUPC_ALLSYNC)
+        barrier(c, &k);
+}
+
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
 {
     if (v == TUPC_MPI_BCAST) {
         bcast(c, dst, src, nbytes);
+        return 0;
+    }
+    if (v == TUPC_MPI_SCATTER || v == TUPC_MPI_GATHER) {
+        rooted(c, v == TUPC_MPI_GATHER, dst, src, nbytes);
         return 0;
     }
     struct tcall k;

@@ -465,6 +465,28 @@ static void posted(int r)
                         t);
     for (size_t k = 0; k < nb[2]; k++)
         CHECK(part(dst[2], me, 0)[k] == S(9 + me % 2, k, r));
+    /* A scatter from, then a gather to, the next thread's area (no member's;
+     * at 4 x 1 in a process without a member): the gathered blocks are the
+     * scattered ones. */
+    const size_t sb = 400;
+    upc_barrier();
+    for (size_t k = 0; k < (size_t)T * sb; k++)
+        part(src[2], me, 0)[k] = S(11 + (me + T - 1) % 2, k, r);
+    upc_barrier();
+    tupc_team_scatter(at(dst[2], 0, 0), at(src[2], sth, 0), sb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
+                      t);
+    for (size_t k = 0; k < sb; k++)
+        CHECK(part(dst[2], me, 0)[k] == S(11 + me % 2, (size_t)tupc_team_rank(t) * sb + k, r));
+    upc_barrier();
+    memset(part(dst[1], me, 0), FILL, nb[1]);
+    upc_barrier();
+    tupc_team_gather(at(dst[1], sth, 0), at(dst[2], 0, 0), sb, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, t);
+    upc_barrier();
+    const int c_of = (me + T - 1) % 2, nc = T / 2 + (c_of == 0 && T % 2); /* the team I hold for */
+    if (me == 1 || me == 2)
+        for (size_t k = 0; k < nb[1]; k++)
+            CHECK(part(dst[1], me, 0)[k] ==
+                  (k < (size_t)nc * sb ? S(11 + c_of, k, r) : (unsigned char)FILL));
     upc_coll_handle_t d =
         tupc_team_reduceL(at(one, 1, 0), b, UPC_MAX, (size_t)T, 1, NULL,
                           UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, UPC_TEAM_ALL);
