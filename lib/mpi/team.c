@@ -95,6 +95,9 @@ static int fill(struct tupc_mpi_team *g, const int *thread, int procs)
     memcpy(at, g->displ, sizeof *at * (size_t)procs);
     for (int r = 0; r < n; r++) /* ascending ranks within each process */
         g->order[at[g->proc[r]]++] = r;
+    g->ident = 1;
+    for (int i = 0; i < n; i++)
+        g->ident &= g->order[i] == i;
     free(at);
     size_t L = (size_t)(g->L ? g->L : 1);
     g->m = aligned_alloc(alignof(struct tupc_mpi_tmember), L * sizeof *g->m);

@@ -37,6 +37,7 @@ struct tupc_mpi_team {
     MPI_Comm comm;              /* the processes that hold members, by their first member's rank */
     int n, L;                   /* members, and members here */
     int P;                      /* processes in comm */
+    int ident;                  /* process order is rank order (order[i] == i) */
     int *local;                 /* by local index: the member's rank (ascending), */
     int *lthread;               /* and its thread */
     int *lidx;                  /* by rank: the local index here, or -1 */

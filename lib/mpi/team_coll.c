@@ -245,20 +245,25 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
         char *in = tupc_hier_grow(c->func, &g->in, (gather ? N : L) * nb + 1);
         int *cnt = v_counts(g, nb, c->func);
         const int kb = tupc_hier_count(c->func, L * nb);
+        /* Alone in its process, a member's block moves in place; where the
+         * processes hold the ranks in order, so does the root's area. */
+        const int direct = myrank == root && here && g->ident;
         if (gather) {
-            for (int j = 0; j < g->L; j++) { /* the process's blocks, in rank order */
+            for (int j = 0; j < g->L && g->L > 1; j++) { /* the process's blocks, by rank */
                 if (c->in == TUPC_MYSYNC && j > 0)
                     tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
                 memcpy(out + (size_t)j * nb, src.addr + (size_t)g->lthread[j] * S, nb);
             }
-            TUPC_HIER_CALL(
-                MPI_Gatherv(out, kb, MPI_BYTE, in, cnt, cnt + g->P, MPI_BYTE, root, g->comm),
-                MPI_Igatherv(out, kb, MPI_BYTE, in, cnt, cnt + g->P, MPI_BYTE, root, g->comm, &r_),
-                c->func);
             const int owner = k.t->rank[dst.thread]; /* dst's holder, IN_MYSYNC */
             if (myrank == root && here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
                 tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)dst.thread, c->func);
-            for (size_t i = 0; i < N && myrank == root; i++) /* process order to dst's */
+            const char *o = g->L > 1 ? out : mine;
+            char *to = direct ? dst.addr : in;
+            TUPC_HIER_CALL(
+                MPI_Gatherv(o, kb, MPI_BYTE, to, cnt, cnt + g->P, MPI_BYTE, root, g->comm),
+                MPI_Igatherv(o, kb, MPI_BYTE, to, cnt, cnt + g->P, MPI_BYTE, root, g->comm, &r_),
+                c->func);
+            for (size_t i = 0; i < N && myrank == root && !direct; i++) /* to dst's order */
                 store((int)dst.thread, dst.addr + (size_t)g->order[i] * nb, in + i * nb, nb);
         } else {
             if (myrank == root) {
@@ -266,15 +271,18 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
                 if (here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
                     tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)src.thread, c->func);
                 if (here)
-                    tupc_mpi_sync();           /* puts from other processes into src */
-                for (size_t i = 0; i < N; i++) /* src's blocks in process order */
+                    tupc_mpi_sync();                      /* puts from other processes into src */
+                for (size_t i = 0; i < N && !direct; i++) /* src's blocks in process order */
                     fetch(out + i * nb, (int)src.thread, src.addr + (size_t)g->order[i] * nb, nb);
             }
+            const char *o = direct ? src.addr : out;
+            char *to = g->L > 1 ? in : mine;
             TUPC_HIER_CALL(
-                MPI_Scatterv(out, cnt, cnt + g->P, MPI_BYTE, in, kb, MPI_BYTE, root, g->comm),
-                MPI_Iscatterv(out, cnt, cnt + g->P, MPI_BYTE, in, kb, MPI_BYTE, root, g->comm, &r_),
+                MPI_Scatterv(o, cnt, cnt + g->P, MPI_BYTE, to, kb, MPI_BYTE, root, g->comm),
+                MPI_Iscatterv(o, cnt, cnt + g->P, MPI_BYTE, to, kb, MPI_BYTE, root, g->comm, &r_),
                 c->func);
-            memcpy(mine, in, nb);
+            if (g->L > 1)
+                memcpy(mine, in, nb);
         }
         free(cnt);
         tupc_word_set(&g->ready, s); /* release: the bytes, and every read */

@@ -32,8 +32,10 @@
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce;
  *  - on a split team of the even threads (one per process at 4 x 1 and
- *    2 x 2), tupc_team_barrier and tupc_team_broadcast against MPI_Barrier
- *    and MPI_Bcast on a communicator of the processes that hold them;
+ *    2 x 2), tupc_team_barrier, tupc_team_broadcast, tupc_team_scatter and
+ *    tupc_team_gather (n / members bytes per block) against MPI_Barrier,
+ *    MPI_Bcast, MPI_Scatter and MPI_Gather on a communicator of the
+ *    processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast (UPC_ASYNC) with computation
  *    as long as the raw broadcast, against MPI_Ibcast with the same
  *    computation: (comm + comp - both) / min(comm, comp).
@@ -170,29 +172,43 @@ static void team_figs(int leader, const size_t *sizes, int reps)
     if (leader)
         MPI_Comm_split(raw_comm, holds ? 0 : MPI_UNDEFINED, me, &sub);
     const int raw_side = leader && holds, tupc_side = me % 2 == 0;
-    tupc_sptr_t root_src = S;      /* rank 0 of the team is thread 0 */
-    for (int s = -1; s < 3; s++) { /* s = -1: the barrier */
-        size_t n = s < 0 ? 0 : sizes[s];
+    tupc_sptr_t root_src = S; /* rank 0 of the team is thread 0 */
+    const int members = (THREADS + 1) / 2;
+    int psub = 1;
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_size(sub, &psub);
+    for (int f = 0; f < 10; f++) { /* the barrier, then 3 sizes of bcast, scatter, gather */
+        const int v = f == 0 ? 0 : 1 + (f - 1) / 3, s = f == 0 ? -1 : (f - 1) % 3;
+        size_t n = s < 0 ? 0 : sizes[s], nb = n / (size_t)members ? n / (size_t)members : 1;
+        int k = (int)(nb * (size_t)(members / psub)); /* the raw side's bytes per process */
         int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
         double raw[BATCHES], tu[BATCHES];
         for (int b = -1; b < BATCHES; b++) {
             upc_barrier();
             double t0 = tb_now_us();
             for (int i = 0; i < r && raw_side; i++) {
-                if (s < 0)
+                if (v == 0)
                     MPI_Barrier(sub);
-                else
+                else if (v == 1)
                     MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, sub);
+                else if (v == 2)
+                    MPI_Scatter(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, 0, sub);
+                else
+                    MPI_Gather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, 0, sub);
             }
             if (me == 0)
                 shared_ns[0] = (tb_now_us() - t0) * 1e3 / r;
             upc_barrier();
             t0 = tb_now_us();
             for (int i = 0; i < r && tupc_side; i++) {
-                if (s < 0)
+                if (v == 0)
                     tupc_team_barrier(t);
-                else
+                else if (v == 1)
                     tupc_team_broadcast(D, root_src, n, MY, t);
+                else if (v == 2)
+                    tupc_team_scatter(D, root_src, nb, MY, t);
+                else
+                    tupc_team_gather(D, S, nb, MY, t);
             }
             if (me == 0)
                 shared_ns[1] = (tb_now_us() - t0) * 1e3 / r;
@@ -202,8 +218,9 @@ static void team_figs(int leader, const size_t *sizes, int reps)
         }
         if (me == 0) {
             double mr = tb_median(raw, BATCHES), mt = tb_median(tu, BATCHES);
-            printf("%-18s %9zu %12.0f %12.0f %8.2f\n", s < 0 ? "team barrier" : "team bcast MY|MY",
-                   n, mr, mt, mt / mr);
+            static const char *const nm[] = {"team barrier", "team bcast MY|MY",
+                                             "team scatter MY|MY", "team gather MY|MY"};
+            printf("%-18s %9zu %12.0f %12.0f %8.2f\n", nm[v], n, mr, mt, mt / mr);
             fflush(stdout);
         }
     }
