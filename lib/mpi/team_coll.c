@@ -296,6 +296,86 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
         barrier(c, &k);
 }
 
+/* gather_all (xchg 0) and exchange (1, not in place) in two phases on the
+ * team's communicator: each process's leader packs its members' src blocks
+ * (gather_all: one each; exchange: for each process, the blocks of its
+ * members, by rank), MPI_Allgatherv or MPI_Alltoallv moves them, and each
+ * member copies its dst blocks out of the leader's buffer in rank order. A
+ * member alone in its process, where the processes hold the ranks in
+ * order, sends its src and receives into its dst in place. IN_MYSYNC waits
+ * for the process's members only; every member waits for `ready` (its
+ * blocks), after which its src is read. */
+static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tupc_sptr_t src,
+                   size_t nb)
+{
+    struct tcall k;
+    enter(c, &k, c->in == TUPC_ALLSYNC);
+    struct tupc_mpi_team *g = k.g;
+    struct tupc_mpi_tmember *me = &g->m[k.li];
+    const uint32_t s = ++me->seq;
+    tupc_word_set(&me->entered, s); /* release: this member's src */
+    const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k.t->n;
+    const int P = g->P, direct = g->L == 1 && g->ident;
+    char *mdst = dst.addr + (size_t)tupc_impl_mythread * S;
+    if (k.li == 0) {
+        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
+        g->last = s;
+        int *sc = alloc(c->func, sizeof *sc * 4 * (size_t)P), *sd = sc + P, *rc = sd + P,
+            *rd = rc + P;
+        for (int q = 0; q < P; q++) {
+            const size_t per = xchg ? L : 1; /* blocks of each member of q for us */
+            sc[q] = tupc_hier_count(c->func, L * (size_t)g->count[q] * nb);
+            sd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * L * nb);
+            rc[q] = tupc_hier_count(c->func, (size_t)g->count[q] * per * nb);
+            rd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * per * nb);
+        }
+        const char *o = src.addr + (size_t)tupc_impl_mythread * S;
+        char *in = mdst;
+        if (!direct) {
+            char *out = tupc_hier_grow(c->func, &g->out, (xchg ? N : 1) * L * nb + 1);
+            in = tupc_hier_grow(c->func, &g->in, N * (xchg ? L : 1) * nb + 1);
+            for (int j = 0; j < g->L; j++) {
+                if (c->in == TUPC_MYSYNC && j > 0)
+                    tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+                const char *a = src.addr + (size_t)g->lthread[j] * S;
+                if (!xchg) {
+                    memcpy(out + (size_t)j * nb, a, nb);
+                    continue;
+                }
+                for (int q = 0; q < P; q++)
+                    for (int bi = 0; bi < g->count[q]; bi++)
+                        memcpy(out + ((size_t)g->displ[q] * L + (size_t)j * (size_t)g->count[q] +
+                                      (size_t)bi) *
+                                         nb,
+                               a + (size_t)g->order[g->displ[q] + bi] * nb, nb);
+            }
+            o = out;
+        }
+        const int kb = tupc_hier_count(c->func, L * nb);
+        if (xchg)
+            TUPC_HIER_CALL(MPI_Alltoallv(o, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
+                           MPI_Ialltoallv(o, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_),
+                           c->func);
+        else
+            TUPC_HIER_CALL(MPI_Allgatherv(o, kb, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
+                           MPI_Iallgatherv(o, kb, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_),
+                           c->func);
+        free(sc);
+        tupc_word_set(&g->ready, s); /* release: the blocks; every src is read */
+    } else {
+        tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
+    }
+    for (int p = 0; p < P && !direct; p++) /* my blocks, from process order to rank order */
+        for (int ai = 0; ai < g->count[p]; ai++) {
+            const size_t at = xchg ? ((size_t)g->displ[p] * L + (size_t)ai * L + (size_t)k.li)
+                                   : (size_t)g->displ[p] + (size_t)ai;
+            memcpy(mdst + (size_t)g->order[g->displ[p] + ai] * nb, g->in.p + at * nb, nb);
+        }
+    tupc_word_set(&me->done, s); /* release: done with the leader's buffer */
+    if (c->out == TUPC_ALLSYNC)
+        barrier(c, &k);
+}
+
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
 {
@@ -307,35 +387,29 @@ int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
         rooted(c, v == TUPC_MPI_GATHER, dst, src, nbytes);
         return 0;
     }
+    if (v == TUPC_MPI_GATHER_ALL || (v == TUPC_MPI_EXCHANGE && !in_place)) {
+        spread(c, v == TUPC_MPI_EXCHANGE, dst, src, nbytes);
+        return 0;
+    }
     struct tcall k;
     begin(c, &k);
     const int n = k.t->n, me = k.me, *th = k.t->thread;
     char *mine = blk(dst, tupc_impl_mythread);
     int rc = 0;
+    (void)me;
     switch (v) {
-    case TUPC_MPI_BCAST:
-        break;
+    case TUPC_MPI_BCAST: /* above */
     case TUPC_MPI_SCATTER:
-        fetch(mine, (int)src.thread, src.addr + (size_t)me * nbytes, nbytes);
-        break;
     case TUPC_MPI_GATHER:
-        store((int)dst.thread, dst.addr + (size_t)me * nbytes, blk(src, tupc_impl_mythread),
-              nbytes);
-        break;
     case TUPC_MPI_GATHER_ALL:
-        for (int j = 0; j < n; j++)
-            fetch(mine + (size_t)j * nbytes, th[j], blk(src, th[j]), nbytes);
         break;
-    case TUPC_MPI_EXCHANGE: {
-        /* In place every member reads what it needs before any writes. */
-        char *to = in_place ? alloc(c->func, (size_t)n * nbytes) : mine;
+    case TUPC_MPI_EXCHANGE: { /* in place: every member reads its blocks before any writes */
+        char *to = alloc(c->func, (size_t)n * nbytes);
         for (int j = 0; j < n; j++)
             fetch(to + (size_t)j * nbytes, th[j], blk(src, th[j]) + (size_t)me * nbytes, nbytes);
-        if (in_place) {
-            barrier(c, &k);
-            memcpy(mine, to, (size_t)n * nbytes);
-            free(to);
-        }
+        barrier(c, &k);
+        memcpy(mine, to, (size_t)n * nbytes);
+        free(to);
         break;
     }
     case TUPC_MPI_PERMUTE:
