@@ -32,10 +32,11 @@
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce;
  *  - on a split team of the even threads (one per process at 4 x 1 and
- *    2 x 2), tupc_team_barrier, tupc_team_broadcast, tupc_team_scatter and
- *    tupc_team_gather (n / members bytes per block) against MPI_Barrier,
- *    MPI_Bcast, MPI_Scatter and MPI_Gather on a communicator of the
- *    processes that hold them;
+ *    2 x 2), tupc_team_barrier, tupc_team_broadcast, tupc_team_scatter,
+ *    tupc_team_gather, tupc_team_gather_all (n / members bytes per block)
+ *    and tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast,
+ *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
+ *    communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast (UPC_ASYNC) with computation
  *    as long as the raw broadcast, against MPI_Ibcast with the same
  *    computation: (comm + comp - both) / min(comm, comp).
@@ -177,10 +178,16 @@ static void team_figs(int leader, const size_t *sizes, int reps)
     int psub = 1;
     if (sub != MPI_COMM_NULL)
         MPI_Comm_size(sub, &psub);
-    for (int f = 0; f < 10; f++) { /* the barrier, then 3 sizes of bcast, scatter, gather */
+    /* The barrier, then 3 sizes of bcast, scatter, gather, gather_all and
+     * exchange (blocks of n / members^2 bytes: n in all each way). */
+    for (int f = 0; f < 16; f++) {
         const int v = f == 0 ? 0 : 1 + (f - 1) / 3, s = f == 0 ? -1 : (f - 1) % 3;
-        size_t n = s < 0 ? 0 : sizes[s], nb = n / (size_t)members ? n / (size_t)members : 1;
-        int k = (int)(nb * (size_t)(members / psub)); /* the raw side's bytes per process */
+        const size_t M = (size_t)members, per = M / (size_t)psub;
+        size_t n = s < 0 ? 0 : sizes[s], nb = n / M ? n / M : 1;
+        if (v == 5)
+            nb = n / (M * M) ? n / (M * M) : 1;
+        /* the raw side's bytes per process (exchange: per pair of processes) */
+        int k = (int)(nb * (v == 5 ? per * per : per));
         int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
         double raw[BATCHES], tu[BATCHES];
         for (int b = -1; b < BATCHES; b++) {
@@ -193,8 +200,12 @@ static void team_figs(int leader, const size_t *sizes, int reps)
                     MPI_Bcast(raw_buf, (int)n, MPI_BYTE, 0, sub);
                 else if (v == 2)
                     MPI_Scatter(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, 0, sub);
-                else
+                else if (v == 3)
                     MPI_Gather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, 0, sub);
+                else if (v == 4)
+                    MPI_Allgather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, sub);
+                else
+                    MPI_Alltoall(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, sub);
             }
             if (me == 0)
                 shared_ns[0] = (tb_now_us() - t0) * 1e3 / r;
@@ -207,8 +218,12 @@ static void team_figs(int leader, const size_t *sizes, int reps)
                     tupc_team_broadcast(D, root_src, n, MY, t);
                 else if (v == 2)
                     tupc_team_scatter(D, root_src, nb, MY, t);
-                else
+                else if (v == 3)
                     tupc_team_gather(D, S, nb, MY, t);
+                else if (v == 4)
+                    tupc_team_gather_all(D, S, nb, MY, t);
+                else
+                    tupc_team_exchange(D, S, nb, MY, t);
             }
             if (me == 0)
                 shared_ns[1] = (tb_now_us() - t0) * 1e3 / r;
@@ -218,8 +233,9 @@ static void team_figs(int leader, const size_t *sizes, int reps)
         }
         if (me == 0) {
             double mr = tb_median(raw, BATCHES), mt = tb_median(tu, BATCHES);
-            static const char *const nm[] = {"team barrier", "team bcast MY|MY",
-                                             "team scatter MY|MY", "team gather MY|MY"};
+            static const char *const nm[] = {"team barrier",        "team bcast MY|MY",
+                                             "team scatter MY|MY",  "team gather MY|MY",
+                                             "team gath_all MY|MY", "team exchange MY|MY"};
             printf("%-18s %9zu %12.0f %12.0f %8.2f\n", nm[v], n, mr, mt, mt / mr);
             fflush(stdout);
         }
