@@ -376,6 +376,87 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
         barrier(c, &k);
 }
 
+/* A permute (not in place) in two phases: the leaders gather every rank's
+ * perm entry (each member's own, ready at its entry) and check it alike,
+ * then MPI_Alltoallv sends each process's blocks to their targets'
+ * processes, in rank order, and the leader there writes its members' dst
+ * blocks. Every member waits for its process's `ready`: its src read, its
+ * dst written. 0, or -1 with bad[] as tupc_hier_perm_check gives it. */
+static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                    tupc_sptr_t perm, size_t nb, int bad[3])
+{
+    struct tcall k;
+    enter(c, &k, c->in == TUPC_ALLSYNC);
+    struct tupc_mpi_team *g = k.g;
+    struct tupc_mpi_tmember *me = &g->m[k.li];
+    const size_t S = tupc_impl_partition_size;
+    const int n = k.t->n, P = g->P;
+    int *p = alloc(c->func, sizeof *p * 2 * (size_t)n);
+    const uint32_t s0 = ++me->seq;
+    const int mine = *(const int *)(perm.addr + (size_t)tupc_impl_mythread * S);
+    memcpy(p, tupc_mpi_team_allgather(g, k.li, s0, &mine, sizeof mine, c->func),
+           sizeof *p * (size_t)n);
+    tupc_mpi_team_done(g, k.li, s0);
+    if (tupc_hier_perm_check(p, n, p + n, bad) != 0) { /* every member finds the same */
+        free(p);
+        if (c->out == TUPC_ALLSYNC)
+            barrier(c, &k);
+        return -1;
+    }
+    const uint32_t s = ++me->seq;
+    tupc_word_set(&me->entered, s); /* release: this member's src */
+    if (k.li == 0) {
+        int myrank;
+        MPI_Comm_rank(g->comm, &myrank);
+        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
+        g->last = s;
+        int *sc = alloc(c->func, sizeof *sc * 4 * (size_t)P), *sd = sc + P, *rc = sd + P,
+            *rd = rc + P;
+        size_t nout = 0, nin = 0;
+        for (int q = 0; q < P; q++) {
+            int so = 0, ri = 0;
+            for (int j = 0; j < g->L; j++)
+                so += g->proc[p[g->local[j]]] == q;
+            for (int ai = 0; ai < g->count[q]; ai++)
+                ri += g->proc[p[g->order[g->displ[q] + ai]]] == myrank;
+            sc[q] = tupc_hier_count(c->func, (size_t)so * nb);
+            rc[q] = tupc_hier_count(c->func, (size_t)ri * nb);
+            sd[q] = tupc_hier_count(c->func, nout * nb);
+            rd[q] = tupc_hier_count(c->func, nin * nb);
+            nout += (size_t)so;
+            nin += (size_t)ri;
+        }
+        char *out = tupc_hier_grow(c->func, &g->out, nout * nb + 1);
+        char *in = tupc_hier_grow(c->func, &g->in, nin * nb + 1);
+        for (int q = 0, at = 0; q < P; q++) /* by target process, then by rank */
+            for (int j = 0; j < g->L; j++) {
+                if (g->proc[p[g->local[j]]] != q)
+                    continue;
+                if (c->in == TUPC_MYSYNC && j > 0)
+                    tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+                memcpy(out + (size_t)at++ * nb, src.addr + (size_t)g->lthread[j] * S, nb);
+            }
+        TUPC_HIER_CALL(MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
+                       MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_),
+                       c->func);
+        for (int q = 0, at = 0; q < P; q++) /* from each process, by rank: to each target */
+            for (int ai = 0; ai < g->count[q]; ai++) {
+                const int a = g->order[g->displ[q] + ai];
+                if (g->proc[p[a]] == myrank)
+                    memcpy(dst.addr + (size_t)k.t->thread[p[a]] * S, in + (size_t)at++ * nb, nb);
+            }
+        free(sc);
+        tupc_word_set(&g->ready, s); /* release: every dst here; every src here is read */
+    } else {
+        tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
+    }
+    free(p);
+    tupc_word_set(&me->done, s);
+    if (c->out == TUPC_ALLSYNC)
+        barrier(c, &k);
+    return 0;
+}
+
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
 {
@@ -387,6 +468,8 @@ int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
         rooted(c, v == TUPC_MPI_GATHER, dst, src, nbytes);
         return 0;
     }
+    if (v == TUPC_MPI_PERMUTE && !in_place)
+        return permute2(c, dst, src, perm, nbytes, bad);
     if (v == TUPC_MPI_GATHER_ALL || (v == TUPC_MPI_EXCHANGE && !in_place)) {
         spread(c, v == TUPC_MPI_EXCHANGE, dst, src, nbytes);
         return 0;

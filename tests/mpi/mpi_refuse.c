@@ -7,6 +7,7 @@
  * mpi_team).
  * perm: upc_all_permute with a perm whose entries are all 0, found by
  * every process alike (mpi/hier_reloc.c) and worded as in one process.
+ * teamperm: the same on a split team, whose leaders check it alike.
  * teamcalls: a member of a team across processes makes one collective call
  * more than the others before a team barrier, which says so. */
 #include "check.h"
@@ -43,6 +44,12 @@ int tupc_main(int argc, char **argv)
         tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
         tupc_put_int(tupc_index(a, me, 1, int), 0);
         upc_all_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    } else if (strcmp(what, "teamperm") == 0) { /* a team's perm of zeros, across processes */
+        tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
+        upc_team_t t;
+        tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
+        tupc_put_int(tupc_index(a, me, 1, int), 0);
+        tupc_team_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, t);
     } else if (strcmp(what, "teamcalls") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_team_t t;
