@@ -80,6 +80,26 @@ static void begin(const struct tupc_mpi_call *c, struct tcall *k)
     enter(c, k, 1);
 }
 
+/* The start of a two-phase call: the entry (IN_ALLSYNC a team barrier),
+ * then the call's number in the part, its `entered` set (release: this
+ * member's data, for a leader that reads it under IN_MYSYNC). */
+static uint32_t two_phase(const struct tupc_mpi_call *c, struct tcall *k)
+{
+    enter(c, k, c->in == TUPC_ALLSYNC);
+    struct tupc_mpi_tmember *me = &k->g->m[k->li];
+    const uint32_t s = ++me->seq;
+    tupc_word_set(&me->entered, s);
+    return s;
+}
+
+/* The leader, before it rewrites what its members read in call g->last
+ * (its buffers, its dst block): they are done with it; s reads it next. */
+static void reuse(struct tupc_mpi_team *g, uint32_t s, const char *func)
+{
+    tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, func);
+    g->last = s;
+}
+
 /* A broadcast in two phases on the team's communicator, as hier.c's on
  * UPC_TEAM_ALL's: each process's leader receives the bytes in its own dst
  * block (MPI_Bcast from src's process, or from the team's first process,
@@ -92,11 +112,9 @@ static void begin(const struct tupc_mpi_call *c, struct tcall *k)
 static void bcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t n)
 {
     struct tcall k;
-    enter(c, &k, c->in == TUPC_ALLSYNC);
+    const uint32_t s = two_phase(c, &k);
     struct tupc_mpi_team *g = k.g;
     struct tupc_mpi_tmember *me = &g->m[k.li];
-    const uint32_t s = ++me->seq;
-    tupc_word_set(&me->entered, s); /* release: src, where this thread owns it */
     const size_t S = tupc_impl_partition_size;
     char *lead = dst.addr + (size_t)g->lthread[0] * S;
     if (k.li == 0) {
@@ -105,8 +123,7 @@ static void bcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t sr
         int myrank;
         MPI_Comm_rank(g->comm, &myrank);
         /* Its readers of the last call are done with this block. */
-        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
-        g->last = s;
+        reuse(g, s, c->func);
         /* Past TUPC_HIER_RING every process posts it (a blocking call does
          * not match a posted one), and the root sends from src itself while
          * it copies src to its own dst: 16 MiB at 4 x 1 took 1.31 times
@@ -227,11 +244,9 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
                    size_t nb)
 {
     struct tcall k;
-    enter(c, &k, c->in == TUPC_ALLSYNC);
+    const uint32_t s = two_phase(c, &k);
     struct tupc_mpi_team *g = k.g;
     struct tupc_mpi_tmember *me = &g->m[k.li];
-    const uint32_t s = ++me->seq;
-    tupc_word_set(&me->entered, s); /* release: this member's data */
     const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k.t->n;
     tupc_sptr_t area = gather ? dst : src; /* the root's */
     char *mine = (gather ? src.addr : dst.addr) + (size_t)tupc_impl_mythread * S;
@@ -239,8 +254,7 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
         int here, myrank;
         const int root = root_of(g, area.thread, &here);
         MPI_Comm_rank(g->comm, &myrank);
-        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
-        g->last = s;
+        reuse(g, s, c->func);
         char *out = tupc_hier_grow(c->func, &g->out, (gather ? L : N) * nb + 1);
         char *in = tupc_hier_grow(c->func, &g->in, (gather ? N : L) * nb + 1);
         int *cnt = v_counts(g, nb, c->func);
@@ -309,17 +323,14 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
                    size_t nb)
 {
     struct tcall k;
-    enter(c, &k, c->in == TUPC_ALLSYNC);
+    const uint32_t s = two_phase(c, &k);
     struct tupc_mpi_team *g = k.g;
     struct tupc_mpi_tmember *me = &g->m[k.li];
-    const uint32_t s = ++me->seq;
-    tupc_word_set(&me->entered, s); /* release: this member's src */
     const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k.t->n;
     const int P = g->P, direct = g->L == 1 && g->ident;
     char *mdst = dst.addr + (size_t)tupc_impl_mythread * S;
     if (k.li == 0) {
-        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
-        g->last = s;
+        reuse(g, s, c->func);
         int *sc = alloc(c->func, sizeof *sc * 4 * (size_t)P), *sd = sc + P, *rc = sd + P,
             *rd = rc + P;
         for (int q = 0; q < P; q++) {
@@ -408,8 +419,7 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
     if (k.li == 0) {
         int myrank;
         MPI_Comm_rank(g->comm, &myrank);
-        tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), g->last, c->func);
-        g->last = s;
+        reuse(g, s, c->func);
         int *sc = alloc(c->func, sizeof *sc * 4 * (size_t)P), *sd = sc + P, *rc = sd + P,
             *rd = rc + P;
         size_t nout = 0, nin = 0;
