@@ -35,6 +35,12 @@ static void swap_pairs(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t nbytes)
         tupc_x_check_block(x, "dst", theirs, b, room, tupc_team_thread_of(x->k.t, j));
         tupc_x_need(x, a.thread);
         tupc_x_need(x, b.thread);
+#if TUPC_HAVE_MPI
+        if (x->across) { /* a may be here, b elsewhere: through copies */
+            tupc_x_swap_across(a, b, out, back);
+            continue;
+        }
+#endif
         /* The bytes both send trade places; the longer block's tail then
          * moves one way (what it overwrites is past what the other holds). */
         tupc_swap(a.addr, b.addr, both);

@@ -89,7 +89,19 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     tupc_x_begin(&x, mode, in, out, sig);
     int me = x.k.me;
 
-    if (x.in_place) {
+    if (x.in_place && x.across) { /* every block read before any is written */
+        (void)source_of(&x, perm);
+        const int to = perm_of(&x, perm, me);
+        const size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
+        tupc_sptr_t s = TUPC_NULL, d = TUPC_NULL;
+        if (len) {
+            s = tupc_x_ptr(&x, dst, (size_t)me, 1);
+            tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_impl_mythread);
+            d = tupc_x_ptr(&x, dst, (size_t)to, 1);
+            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.k.t, to));
+        }
+        tupc_x_move_across(&x, d, s, len);
+    } else if (x.in_place) {
         int to = perm_of(&x, perm, me);
         claim(&x, to);
         size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);

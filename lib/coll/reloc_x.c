@@ -98,8 +98,6 @@ static struct tupc_mpi_team *part_of(const struct tupc_x *x, int *li)
 void tupc_x_begin_across(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in, enum tupc_sync out,
                          uint64_t sig)
 {
-    if (x->in_place)
-        tupc_mpi_refuse(x->func, "UPC_IN_PLACE of an _x form");
     struct tupc_team *t = x->k.t;
     const int all = t == &tupc_team_all_;
     x->across = 1;
@@ -148,6 +146,40 @@ void tupc_x_copy_across(tupc_sptr_t d, tupc_sptr_t s, size_t n)
         tupc_mpi_put(d.thread, d.addr, b, n);
         free(b);
     }
+}
+
+/* n bytes of p into a buffer of malloc (n > 0). */
+static char *read_block(tupc_sptr_t p, size_t n)
+{
+    char *b = malloc(n);
+    if (!b)
+        tupc_fail("upc_all_*_x", NULL, "cannot allocate %zu bytes across processes", n);
+    tupc_x_copy_across((tupc_sptr_t){b, (uint32_t)tupc_impl_mythread, 0}, p, n);
+    return b;
+}
+
+void tupc_x_swap_across(tupc_sptr_t a, tupc_sptr_t b, size_t out, size_t back)
+{
+    char *ab = out ? read_block(a, out) : NULL, *bb = back ? read_block(b, back) : NULL;
+    const tupc_sptr_t here_a = {ab, (uint32_t)tupc_impl_mythread, 0},
+                      here_b = {bb, (uint32_t)tupc_impl_mythread, 0};
+    if (back)
+        tupc_x_copy_across(a, here_b, back);
+    if (out)
+        tupc_x_copy_across(b, here_a, out);
+    free(ab);
+    free(bb);
+}
+
+void tupc_x_move_across(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, size_t n)
+{
+    char *keep = n ? read_block(s, n) : NULL;
+    int li;
+    struct tupc_mpi_team *g = part_of(x, &li);
+    tupc_mpi_team_barrier(g, li, x->func, x->k.t == &tupc_team_all_ ? NULL : x->k.t);
+    if (n)
+        tupc_x_copy_across(d, (tupc_sptr_t){keep, (uint32_t)tupc_impl_mythread, 0}, n);
+    free(keep);
 }
 
 void tupc_x_end_across(struct tupc_x *x)

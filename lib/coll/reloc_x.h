@@ -55,11 +55,16 @@ struct tupc_x {
 /* Across processes (tupc_procs_ > 1): the entry on the team's part
  * (mpi/team.h) with the IN sync as a team barrier, an entry of another
  * process's array read through the window, a copy between any two
- * partitions, and the exit. UPC_IN_PLACE is refused there. */
+ * partitions, and the exit. */
 void tupc_x_begin_across(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in, enum tupc_sync out,
                          uint64_t sig);
 const void *tupc_x_fetch(tupc_sptr_t e, size_t esize);
 void tupc_x_copy_across(tupc_sptr_t d, tupc_sptr_t s, size_t n);
+/* In place: blocks a and b trade their first out (a's) and back (b's)
+ * bytes; a block moves from s to d once every member has read its own
+ * (a team barrier between). */
+void tupc_x_swap_across(tupc_sptr_t a, tupc_sptr_t b, size_t out, size_t back);
+void tupc_x_move_across(struct tupc_x *x, tupc_sptr_t d, tupc_sptr_t s, size_t n);
 void tupc_x_end_across(struct tupc_x *x);
 #endif
 

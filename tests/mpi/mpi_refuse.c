@@ -2,9 +2,9 @@
  * argv[2] says which. ref: tupc_ref on another process's element.
  * id: upc_barrier ids that differ. exit: upc_global_exit(5) by one thread
  * while the others wait in a barrier. hang: a lock never granted, across
- * processes, which the hang watchdog reports. coll: a collective that stays in one
- * process (an _x form in place: the others run across processes, mpi_coll and
- * mpi_team).
+ * processes, which the hang watchdog reports. coll: what stays in one process
+ * (upc_free of a upc_all_alloc block; every collective runs across
+ * processes, mpi_coll and mpi_team).
  * perm: upc_all_permute with a perm whose entries are all 0, found by
  * every process alike (mpi/hier_reloc.c) and worded as in one process.
  * teamperm: the same on a split team, whose leaders check it alike.
@@ -57,16 +57,12 @@ int tupc_main(int argc, char **argv)
         if (me == T - 1)
             tupc_team_broadcast(b, a, sizeof(int), UPC_IN_NOSYNC | UPC_OUT_NOSYNC, t);
         tupc_team_barrier(t);
-    } else if (strcmp(what, "coll") == 0) {
+    } else if (strcmp(what, "coll") == 0) { /* what stays in one process: upc_free of an
+                                             * upc_all_alloc block */
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_all_broadcast(b, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC); /* runs */
-        tupc_sptr_t ptrs = upc_all_alloc((size_t)T, sizeof(tupc_sptr_t));
-        tupc_sptr_t mine = tupc_index(b, me, 1, int);
-        upc_memput(tupc_index(ptrs, me, 1, tupc_sptr_t), &mine, sizeof mine);
-        upc_barrier();
-        tupc_sptr_t nb = upc_all_alloc((size_t)T, sizeof(size_t));
-        upc_all_permute_x(ptrs, UPC_IN_PLACE, a, nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-                          UPC_TEAM_ALL);
+        if (me == 0)
+            upc_free(b);
     }
     upc_barrier();
     return 0;

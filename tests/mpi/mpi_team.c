@@ -591,7 +591,7 @@ static int moves(int v, int n, const int *th, int r, struct move *mv)
     const int T = THREADS, root = r % n, shift = r % n + 1;
     int nm = 0;
     for (int a = 0; a < n; a++)
-        for (int b = 0; b < (v == 3 || v == 4 ? n : 1); b++) {
+        for (int b = 0; b < (v == 3 || v == 4 || v == 6 ? n : 1); b++) {
             const int len = 1 + (a * 7 + b * 3 + r) % 50;
             const size_t A = (size_t)a, B = (size_t)b, N = (size_t)n;
             struct move m;
@@ -611,9 +611,16 @@ static int moves(int v, int n, const int *th, int r, struct move *mv)
             case 4: /* exchange: src[a * n + b] on a to dst[b * n + a] on b */
                 m = (struct move){th[a], 900 + b * 3, th[b], a * 128, len, B * N + A, A * N + B};
                 break;
-            default: /* permute: src[a] to dst[perm[a]] */
+            case 5: /* permute: src[a] to dst[perm[a]] */
                 m = (struct move){
                     th[a], 1000, th[(a + shift) % n], 0, len, (size_t)((a + shift) % n), A};
+                break;
+            case 6: /* exchange in place: dst[a * n + b] (on a) to dst[b * n + a] (on b) */
+                m = (struct move){th[a], b * 128, th[b], a * 128, len, B * N + A, A * N + B};
+                break;
+            default: /* permute in place: dst[a] to dst[perm[a]] */
+                m = (struct move){th[a], 0, th[(a + shift) % n], 0, len, (size_t)((a + shift) % n),
+                                  A};
             }
             mv[nm++] = m;
         }
@@ -645,13 +652,17 @@ static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags
     CHECK(!tupc_isnull(dsts) && !tupc_isnull(srcs) && !tupc_isnull(sizes) && !tupc_isnull(perm));
     struct move *mv = malloc(sizeof *mv * XMAX);
     CHECK(mv && N * N <= XMAX);
-    for (int v = 0; v < 6; v++)
+    for (int v = 0; v < 8; v++)
         for (int push = 0; push < 2; push++, r++) {
-            const int nm = moves(v, n, th, r, mv);
-            const size_t blk = v == 3 || v == 4 ? TT : 1, sblk = v == 4 ? TT : 1;
-            memset(part(pool.d, me, 0), FILL, 16384);
-            for (int k = 0; k < 16384; k++)
+            const int nm = moves(v, n, th, r, mv), in_place = v >= 6;
+            const size_t blk = v == 3 || v == 4 || v == 6 ? TT : 1,
+                         sblk = v == 4 || v == 6 ? TT : 1;
+            /* In place the blocks start in dst: their bytes are the pattern,
+             * and what a block does not receive keeps it. */
+            for (int k = 0; k < 16384; k++) {
                 part(pool.s, me, 0)[k] = P(me, k, r);
+                part(pool.d, me, 0)[k] = in_place ? P(me, k, r) : FILL;
+            }
             for (int i = 0; i < nm; i++) {
                 const struct move *m = &mv[i];
                 tupc_sptr_t d = at(pool.d, m->dt, (size_t)m->doff),
@@ -660,7 +671,7 @@ static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags
                 put_entry(dsts, m->k, blk, &d, sizeof d);
                 put_entry(srcs, m->from, sblk, &sp, sizeof sp);
                 put_entry(sizes, m->from, sblk, &len, sizeof len);
-                if (v == 5) {
+                if (v == 5 || v == 7) {
                     int to = (int)m->k;
                     put_entry(perm, m->from, 1, &to, sizeof to);
                 }
@@ -685,8 +696,14 @@ static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags
                 case 4:
                     upc_all_exchange_x(dsts, srcs, sizes, mode, tm);
                     break;
-                default:
+                case 5:
                     upc_all_permute_x(dsts, srcs, perm, sizes, mode, tm);
+                    break;
+                case 6:
+                    upc_all_exchange_x(dsts, UPC_IN_PLACE, sizes, mode, tm);
+                    break;
+                default:
+                    upc_all_permute_x(dsts, UPC_IN_PLACE, perm, sizes, mode, tm);
                 }
             }
             upc_barrier();
@@ -696,7 +713,9 @@ static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags
                     continue;
                 const unsigned char *d = part(pool.d, me, (size_t)m->doff);
                 for (int k = 0; k <= m->len; k++) {
-                    int want = k < m->len ? P(m->st, m->so + k, r) : FILL;
+                    int want = k < m->len ? P(m->st, m->so + k, r)
+                               : in_place ? P(m->dt, m->doff + k, r)
+                                          : FILL;
                     if (d[k] != want) {
                         fprintf(stderr,
                                 "_x verb %d %s round %d flags %#x: block %d (%d bytes from thread "
