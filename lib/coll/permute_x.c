@@ -65,6 +65,36 @@ static int source_of(struct tupc_x *x, tupc_sptr_t perm)
     return from;
 }
 
+/* In place across processes (reloc_x.c): perm read whole, this member's
+ * block read, and written at its target after a team barrier. 1 when
+ * done, 0 in one process. */
+#if TUPC_HAVE_MPI
+static int moved_across(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t perm, tupc_sptr_t nbytes)
+{
+    if (!x->across)
+        return 0;
+    const int me = x->k.me;
+    (void)source_of(x, perm);
+    const int to = perm_of(x, perm, me);
+    const size_t len = tupc_x_size(x, nbytes, (size_t)me, 1);
+    tupc_sptr_t s = TUPC_NULL, d = TUPC_NULL;
+    if (len) {
+        s = tupc_x_ptr(x, dst, (size_t)me, 1);
+        tupc_x_check_block(x, "dst", (size_t)me, s, len, tupc_impl_mythread);
+        d = tupc_x_ptr(x, dst, (size_t)to, 1);
+        tupc_x_check_block(x, "dst", (size_t)to, d, len, tupc_team_thread_of(x->k.t, to));
+    }
+    tupc_x_move_across(x, d, s, len);
+    return 1;
+}
+#else
+static int moved_across(struct tupc_x *x, tupc_sptr_t dst, tupc_sptr_t perm, tupc_sptr_t nbytes)
+{
+    (void)x, (void)dst, (void)perm, (void)nbytes;
+    return 0;
+}
+#endif
+
 upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
                                     tupc_sptr_t nbytes, upc_flag_t mode, upc_team_t team)
 {
@@ -89,18 +119,8 @@ upc_coll_handle_t upc_all_permute_x(tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_
     tupc_x_begin(&x, mode, in, out, sig);
     int me = x.k.me;
 
-    if (x.in_place && x.across) { /* every block read before any is written */
-        (void)source_of(&x, perm);
-        const int to = perm_of(&x, perm, me);
-        const size_t len = tupc_x_size(&x, nbytes, (size_t)me, 1);
-        tupc_sptr_t s = TUPC_NULL, d = TUPC_NULL;
-        if (len) {
-            s = tupc_x_ptr(&x, dst, (size_t)me, 1);
-            tupc_x_check_block(&x, "dst", (size_t)me, s, len, tupc_impl_mythread);
-            d = tupc_x_ptr(&x, dst, (size_t)to, 1);
-            tupc_x_check_block(&x, "dst", (size_t)to, d, len, tupc_team_thread_of(x.k.t, to));
-        }
-        tupc_x_move_across(&x, d, s, len);
+    if (x.in_place && moved_across(&x, dst, perm, nbytes)) {
+        /* done: every block read, a team barrier, every block written */
     } else if (x.in_place) {
         int to = perm_of(&x, perm, me);
         claim(&x, to);
