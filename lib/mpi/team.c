@@ -241,7 +241,12 @@ void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
         }
         tupc_mpi_sync(); /* the members' writes, for gets after the barrier */
         if (tupc_hier_.block_reduce) {
+            /* A wait the hang watchdog sees: a member's missing or extra
+             * call leaves the leaders in different MPI calls for good. */
+            struct tupc_wait_event ev = {func, -1, 0};
+            tupc_wait_napping(&ev);
             MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, g->comm);
+            tupc_wait_napped(&ev);
         } else {
             MPI_Request r;
             MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, g->comm, &r);

@@ -9,7 +9,7 @@
  * every process alike (mpi/hier_reloc.c) and worded as in one process.
  * teamperm: the same on a split team, whose leaders check it alike.
  * teamcalls: a member of a team across processes makes one collective call
- * more than the others before a team barrier, which says so. */
+ * more than the others before a team barrier: the hang report names it. */
 #include "check.h"
 
 #include <string.h>
