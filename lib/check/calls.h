@@ -167,9 +167,9 @@ static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_
 {
 #if TUPC_HAVE_MPI
     /* The collectives' engine reads other threads' counters and data in
-     * place: across processes the 1.3 functions take mpi/layer.h's path
-     * before they get here, and the others (teams, the _x forms, UPC_ASYNC,
-     * the sort) are refused. */
+     * place: across processes every collective takes mpi/'s paths before it
+     * gets here (the 1.3 functions hier*.c, the teams' and the _x forms
+     * team*.c, the sort its own); one that did not would be refused. */
     if (__builtin_expect(tupc_procs_ > 1, 0))
         tupc_mpi_refuse(func, "this collective");
 #endif
