@@ -28,19 +28,26 @@
  * tupc_team_broadcast (a tupc extension): the same on a team, ranks for
  * threads (coll/reloc.h), posted with UPC_ASYNC. */
 #if TUPC_HAVE_MPI
-/* A posted broadcast on UPC_TEAM_ALL across processes (mpi/hier_post.c):
- * the leader's request finishes the MPI broadcast and the process's
- * copies; every request is done once the post's mark is set. */
+/* A posted broadcast across processes (mpi/hier_post.c on UPC_TEAM_ALL,
+ * mpi/team_coll.c on another team): the leader's request finishes the MPI
+ * broadcast and the process's copies; every request is done once the
+ * post's mark is set. */
 static __attribute__((noinline)) upc_coll_handle_t
 broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
 {
+    struct tupc_team *t = c->team ? c->team : &tupc_team_all_;
     struct tupc_coll_request *r =
-        tupc_async_begin(&tupc_team_all_, tupc_impl_mythread, c->func, TUPC_NOSYNC);
+        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), c->func, TUPC_NOSYNC);
     void *job;
-    const uint32_t p = tupc_mpi_broadcast_post(c, dst, src, nbytes, &job);
+    uint32_t p;
+    if (c->team) { /* mpi/team_coll.c */
+        p = tupc_mpi_team_broadcast_post(c, dst, src, nbytes, &job, &r->also);
+    } else {
+        p = tupc_mpi_broadcast_post(c, dst, src, nbytes, &job);
+        r->also = tupc_mpi_post_word(p);
+    }
     if (job)
         tupc_async_add_job(r, tupc_mpi_post_job, job, 0);
-    r->also = tupc_mpi_post_word(p);
     r->also_at = p;
     return tupc_async_post(r);
 }
@@ -54,7 +61,7 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, 0, 0, 2, &total);
 #if TUPC_HAVE_MPI
-    if (tupc_reloc_mpi(fm) && (flags & UPC_ASYNC) && !k.mpi.team && k.mpi.out != TUPC_ALLSYNC)
+    if (tupc_reloc_mpi(fm) && (flags & UPC_ASYNC) && k.mpi.out != TUPC_ALLSYNC)
         return broadcast_post(&k.mpi, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_BCAST, dst, src, nbytes, 0,

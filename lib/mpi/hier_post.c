@@ -31,11 +31,29 @@
 /* A post's job: what the leader's request finishes. */
 struct post {
     MPI_Request r;
-    uint32_t p;      /* the post's number in this process */
+    uint32_t p;      /* the post's number in this process (on its team) */
+    tupc_word *mark; /* set to p once it is complete here */
     const char *buf; /* where the bytes are: src, or the leader's dst block */
     char *dst;       /* dst's block of thread 0 */
     size_t n;
+    const int *threads; /* the threads whose dst blocks it writes (NULL: this */
+    int nthreads;       /* process's, by number) */
 };
+
+void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, const char *buf,
+                             char *dst, size_t n, const int *threads, int nthreads)
+{
+    struct post *j = malloc(sizeof *j);
+    if (!j)
+        tupc_fail(func, NULL, "out of memory for a posted broadcast");
+    *j = (struct post){MPI_REQUEST_NULL, p, mark, buf, dst, n, threads, nthreads};
+    return j;
+}
+
+MPI_Request *tupc_hier_post_request(void *job)
+{
+    return &((struct post *)job)->r;
+}
 
 tupc_word *tupc_mpi_post_word(uint32_t p)
 {
@@ -58,13 +76,14 @@ void tupc_mpi_post_job(void *arg, size_t k)
         sched_yield();
     }
     const size_t S = tupc_impl_partition_size;
-    for (int i = 0; i < tupc_local_threads_; i++) {
-        char *mine = j->dst + (size_t)(tupc_first_thread_ + i) * S;
+    for (int i = 0; i < j->nthreads; i++) {
+        const int t = j->threads ? j->threads[i] : tupc_first_thread_ + i;
+        char *mine = j->dst + (size_t)t * S;
         if (mine != j->buf)
             memcpy(mine, j->buf, j->n);
     }
     /* Release: every dst block of the process, for the requests' acquire. */
-    tupc_word_set(tupc_mpi_post_word(j->p), j->p);
+    tupc_word_set(j->mark, j->p);
 }
 
 uint32_t tupc_mpi_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
@@ -90,10 +109,9 @@ uint32_t tupc_mpi_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
                                (int)src.thread, c->func);
             tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
         }
-        struct post *j = malloc(sizeof *j);
-        if (!j)
-            tupc_fail(c->func, NULL, "out of memory for a posted broadcast");
-        *j = (struct post){MPI_REQUEST_NULL, p, at_root ? src.addr : lead, dst.addr, nbytes};
+        struct post *j =
+            tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), at_root ? src.addr : lead,
+                                   dst.addr, nbytes, NULL, tupc_local_threads_);
         MPI_Ibcast(at_root ? src.addr : lead, tupc_hier_count(c->func, nbytes), MPI_BYTE, root,
                    tupc_hier_.comm, &j->r);
         *job = j;

@@ -29,6 +29,7 @@ struct tupc_mpi_tmember {
     tupc_word done;            /* the calls whose gathered items it has read */
     uint32_t seq;              /* its calls and barriers on the team */
     uint32_t calls;            /* its collective calls, for the barrier's check */
+    uint32_t posts;            /* its posted broadcasts on the team (team_coll.c) */
     struct tupc_hier_buf item; /* its item of an exchange */
     struct tupc_team *result;  /* a split: its new team (the leader's) */
 } __attribute__((aligned(128)));
@@ -49,6 +50,8 @@ struct tupc_mpi_team {
     struct tupc_mpi_tmember *m; /* by local index */
     tupc_word ready;            /* the leader's: calls complete among the processes */
     uint32_t last;              /* the leader's: its last exchange's number */
+    /* Posted broadcast p is complete here once posted[p % POSTS] reaches p. */
+    tupc_word posted[TUPC_HIER_POSTS];
     struct tupc_hier_buf out, in, all; /* the leader's buffers of an exchange */
 };
 
@@ -106,6 +109,11 @@ enum tupc_mpi_team_verb {
  * tupc_mpi_permute gives it. */
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
+/* tupc_team_broadcast posted (UPC_ASYNC, not OUT_ALLSYNC) on c->team, as
+ * tupc_mpi_broadcast_post on UPC_TEAM_ALL: *mark (set to the result once
+ * this member's part is done) and *job (the leader's, NULL elsewhere). */
+uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
+                                      tupc_sptr_t src, size_t nbytes, void **job, tupc_word **mark);
 /* A reduction (what 0), reduce_all (2) or prefix reduction (1, in place
  * and exclusive as flagged) on c->team, cut as tupc_team_reduce(3) says. */
 void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, int what,

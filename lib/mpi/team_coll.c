@@ -231,6 +231,52 @@ static int root_of(const struct tupc_mpi_team *g, uint32_t th, int *here)
     return g->of_proc[p] >= 0 ? g->of_proc[p] : 0;
 }
 
+/* A posted broadcast on a team: the entry and IN sync at posting as the
+ * blocking call's; the leader posts MPI_Ibcast into its own dst block (on
+ * the root's process from src itself, or after reading src through the
+ * window where no member lies with it), and the job of its request
+ * (hier_post.c) finishes it and writes the process's other members' dst
+ * blocks; every member's request is done once the post's mark is set. */
+uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
+                                      tupc_sptr_t src, size_t n, void **job, tupc_word **mark)
+{
+    struct tcall k;
+    const uint32_t s = two_phase(c, &k);
+    struct tupc_mpi_team *g = k.g;
+    struct tupc_mpi_tmember *me = &g->m[k.li];
+    const uint32_t p = ++me->posts;
+    *mark = &g->posted[p % TUPC_HIER_POSTS];
+    *job = NULL;
+    if (k.li == 0) {
+        int here, myrank;
+        const int root = root_of(g, src.thread, &here);
+        MPI_Comm_rank(g->comm, &myrank);
+        char *lead = dst.addr + (size_t)g->lthread[0] * tupc_impl_partition_size;
+        const char *from = lead;
+        /* The post that last used p's mark is complete: its request was
+         * (TUPC_ASYNC_MAX posts at most are outstanding on a team). */
+        if (p > TUPC_HIER_POSTS)
+            tupc_wait_peer(*mark, p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
+        reuse(g, s, c->func);
+        if (myrank == root) {
+            const int owner = k.t->rank[src.thread];
+            if (here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
+                tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)src.thread, c->func);
+            if (here) {
+                tupc_mpi_sync(); /* puts from other processes into src */
+                from = src.addr;
+            } else {
+                tupc_mpi_get(lead, src.thread, src.addr, n);
+            }
+        }
+        *job = tupc_hier_post_job_new(c->func, p, *mark, from, dst.addr, n, g->lthread, g->L);
+        MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
+                   tupc_hier_post_request(*job));
+    }
+    tupc_word_set(&me->done, s); /* this member reads nothing of the leader's */
+    return p;
+}
+
 /* Scatter and gather in two phases on the team's communicator, as the
  * broadcast: the root's leader packs (scatter) or unpacks (gather) the
  * root's area in process order, the leaders move each process's blocks

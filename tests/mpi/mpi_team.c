@@ -451,6 +451,7 @@ static void posted(int r)
             part(src[1], root, 0)[k] = S(7 + me % 2, k, r);
     upc_coll_handle_t c = tupc_team_broadcast(at(dst[1], 0, 0), at(src[1], root, 0), nb[1],
                                               UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t);
+    CHECK(c != UPC_HANDLE_COMPLETE); /* posted on the team's communicator */
     upc_wait(c);
     for (size_t k = 0; k < nb[1]; k++)
         CHECK(part(dst[1], me, 0)[k] == S(7 + me % 2, k, r));
