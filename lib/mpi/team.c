@@ -261,10 +261,14 @@ void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
                       t ? tupc_team_describe(t, desc, sizeof desc) : "UPC_TEAM_ALL",
                       (unsigned long long)~v[1], (unsigned long long)v[0]);
         tupc_mpi_sync(); /* puts from other processes, in this process's view */
+        /* Release, and the members' acquire: the other processes' writes
+         * before the barrier, which the leader saw, are seen by them too. */
         tupc_word_set(&g->ready, s);
     } else {
         tupc_wait_peer(&g->ready, s, thread_of(g, 0), func);
     }
+    /* Release: nothing read since; it counts the barrier for the leader's
+     * waits on `done` (tupc_mpi_team_allgather, the two-phase calls). */
     tupc_word_set(&me->done, s);
 }
 
@@ -306,5 +310,7 @@ const void *tupc_mpi_team_allgather(struct tupc_mpi_team *g, int li, uint32_t s,
 
 void tupc_mpi_team_done(struct tupc_mpi_team *g, int li, uint32_t s)
 {
+    /* Release: this member's reads of the gathered items come before the
+     * leader's acquire, and so before it rewrites them. */
     tupc_word_set(&g->m[li].done, s);
 }

@@ -88,7 +88,7 @@ static uint32_t two_phase(const struct tupc_mpi_call *c, struct tcall *k)
     enter(c, k, c->in == TUPC_ALLSYNC);
     struct tupc_mpi_tmember *me = &k->g->m[k->li];
     const uint32_t s = ++me->seq;
-    tupc_word_set(&me->entered, s);
+    tupc_word_set(&me->entered, s); /* release: see above */
     return s;
 }
 
@@ -155,7 +155,7 @@ static void bcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t sr
                            MPI_Ibcast(lead, cnt, MPI_BYTE, root, g->comm, &r_), c->func);
         }
         tupc_word_set(&g->ready, s); /* release: the bytes */
-        tupc_word_set(&me->done, s);
+        tupc_word_set(&me->done, s); /* the leader's own count (it reads lead) */
         tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), s, c->func);
     } else {
         tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
@@ -507,7 +507,7 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
         tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
     }
     free(p);
-    tupc_word_set(&me->done, s);
+    tupc_word_set(&me->done, s); /* release: nothing of the leader's read after ready */
     if (c->out == TUPC_ALLSYNC)
         barrier(c, &k);
     return 0;
