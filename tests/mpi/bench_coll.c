@@ -39,7 +39,8 @@
  *    communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast (UPC_ASYNC) with computation
  *    as long as the raw broadcast, against MPI_Ibcast with the same
- *    computation: (comm + comp - both) / min(comm, comp).
+ *    computation: (comm + comp - both) / min(comm, comp); on UPC_TEAM_ALL,
+ *    then on a split team of every thread ("team").
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "args.h"
@@ -91,10 +92,14 @@ static void spin_us(double us)
 /* A posted 16 MiB broadcast from thread 0 with `comp` microseconds of
  * computation between the post and the wait: MPI_Ibcast by the leaders
  * (raw), tupc_team_broadcast with UPC_ASYNC (MY|MY) by every thread. */
+/* The team the posted broadcast runs on: UPC_TEAM_ALL, or a split team
+ * of every thread (the team path across processes, mpi/team_coll.c). */
+static upc_team_t post_team = UPC_TEAM_ALL;
+
 static void post_one(int tupc, size_t n, double comp, int leader)
 {
     if (tupc) {
-        upc_coll_handle_t h = tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, UPC_TEAM_ALL);
+        upc_coll_handle_t h = tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, post_team);
         spin_us(comp);
         upc_wait(h);
     } else if (leader) {
@@ -152,7 +157,8 @@ static void overlap(size_t n, int leader)
         double comm = m[2 * t], both = m[2 * t + 1], cp = m[4 + t];
         double lo = comm < cp ? comm : cp;
         printf("posted bcast %-5s %9zu comm %8.0f us  comp %8.0f us  both %8.0f us  overlap %.2f\n",
-               t ? "tupc" : "raw", n, comm, cp, both, (comm + cp - both) / lo);
+               t ? (post_team == UPC_TEAM_ALL ? "tupc" : "team") : "raw", n, comm, cp, both,
+               (comm + cp - both) / lo);
     }
     fflush(stdout);
 }
@@ -424,8 +430,13 @@ int tupc_main(int argc, char **argv)
     }
     if (!only_overlap)
         team_figs(leader, sizes, reps);
-    if (!only_team)
+    if (!only_team) {
         overlap(max, leader);
+        /* The same on a split team of every thread. */
+        tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &post_team);
+        overlap(max, leader);
+        tupc_team_free(&post_team);
+    }
     upc_barrier();
     if (leader) {
         MPI_Comm_free(&raw_comm);
