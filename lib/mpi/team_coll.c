@@ -180,11 +180,11 @@ static void *alloc(const char *func, size_t n)
     return p;
 }
 
-/* Every member reads perm whole (it must be a permutation), then sends its
- * src block to its target's dst block; in place, it keeps its block first,
- * and writes once every member has. */
-static int permute(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sptr_t dst,
-                   tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
+/* In place through the window: every member reads perm whole (it must be
+ * a permutation) and keeps its block, and after a team barrier writes it
+ * at its target's. */
+static int permute_in_place(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sptr_t dst,
+                            tupc_sptr_t perm, size_t nbytes, int bad[3])
 {
     const int n = k->t->n, *th = k->t->thread;
     int *p = alloc(c->func, sizeof *p * (size_t)n * 2);
@@ -196,17 +196,26 @@ static int permute(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sp
     }
     const int to = th[p[k->me]];
     free(p);
-    char *mine = blk(src, tupc_impl_mythread);
-    if (in_place) {
-        char *keep = alloc(c->func, nbytes);
-        memcpy(keep, mine, nbytes);
-        barrier(c, k);
-        store(to, blk(dst, to), keep, nbytes);
-        free(keep);
-    } else {
-        store(to, blk(dst, to), mine, nbytes);
-    }
+    char *keep = alloc(c->func, nbytes);
+    memcpy(keep, blk(dst, tupc_impl_mythread), nbytes);
+    barrier(c, k);
+    store(to, blk(dst, to), keep, nbytes);
+    free(keep);
     return 0;
+}
+
+/* In place through the window: every member reads its blocks of every
+ * member's area, and after a team barrier writes its own. */
+static void exchange_in_place(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sptr_t dst,
+                              size_t nbytes)
+{
+    const int n = k->t->n, *th = k->t->thread;
+    char *to = alloc(c->func, (size_t)n * nbytes);
+    for (int j = 0; j < n; j++)
+        fetch(to + (size_t)j * nbytes, th[j], blk(dst, th[j]) + (size_t)k->me * nbytes, nbytes);
+    barrier(c, k);
+    memcpy(blk(dst, tupc_impl_mythread), to, (size_t)n * nbytes);
+    free(to);
 }
 
 /* The byte counts and displacements of a v-collective of `nb` bytes per
@@ -530,31 +539,14 @@ int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
         spread(c, v == TUPC_MPI_EXCHANGE, dst, src, nbytes);
         return 0;
     }
+    /* In place, an exchange or a permute (with src as dst). */
     struct tcall k;
     begin(c, &k);
-    const int n = k.t->n, me = k.me, *th = k.t->thread;
-    char *mine = blk(dst, tupc_impl_mythread);
     int rc = 0;
-    (void)me;
-    switch (v) {
-    case TUPC_MPI_BCAST: /* above */
-    case TUPC_MPI_SCATTER:
-    case TUPC_MPI_GATHER:
-    case TUPC_MPI_GATHER_ALL:
-        break;
-    case TUPC_MPI_EXCHANGE: { /* in place: every member reads its blocks before any writes */
-        char *to = alloc(c->func, (size_t)n * nbytes);
-        for (int j = 0; j < n; j++)
-            fetch(to + (size_t)j * nbytes, th[j], blk(src, th[j]) + (size_t)me * nbytes, nbytes);
-        barrier(c, &k);
-        memcpy(mine, to, (size_t)n * nbytes);
-        free(to);
-        break;
-    }
-    case TUPC_MPI_PERMUTE:
-        rc = permute(c, &k, dst, src, perm, nbytes, in_place, bad);
-        break;
-    }
+    if (v == TUPC_MPI_PERMUTE)
+        rc = permute_in_place(c, &k, dst, perm, nbytes, bad);
+    else
+        exchange_in_place(c, &k, dst, nbytes);
     end(c, &k);
     return rc;
 }
