@@ -494,6 +494,14 @@ static void posted(int r)
     upc_wait(d);
     if (me == 1)
         CHECK(*(long *)part(one, 1, 0) == T);
+    /* A split team's posted reduction (run at posting) of every thread's
+     * element, members or not, to its root's element. */
+    upc_barrier();
+    upc_coll_handle_t e = tupc_team_reduceL(at(one, root, 0), b, UPC_ADD, (size_t)T, 1, NULL,
+                                            UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC | UPC_ASYNC, t);
+    upc_wait(e);
+    if (me == root)
+        CHECK(*(long *)part(one, root, 0) == (long)T * (T + 1) / 2);
     tupc_team_free(&t);
     upc_barrier();
     upc_all_free(one);
