@@ -224,7 +224,6 @@ void tupc_hier_wait_done(const char *func, uint32_t upto)
         tupc_wait_peer(&tupc_hier_.m[j].done, upto, tupc_first_thread_ + j, func);
 }
 
-/* Slot s's buffer, of n bytes at least (nobody reads it now). */
 void tupc_hier_wait_entered(const struct tupc_mpi_call *c, int j, uint32_t s)
 {
     /* Acquire: thread j's writes before its entry. */
@@ -296,9 +295,7 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
         if (!ring) /* the leader's dst (src's, on its process): read until done */
             tupc_hier_wait_done(c->func, s - 1);
         if (at_root) {
-            if (c->in == TUPC_MYSYNC) /* acquire: the src thread's writes before its entry */
-                tupc_wait_peer(&tupc_hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
-                               (int)src.thread, c->func);
+            tupc_hier_wait_entered(c, (int)(src.thread - (uint32_t)tupc_first_thread_), s);
             tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
         }
         char *buf = ring ? tupc_hier_buffer(c->func, s, 0, nbytes) : at_root ? src.addr : lead_dst;
@@ -312,9 +309,7 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
     if (ring || !at_root) {
         tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
     } else if (li != 0) { /* src's own process: copies beside the leader's sends */
-        if (c->in == TUPC_MYSYNC)
-            tupc_wait_peer(&tupc_hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
-                           (int)src.thread, c->func);
+        tupc_hier_wait_entered(c, (int)(src.thread - (uint32_t)tupc_first_thread_), s);
         tupc_mpi_sync();
     }
     if (ring)

@@ -104,9 +104,7 @@ uint32_t tupc_mpi_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
             tupc_wait_peer(tupc_mpi_post_word(p), p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
         tupc_hier_wait_done(c->func, s - 1);
         if (at_root) {
-            if (c->in == TUPC_MYSYNC) /* acquire: the src thread's writes before its entry */
-                tupc_wait_peer(&tupc_hier_.m[src.thread - (uint32_t)tupc_first_thread_].entered, s,
-                               (int)src.thread, c->func);
+            tupc_hier_wait_entered(c, (int)(src.thread - (uint32_t)tupc_first_thread_), s);
             tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
         }
         struct post *j =

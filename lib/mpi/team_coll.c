@@ -100,6 +100,25 @@ static void reuse(struct tupc_mpi_team *g, uint32_t s, const char *func)
     g->last = s;
 }
 
+/* IN_MYSYNC, the leader: waits for local member j's entry of call s (its
+ * data, written before it, then seen); j 0 is the leader itself. */
+static void wait_local(const struct tupc_mpi_call *c, struct tupc_mpi_team *g, int j, uint32_t s)
+{
+    /* Acquire: what member j wrote before its entry. */
+    if (c->in == TUPC_MYSYNC && j > 0)
+        tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+}
+
+/* The same for the thread th whose data the leader touches, where th is a
+ * member here (a non-member's data counts as ready at entry). */
+static void wait_entry(const struct tupc_mpi_call *c, const struct tcall *k, uint32_t th,
+                       uint32_t s)
+{
+    const int r = k->t->rank[th];
+    if (r >= 0)
+        wait_local(c, k->g, k->g->lidx[r], s);
+}
+
 /* A broadcast in two phases on the team's communicator, as hier.c's on
  * UPC_TEAM_ALL's: each process's leader receives the bytes in its own dst
  * block (MPI_Bcast from src's process, or from the team's first process,
@@ -131,9 +150,7 @@ static void bcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t sr
         const int large = n > TUPC_HIER_RING;
         const char *from = lead;
         if (myrank == root) {
-            const int owner = k.t->rank[src.thread];
-            if (here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
-                tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)src.thread, c->func);
+            wait_entry(c, &k, src.thread, s);
             if (here)
                 tupc_mpi_sync(); /* puts from other processes into src */
             if (here && large)
@@ -268,9 +285,7 @@ uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t
             tupc_wait_peer(*mark, p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
         reuse(g, s, c->func);
         if (myrank == root) {
-            const int owner = k.t->rank[src.thread];
-            if (here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
-                tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)src.thread, c->func);
+            wait_entry(c, &k, src.thread, s);
             if (here) {
                 tupc_mpi_sync(); /* puts from other processes into src */
                 from = src.addr;
@@ -319,13 +334,11 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
         const int direct = myrank == root && here && g->ident;
         if (gather) {
             for (int j = 0; j < g->L && g->L > 1; j++) { /* the process's blocks, by rank */
-                if (c->in == TUPC_MYSYNC && j > 0)
-                    tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+                wait_local(c, g, j, s);
                 memcpy(out + (size_t)j * nb, src.addr + (size_t)g->lthread[j] * S, nb);
             }
-            const int owner = k.t->rank[dst.thread]; /* dst's holder, IN_MYSYNC */
-            if (myrank == root && here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
-                tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)dst.thread, c->func);
+            if (myrank == root) /* dst's holder */
+                wait_entry(c, &k, dst.thread, s);
             const char *o = g->L > 1 ? out : mine;
             char *to = direct ? dst.addr : in;
             TUPC_HIER_CALL(
@@ -336,9 +349,7 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
                 store((int)dst.thread, dst.addr + (size_t)g->order[i] * nb, in + i * nb, nb);
         } else {
             if (myrank == root) {
-                const int owner = k.t->rank[src.thread];
-                if (here && owner >= 0 && c->in == TUPC_MYSYNC && g->lidx[owner] > 0)
-                    tupc_wait_peer(&g->m[g->lidx[owner]].entered, s, (int)src.thread, c->func);
+                wait_entry(c, &k, src.thread, s);
                 if (here)
                     tupc_mpi_sync();                      /* puts from other processes into src */
                 for (size_t i = 0; i < N && !direct; i++) /* src's blocks in process order */
@@ -401,8 +412,7 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
             char *out = tupc_hier_grow(c->func, &g->out, (xchg ? N : 1) * L * nb + 1);
             in = tupc_hier_grow(c->func, &g->in, N * (xchg ? L : 1) * nb + 1);
             for (int j = 0; j < g->L; j++) {
-                if (c->in == TUPC_MYSYNC && j > 0)
-                    tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+                wait_local(c, g, j, s);
                 const char *a = src.addr + (size_t)g->lthread[j] * S;
                 if (!xchg) {
                     memcpy(out + (size_t)j * nb, a, nb);
@@ -497,8 +507,7 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
             for (int j = 0; j < g->L; j++) {
                 if (g->proc[p[g->local[j]]] != q)
                     continue;
-                if (c->in == TUPC_MYSYNC && j > 0)
-                    tupc_wait_peer(&g->m[j].entered, s, g->lthread[j], c->func);
+                wait_local(c, g, j, s);
                 memcpy(out + (size_t)at++ * nb, src.addr + (size_t)g->lthread[j] * S, nb);
             }
         TUPC_HIER_CALL(MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
