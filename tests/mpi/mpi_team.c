@@ -8,6 +8,7 @@
  * arrays over all THREADS, members or not, against a serial oracle; team
  * barriers; and many splits and frees in a row. */
 #include "check.h"
+#include "oracle.h"
 
 #include <string.h>
 #include <upc_collective.h>
@@ -85,19 +86,6 @@ static upc_team_t split(upc_team_t parent, int k)
 enum verb { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, EXCHANGE_IN_PLACE, PERMUTE, NVERBS };
 static const char *const names[] = {"broadcast", "scatter",           "gather", "gather_all",
                                     "exchange",  "exchange in place", "permute"};
-
-/* Offset off of thread t's partition of an allocation. */
-static unsigned char *part(tupc_sptr_t a, int t, size_t off)
-{
-    return (unsigned char *)a.addr + (size_t)t * tupc_impl_partition_size + off;
-}
-static tupc_sptr_t at(tupc_sptr_t a, int t, size_t off)
-{
-    a.addr = (char *)part(a, t, off);
-    a.thread = (unsigned)t;
-    a.phase = 0;
-    return a;
-}
 
 /* The expected byte k of rank me's dst (of n), or -1 where it keeps FILL. */
 static int expect(enum verb v, size_t nb, int n, int me, int root, int shift, int r, size_t k)
@@ -231,49 +219,6 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
 
 /* ---- Reductions ---------------------------------------------------------- */
 
-static long mat_mul(long a, long b)
-{
-    long x[4], y[4], z[4];
-    for (int i = 0; i < 4; i++)
-        x[i] = (a >> (16 * i)) & 0xffff, y[i] = (b >> (16 * i)) & 0xffff;
-    z[0] = (x[0] * y[0] + x[1] * y[2]) % 251;
-    z[1] = (x[0] * y[1] + x[1] * y[3]) % 251;
-    z[2] = (x[2] * y[0] + x[3] * y[2]) % 251;
-    z[3] = (x[2] * y[1] + x[3] * y[3]) % 251;
-    return z[0] | z[1] << 16 | z[2] << 32 | z[3] << 48;
-}
-static long add_l(long a, long b)
-{
-    return (long)((unsigned long)a + (unsigned long)b);
-}
-static long val(size_t i, int r, upc_op_t op)
-{
-    if (op == UPC_NONCOMM_FUNC)
-        return (long)((i * 7 + r) % 251) | (long)((i * 3 + 1) % 251) << 16 |
-               (long)((i * 5 + 2) % 251) << 32 | (long)((i + r + 3) % 251) << 48;
-    if (op == UPC_MULT)
-        return (long)(i % 3) + 1 - (i % 7 == 3) * 3;
-    return (long)((i * 2654435761u + (size_t)r) % 1000003) - 500000;
-}
-static long oper(upc_op_t op, long a, long b)
-{
-    switch (op) {
-    case UPC_ADD:
-    case UPC_FUNC:
-        return add_l(a, b);
-    case UPC_MULT:
-        return (long)((unsigned long)a * (unsigned long)b);
-    case UPC_XOR:
-        return a ^ b;
-    case UPC_LOGAND:
-        return a && b;
-    case UPC_MAX:
-        return b > a ? b : a;
-    default:
-        return mat_mul(a, b);
-    }
-}
-
 /* shared [B] long of n elements from element off of its allocation. */
 struct arr {
     tupc_sptr_t base, p;
@@ -309,10 +254,10 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
         for (ptrdiff_t i = off ? -1 : 0; i <= (ptrdiff_t)n; i++) {
             tupc_sptr_t e = arr_at(&a[k], i), f = arr_at(&d[k], i);
             if ((int)upc_threadof(e) == me)
-                tupc_put_long(e, i >= 0 && i < (ptrdiff_t)n ? val((size_t)i, r + k, op) : 0);
+                tupc_put_long(e, i >= 0 && i < (ptrdiff_t)n ? val_l((size_t)i, r + k, op) : 0);
             if ((int)upc_threadof(f) == me)
                 tupc_put_long(f, (extra & UPC_IN_PLACE) && i >= 0 && i < (ptrdiff_t)n
-                                     ? val((size_t)i, r + k, op)
+                                     ? val_l((size_t)i, r + k, op)
                                      : -3);
         }
         tupc_put_long(at(one[k], me, 0), -7);
@@ -333,8 +278,8 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
         if (rank == 0) {
             long acc = 0, prev = -3;
             for (size_t i = 0; i < n; i++) {
-                long x = val(i, r + c, op);
-                acc = i == 0 ? x : oper(op, acc, x);
+                long x = val_l(i, r + c, op);
+                acc = i == 0 ? x : oper_l(op, acc, x);
                 long want = (extra & UPC_EXCLUSIVE_PREFIX_REDUCE) ? prev : acc;
                 prev = acc;
                 long got = B ? tupc_get_long(arr_at(&d[c], (ptrdiff_t)i)) : want;
