@@ -400,15 +400,15 @@ void tupc_calls_differ_team(const char *func, int team, uint32_t n, int j, int r
 
 void tupc_calls_differ(const char *func, int j)
 {
-    tupc_calls_differ_team(func, 0, tupc_calls_self_.n, j, j);
+    tupc_calls_differ_team(func, 0, tupc_calls_self_.all->n, j, j);
 }
 
 void tupc_calls_thread_end(void)
 {
     struct tupc_calls_self *s = &tupc_calls_self_;
     /* Relaxed: read after pthread_join, which orders them. */
-    atomic_store_explicit(&s->mine->end_n, s->n, memory_order_relaxed);
-    atomic_store_explicit(&s->mine->end_sig, s->sig, memory_order_relaxed);
+    atomic_store_explicit(&s->mine->end_n, s->all->n, memory_order_relaxed);
+    atomic_store_explicit(&s->mine->end_sig, s->all->sig, memory_order_relaxed);
 }
 
 int tupc_calls_check_end(int threads, char *buf, size_t len)
@@ -463,5 +463,5 @@ int tupc_calls_describe(int t, const char *func, char *buf, size_t len)
 void tupc_calls_describe_mine(const char *func, char *buf, size_t len)
 {
     if (!tupc_calls_describe(tupc_impl_mythread, func, buf, len))
-        snprintf(buf, len, "collective call %u", (unsigned)tupc_calls_self_.n);
+        snprintf(buf, len, "collective call %u", (unsigned)tupc_calls_self_.all->n);
 }

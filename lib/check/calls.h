@@ -75,10 +75,20 @@ struct tupc_calls_thread {
     struct tupc_call_vals vals[TUPC_CALL_VALS];
 } __attribute__((aligned(64)));
 
+/* A member's ledger of its calls on one team: how many it has made and the
+ * running fold of their signatures (tupc_sig of each call's arguments and
+ * function). Every team's member state holds one (coll/team.h), UPC_TEAM_ALL's
+ * too; the barrier of all threads, which sits below the teams and also
+ * serves upc_barrier, compares UPC_TEAM_ALL's through tupc_calls_self_.all. */
+struct tupc_ledger {
+    uint32_t n;
+    uint64_t sig;
+};
+
 struct tupc_calls_self {
-    uint32_t n;   /* collective calls made on UPC_TEAM_ALL */
-    uint32_t rec; /* records written to the ring (calls on any team) */
-    uint64_t sig; /* running fold of the signatures of the n calls */
+    const struct tupc_ledger *all; /* the thread's ledger on UPC_TEAM_ALL, set by
+                                      the engine when the thread starts */
+    uint32_t rec;                  /* records written to the ring (calls on any team) */
     uint32_t episode;
     struct tupc_calls_thread *mine;
     uint64_t kept; /* the key of the last values kept */
@@ -149,21 +159,14 @@ static inline void tupc_calls_record_(struct tupc_calls_self *s, const char *fun
     tupc_calls_new_run_(s, func, args, tf, seq);
 }
 
-/* Records collective call `func` on UPC_TEAM_ALL with arguments `args`
- * (their signature, flags included) and returns the running signature,
- * this call included. Inline: every collective call runs it. Readers read
- * the ring only after an acquire that saw a later store of this thread
- * (its entry counter or its barrier arrival), or to explain an error
- * already found. */
-static inline uint64_t tupc_calls_note_(struct tupc_calls_self *s, const char *func, unsigned flags,
-                                        uint64_t args)
-{
-    uint32_t n = ++s->n;
-    s->sig = tupc_sig(s->sig, args ^ (uintptr_t)func);
-    tupc_calls_record_(s, func, flags, args, 0, n);
-    return s->sig;
-}
-static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_t args)
+/* Records call `seq` on team `team` (0: UPC_TEAM_ALL) with arguments
+ * `args` (their signature, flags included) in the thread's ring; the
+ * member's ledger on the team (struct tupc_ledger) counts and folds it.
+ * Inline: every collective call runs it. Readers read the ring only after an
+ * acquire that saw a later store of this thread (its entry counter or its
+ * barrier arrival), or to explain an error already found. */
+static inline void tupc_calls_note(const char *func, unsigned flags, uint64_t args, int team,
+                                   uint32_t seq)
 {
 #if TUPC_HAVE_MPI
     /* The collectives' engine reads other threads' counters and data in
@@ -171,18 +174,7 @@ static inline uint64_t tupc_calls_note(const char *func, unsigned flags, uint64_
      * gets here (the 1.3 functions hier*.c, the teams' and the _x forms
      * team*.c, the sort its own); one that did not would be refused. */
     if (__builtin_expect(tupc_procs_ > 1, 0))
-        tupc_mpi_refuse(func, "this collective");
-#endif
-    return tupc_calls_note_(&tupc_calls_self_, func, flags, args);
-}
-
-/* Records call `seq` on team `team` (another team than UPC_TEAM_ALL). */
-static inline void tupc_calls_note_team(const char *func, unsigned flags, uint64_t args, int team,
-                                        uint32_t seq)
-{
-#if TUPC_HAVE_MPI
-    if (__builtin_expect(tupc_procs_ > 1, 0))
-        tupc_mpi_refuse(func, "a collective on a team");
+        tupc_mpi_refuse(func, team ? "a collective on a team" : "this collective");
 #endif
     tupc_calls_record_(&tupc_calls_self_, func, flags, args, team, seq);
 }
@@ -217,7 +209,7 @@ extern const char *(*tupc_calls_team_namer)(int team, char *buf, size_t len);
 /* The running signature folded to the 32 bits a barrier carries. */
 static inline uint32_t tupc_calls_sig32(void)
 {
-    uint64_t h = tupc_calls_self_.sig;
+    uint64_t h = tupc_calls_self_.all->sig;
     return (uint32_t)(h ^ (h >> 32));
 }
 

@@ -109,7 +109,7 @@ void tupc_x_begin_across(struct tupc_x *x, upc_flag_t mode, enum tupc_sync in, e
     x->out = out;
     int li;
     struct tupc_mpi_team *g = part_of(x, &li);
-    (void)tupc_mpi_team_enter(g, li, all ? NULL : t->self[x->k.me], t->id, x->func, (unsigned)mode,
+    (void)tupc_mpi_team_enter(g, li, t->self[x->k.me], t->id, x->func, (unsigned)mode,
                               tupc_sig(sig, (uint64_t)(unsigned)mode));
     if (in != TUPC_NOSYNC)
         tupc_mpi_team_barrier(g, li, x->func, all ? NULL : t);

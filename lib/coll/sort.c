@@ -232,7 +232,7 @@ static void sort_across(struct tupc_team *t, const char *fn, tupc_sptr_t A, size
     const int all = t == &tupc_team_all_, me = tupc_team_my_rank(t);
     struct tupc_mpi_team *g = all ? tupc_mpi_team_all_ : t->mpi;
     const int li = g->lidx[me];
-    (void)tupc_mpi_team_enter(g, li, all ? NULL : t->self[me], t->id, fn, (unsigned)flags, sig);
+    (void)tupc_mpi_team_enter(g, li, t->self[me], t->id, fn, (unsigned)flags, sig);
     if (in != TUPC_NOSYNC)
         tupc_mpi_team_barrier(g, li, fn, all ? NULL : t);
     else

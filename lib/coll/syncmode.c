@@ -180,7 +180,7 @@ static void check_peer(const struct tupc_coll *c, int j)
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&k->entered.value, memory_order_relaxed) != s)
         return;
-    if (f != me->func || a != me->sig)
+    if (f != me->func || a != me->ledger.sig)
         tupc_team_calls_differ(me->team, me->me, me->func, j);
 }
 
@@ -253,6 +253,8 @@ void tupc_coll_thread_start(void)
         .line = &tupc_team_all_.member[me].k, .team = &tupc_team_all_, .me = me, .size = THREADS};
     /* Read by other threads only after a barrier or a call has ordered it. */
     tupc_team_all_.self[me] = &tupc_coll_self_;
+    /* The barrier of all threads, below the engine, compares the ledger. */
+    tupc_calls_self_.all = &tupc_coll_self_.ledger;
 }
 
 void tupc_coll_barrier(const struct tupc_coll *c)

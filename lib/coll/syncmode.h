@@ -43,11 +43,11 @@ struct tupc_coll {
 };
 
 /* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_self_)
- * holds its count of calls % THREADS (the count itself, which is also the
- * number of the call it is in, is tupc_calls_self_.n: the ledger that every
- * barrier of all threads compares), that call's function and running
- * signature (for the messages of its waits and to compare peers' calls
- * with), and its line, as on any other team. */
+ * holds, as a member's state on any team does, its ledger of calls (the
+ * count, which is also the number of the call it is in, and the running
+ * signature: what every barrier of the team compares), its count of calls %
+ * the team's size, that call's function (for the messages of its waits and
+ * to compare peers' calls with), and its line. */
 
 /* The caller's state on call c's team. */
 static inline struct tupc_coll_self *tupc_coll_state(const struct tupc_coll *c)
@@ -56,13 +56,14 @@ static inline struct tupc_coll_self *tupc_coll_state(const struct tupc_coll *c)
 }
 
 /* Every thread must make the same collective calls with the same
- * (single-valued) arguments. Each call is recorded in check/calls.h, which
- * folds its signature into the thread's running signature; that value,
- * stored beside the counters, is compared by every thread that waits for
- * another in the same call (IN_MYSYNC, OUT_MYSYNC), and the barriers
- * compare it too, so calls under NOSYNC, which wait for nobody, are checked
- * at the next point where the threads meet. Callers fold each argument into
- * the call's signature with tupc_sig. */
+ * (single-valued) arguments. Each call is counted in the member's ledger on
+ * its team, which folds its signature into the running signature, and
+ * recorded in check/calls.h's ring, for the messages; the running
+ * signature, stored beside the counters, is compared by every thread that
+ * waits for another in the same call (IN_MYSYNC, OUT_MYSYNC), and the
+ * barriers compare it too, so calls under NOSYNC, which wait for nobody, are
+ * checked at the next point where the threads meet. Callers fold each
+ * argument into the call's signature with tupc_sig. */
 
 int tupc_coll_init(int threads);
 void tupc_coll_fini(void);
@@ -114,17 +115,37 @@ static inline void tupc_coll_flags(const char *func, upc_flag_t flags, enum tupc
     *out = (enum tupc_sync)(m >> 2);
 }
 
-/* What every entry stores, on UPC_TEAM_ALL (tupc_coll_begin) or another team
- * (tupc_coll_begin_team): call number seq of n members, its function and
- * the running signature sig, in the caller's state and line. */
-static inline void tupc_coll_post_entry_(struct tupc_coll *c, struct tupc_coll_self *self,
-                                         uint32_t seq, int n, const char *func, uint64_t sig)
+/* Counts a call to func with arguments args (their signature, flags
+ * included) in the member's ledger on team team_id (0: UPC_TEAM_ALL) and
+ * records it in the thread's ring; returns its number on the team. The
+ * paths across processes (mpi/) enter through this too. */
+static inline uint32_t tupc_coll_note(struct tupc_coll_self *self, int team_id, const char *func,
+                                      unsigned flags, uint64_t args)
 {
-    c->seq = seq;
-    self->calls_mod = self->calls_mod + 1 == n ? 0 : self->calls_mod + 1;
-    c->turn = self->calls_mod;
+    uint32_t seq = ++self->ledger.n;
+    self->ledger.sig = tupc_sig(self->ledger.sig, args ^ (uintptr_t)func);
     self->func = func;
-    self->sig = sig;
+    tupc_calls_record_(&tupc_calls_self_, func, flags, args, team_id, seq);
+    return seq;
+}
+
+/* What every entry stores, on UPC_TEAM_ALL (tupc_coll_begin) or another team
+ * (tupc_coll_begin_team): the call is counted in the member's ledger
+ * (tupc_calls_note refuses it across processes, where mpi/'s paths run
+ * instead), and its number, function and running signature are stored in
+ * the caller's line, for a team of n members. */
+static inline void tupc_coll_post_entry_(struct tupc_coll *c, struct tupc_coll_self *self,
+                                         int team_id, int n, const char *func, unsigned flags)
+{
+    const uint32_t seq = ++self->ledger.n;
+    const uint64_t sig = tupc_sig(self->ledger.sig, c->args ^ (uintptr_t)func);
+    const int turn = self->calls_mod + 1 == n ? 0 : self->calls_mod + 1;
+    self->calls_mod = turn;
+    tupc_calls_note(func, flags, c->args, team_id, seq);
+    c->seq = seq;
+    c->turn = turn;
+    self->func = func;
+    self->ledger.sig = sig;
     struct tupc_coll_line *l = self->line;
     /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
      * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
@@ -158,8 +179,7 @@ static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_fl
     c->out = out;
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    uint64_t sig = tupc_calls_note(func, (unsigned)flags, c->args);
-    tupc_coll_post_entry_(c, self, tupc_calls_self_.n, THREADS, func, sig);
+    tupc_coll_post_entry_(c, self, 0, THREADS, func, (unsigned)flags);
     if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
         tupc_coll_compare_all(c);
     if (in == TUPC_ALLSYNC)
@@ -199,10 +219,7 @@ tupc_coll_begin_team(struct tupc_coll *c, struct tupc_team *t, struct tupc_coll_
     c->out = out;
     c->func = func;
     c->args = tupc_sig(args, (uint64_t)(unsigned)flags);
-    ++self->n;
-    tupc_calls_note_team(func, (unsigned)flags, c->args, t->id, self->n);
-    tupc_coll_post_entry_(c, self, self->n, self->size, func,
-                          tupc_sig(self->sig, c->args ^ (uintptr_t)func));
+    tupc_coll_post_entry_(c, self, t->id, self->size, func, (unsigned)flags);
     if (__builtin_expect(tupc_checks_ == TUPC_CHECK_FULL, 0))
         tupc_coll_compare_all(c);
     if (in == TUPC_ALLSYNC)

@@ -92,7 +92,7 @@ int tupc_team_check_end(char *buf, size_t len)
             if (ra < 0)
                 ra = r;
             const struct tupc_coll_self *a = t->self[ra], *b = t->self[r];
-            if (b->n == a->n && b->sig == a->sig)
+            if (b->ledger.n == a->ledger.n && b->ledger.sig == a->ledger.sig)
                 continue;
             char team[160];
             snprintf(buf, len,
@@ -101,9 +101,9 @@ int tupc_team_check_end(char *buf, size_t len)
                      "the last %s, where its rank %d (thread %d) made %u, the last %s; expected "
                      "every member to make the same calls on the team with the same "
                      "single-valued arguments (UPC 1.3 7.4 para 3 and 4; " SEC ")",
-                     r, tupc_team_describe(t, team, sizeof team), t->thread[r], (unsigned)b->n,
-                     b->func ? b->func : "none", ra, t->thread[ra], (unsigned)a->n,
-                     a->func ? a->func : "none");
+                     r, tupc_team_describe(t, team, sizeof team), t->thread[r],
+                     (unsigned)b->ledger.n, b->func ? b->func : "none", ra, t->thread[ra],
+                     (unsigned)a->ledger.n, a->func ? a->func : "none");
             return 1;
         }
     }
@@ -331,8 +331,8 @@ static void split_across(struct tupc_team *p, upc_team_t parent, int colour, int
     struct tupc_mpi_team *g = p == &tupc_team_all_ ? tupc_mpi_team_all_ : p->mpi;
     const int pr = tupc_team_my_rank(p), li = g->lidx[pr];
     const uint32_t s =
-        tupc_mpi_team_enter(g, li, p == &tupc_team_all_ ? NULL : p->self[pr], p->id, SPLIT,
-                            UPC_IN_NOSYNC | UPC_OUT_NOSYNC, (uint64_t)(unsigned)parent);
+        tupc_mpi_team_enter(g, li, p->self[pr], p->id, SPLIT, UPC_IN_NOSYNC | UPC_OUT_NOSYNC,
+                            (uint64_t)(unsigned)parent);
     const int item[2] = {colour, key};
     const int *ck = tupc_mpi_team_allgather(g, li, s, item, sizeof item, SPLIT);
     if (li == 0)

@@ -12,16 +12,18 @@
  * and owns the same parts: its members' lines, their own states, their
  * barrier lines and the maps between ranks and threads. UPC_TEAM_ALL is the
  * team tupc_team_all_, made when the run starts, whose members are the
- * threads by number (its maps are the identity). Two things set it apart,
- * each for a reason: each member's own state is the thread's thread-local
- * tupc_coll_self_ (its self[] points there), which a 1.3 call reaches at a
- * constant offset with no load (a cached pointer to it in an array cost the
- * 8-byte NO|NO and MY|MY calls 3-8%: one more load on their critical path);
- * and its barrier is sync/barrier.c's (form TUPC_TEAM_BAR_ALL), which
- * also serves upc_barrier and therefore compares its calls' ledger, kept in
- * check/calls.h below the barriers. The engine's paths take the team as an
- * argument; the 1.3 functions pass &tupc_team_all_, a constant, so that the
- * map reads fold away.
+ * threads by number (its maps are the identity). Each member's state holds
+ * its ledger of calls on the team (struct tupc_ledger), UPC_TEAM_ALL's as
+ * every other's. One thing sets UPC_TEAM_ALL apart, for a reason: each
+ * member's own state is the thread's thread-local tupc_coll_self_ (its self[]
+ * points there), which a 1.3 call reaches at a constant offset with no load
+ * (a cached pointer to it in an array cost the 8-byte NO|NO and MY|MY calls
+ * 3-8%: one more load on their critical path). Its barrier is a form like
+ * the others' (TUPC_TEAM_BAR_ALL): sync/barrier.c's, which also serves
+ * upc_barrier and reads the ledger through the pointer the engine leaves in
+ * check/calls.h's tupc_calls_self_.all. The engine's paths take the team as
+ * an argument; the 1.3 functions pass &tupc_team_all_, a constant, so that
+ * the map reads fold away.
  *
  * Other teams are made by tupc_team_split (coll/team.c) and freed by
  * tupc_team_free. A upc_team_t names one: slot | generation << 16, so a
@@ -31,6 +33,7 @@
 
 #include <upc_collective_ext.h>
 
+#include "check/calls.h"
 #include "sync/barrier.h"
 #include "sync/wait.h"
 
@@ -46,12 +49,12 @@
  * UPC_TEAM_ALL's, whose states are thread-local, against 0.98 with the
  * pairs apart). */
 struct tupc_coll_self {
-    uint32_t n;        /* calls made on this team (UPC_TEAM_ALL: tupc_calls_self_.n instead) */
-    int calls_mod;     /* n % team size, kept without a division */
-    const char *func;  /* the call n's function and the running signature of */
-    uint64_t sig;      /* calls 1..n, compared with the other members' */
-    uint32_t finished; /* newest call every member is known to have finished */
-    uint32_t episode;  /* team barriers this member has arrived at */
+    struct tupc_ledger ledger; /* calls made on this team and their running signature,
+                                  compared with the other members' */
+    int calls_mod;             /* ledger.n % team size, kept without a division */
+    const char *func;          /* the function of call ledger.n */
+    uint32_t finished;         /* newest call every member is known to have finished */
+    uint32_t episode;          /* team barriers this member has arrived at */
     struct tupc_coll_line *line;
     struct tupc_team *team; /* the team, */
     int me, size;           /* this member's rank in it, and its size */

@@ -77,7 +77,7 @@ _Noreturn void tupc_team_calls_differ(const struct tupc_team *t, int me, const c
 {
     if (t == &tupc_team_all_)
         tupc_calls_differ(func, j);
-    tupc_calls_differ_team(func, t->id, t->self[me]->n, tupc_team_thread_of(t, j), j);
+    tupc_calls_differ_team(func, t->id, t->self[me]->ledger.n, tupc_team_thread_of(t, j), j);
 }
 
 struct bar_wait {
@@ -119,7 +119,7 @@ static void bar_check(const struct tupc_team *t, int me, uint32_t e, const char 
                       r, tupc_team_describe(t, team, sizeof team), tupc_team_thread_of(t, r), f,
                       func);
         }
-        if (n != a->n || s != a->sig)
+        if (n != a->ledger.n || s != a->ledger.sig)
             tupc_team_calls_differ(t, me, func, r);
     }
 }
@@ -139,8 +139,8 @@ static void bar_flat(struct tupc_team *t, int rank, uint32_t e, const char *func
         tupc_wait_peer(&b->arrive, e, tupc_team_thread_of(t, r), func); /* acquire */
         /* Relaxed: ordered by the acquire above; r cannot rewrite the slot
          * before e + 2, which needs our arrival at e + 1. */
-        if (atomic_load_explicit(&b->slot[e % 2].calls, memory_order_relaxed) != s->n ||
-            atomic_load_explicit(&b->slot[e % 2].sig, memory_order_relaxed) != s->sig ||
+        if (atomic_load_explicit(&b->slot[e % 2].calls, memory_order_relaxed) != s->ledger.n ||
+            atomic_load_explicit(&b->slot[e % 2].sig, memory_order_relaxed) != s->ledger.sig ||
             atomic_load_explicit(&b->slot[e % 2].func, memory_order_relaxed) != func)
             bar_check(t, rank, e, func); /* fails, naming who differs */
     }
@@ -151,8 +151,8 @@ void tupc_team_barrier_own_(struct tupc_team *t, int rank, const char *func)
     struct tupc_coll_self *s = t->self[rank];
     uint32_t e = ++s->episode;
     struct tupc_team_bar *b = &t->bar[rank];
-    atomic_store_explicit(&b->slot[e % 2].calls, s->n, memory_order_relaxed);
-    atomic_store_explicit(&b->slot[e % 2].sig, s->sig, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].calls, s->ledger.n, memory_order_relaxed);
+    atomic_store_explicit(&b->slot[e % 2].sig, s->ledger.sig, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].func, func, memory_order_relaxed);
     atomic_store_explicit(&b->slot[e % 2].episode, e, memory_order_relaxed);
     if (t->alg.barrier == TUPC_TEAM_BAR_FLAT) {
@@ -164,7 +164,8 @@ void tupc_team_barrier_own_(struct tupc_team *t, int rank, const char *func)
      * nodes of the barrier of all threads do). Never 0, the empty value.
      * Relaxed: the fetch_add below orders them. */
     const int k = (int)(e % 2);
-    uint64_t digest = tupc_sig(tupc_sig(s->sig, s->n), (uintptr_t)func) | (uint64_t)1 << 63;
+    uint64_t digest = tupc_sig(tupc_sig(s->ledger.sig, s->ledger.n), (uintptr_t)func) | (uint64_t)1
+                                                                                            << 63;
     uint64_t seen = 0;
     if (!atomic_compare_exchange_strong_explicit(&t->digest[k], &seen, digest, memory_order_relaxed,
                                                  memory_order_relaxed) &&

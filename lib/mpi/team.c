@@ -22,6 +22,7 @@
 
 #include "check/calls.h"
 #include "check/error.h"
+#include "coll/syncmode.h"
 #include "coll/team.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
@@ -198,16 +199,7 @@ uint32_t tupc_mpi_team_enter(struct tupc_mpi_team *g, int li, struct tupc_coll_s
                              int team_id, const char *func, unsigned flags, uint64_t args)
 {
     struct tupc_mpi_tmember *me = &g->m[li];
-    if (self) { /* as tupc_coll_begin_team records a call on a team */
-        ++self->n;
-        self->sig = tupc_sig(self->sig, args ^ (uintptr_t)func);
-        self->func = func;
-        tupc_calls_record_(&tupc_calls_self_, func, flags, args, team_id, self->n);
-        me->calls = self->n;
-    } else {
-        (void)tupc_calls_note_(&tupc_calls_self_, func, flags, args);
-        me->calls = tupc_calls_self_.n;
-    }
+    me->calls = tupc_coll_note(self, team_id, func, flags, args);
     return ++me->seq;
 }
 

@@ -73,9 +73,9 @@ struct tupc_mpi_team *tupc_mpi_team_make(const struct tupc_mpi_team *parent, con
 void tupc_mpi_team_unmake(struct tupc_mpi_team *g);
 
 /* The entry of call `func` (arguments' signature `args`, flags) of the
- * member of local index li, whose own state on the team is self (NULL:
- * UPC_TEAM_ALL, whose count is check/calls.h's): records it and returns
- * the number it takes in the part's sequence. */
+ * member of local index li, whose own state on the team is self: counts
+ * it in the member's ledger and returns the number it takes in the part's
+ * sequence. */
 uint32_t tupc_mpi_team_enter(struct tupc_mpi_team *g, int li, struct tupc_coll_self *self,
                              int team_id, const char *func, unsigned flags, uint64_t args);
 /* A barrier of the team's members (its own number in the sequence), which
