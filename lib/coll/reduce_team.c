@@ -52,68 +52,90 @@ enum what { REDUCE, PREFIX, ALL };
  * RANGES the team's own (n balanced index ranges, in rank order), PIECES
  * the 1.3 paths' pieces (tupc_red_covers; in key order), ONE the 1.3 small
  * calls' (one thread reads all of src). */
-enum plan { RANGES, PIECES, ONE };
+enum cut { RANGES, PIECES, ONE };
+
+/* A reduction's plan: its cut and what each piece reads. A blocking call
+ * on the team's own path runs piece `me` on each member now and combines
+ * in rank order; a posted one records one job per piece (take_piece) and
+ * the last to finish combines them (combine_pieces): the same steps, so the
+ * same bits. */
+struct plan {
+    const struct tupc_red_type *ty;
+    struct tupc_red_lay L;
+    tupc_sptr_t dst;
+    upc_op_t op;
+    tupc_red_fn f;
+    enum cut cut;
+    int n; /* pieces */
+};
+
+/* Piece k's partial into *part; 0 for an empty piece. */
+static int take_piece(const struct plan *p, int k, union tupc_red_val *part)
+{
+    const struct tupc_red_type *ty = p->ty;
+    if (p->cut == PIECES)
+        return tupc_red_partial(ty, &p->L, k, p->op, p->f, part);
+    size_t lo, m;
+    if (p->cut == ONE)
+        lo = 0, m = p->L.n;
+    else
+        tupc_red_range_of(p->L.n, p->n, k, &lo, &m);
+    if (m && p->cut == ONE)
+        tupc_red_range(ty, &p->L, 0, m, p->op, p->f, part);
+    else if (m)
+        tupc_red_walk(ty, &p->L, p->dst, lo, m, p->op, p->f, 0, NULL, part);
+    return m != 0;
+}
+
+/* The combined result acc written where the call puts it: for ALL every
+ * member's element of dst, else dst's one element. */
+static void put_result(const struct tupc_red_type *ty, enum what what, const struct tupc_team *t,
+                       tupc_sptr_t dst, const union tupc_red_val *acc)
+{
+    if (what == ALL)
+        for (int r = 0, n = tupc_team_n(t); r < n; r++)
+            memcpy(tupc_red_dst_of(dst, tupc_team_thread_of(t, r)), acc, ty->size);
+    else
+        memcpy(dst.addr, acc, ty->size);
+}
 
 /* An asynchronous call's computation (see the top); its request frees it. */
 struct job {
-    const struct tupc_red_type *ty;
-    struct tupc_red_lay L;
-    tupc_sptr_t dst, src;
-    upc_op_t op;
-    tupc_red_fn f;
+    struct plan p;
+    tupc_sptr_t src;
     enum what what;
-    enum plan plan;
-    int excl, in_place, n; /* n: jobs of a reduction */
+    int excl, in_place;
     enum tupc_sync out;
     const struct tupc_team *t;
-    _Atomic int pending;         /* REDUCE, ALL: ranges whose partial is not taken yet */
-    struct tupc_red_part part[]; /* REDUCE, ALL: by rank */
+    _Atomic int pending;         /* REDUCE, ALL: pieces whose partial is not taken yet */
+    struct tupc_red_part part[]; /* REDUCE, ALL: by piece */
 };
 
-/* REDUCE and ALL, one job per range, run by anyone, maybe at once: range
- * k's partial, as member k of the blocking form takes it; the last job to
- * finish combines them in rank order and writes the result, as the
- * blocking form's combiner does. */
+/* REDUCE and ALL, one job per piece, run by anyone, maybe at once; the
+ * last job to finish combines the partials in piece order and writes the
+ * result, as the blocking form's combiner does. */
 static void run_range(void *arg, size_t k)
 {
     struct job *j = arg;
-    const struct tupc_red_type *ty = j->ty;
-    size_t lo, m;
-    if (j->plan == PIECES) {
-        j->part[k].have = tupc_red_partial(ty, &j->L, (int)k, j->op, j->f, &j->part[k].v);
-    } else {
-        if (j->plan == ONE)
-            lo = 0, m = j->L.n;
-        else
-            tupc_red_range_of(j->L.n, j->n, (int)k, &lo, &m);
-        j->part[k].have = m != 0;
-        if (m && j->plan == ONE)
-            tupc_red_range(ty, &j->L, 0, m, j->op, j->f, &j->part[k].v);
-        else if (m)
-            tupc_red_walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &j->part[k].v);
-    }
+    const struct tupc_red_type *ty = j->p.ty;
+    j->part[k].have = take_piece(&j->p, (int)k, &j->part[k].v);
     /* Acq_rel: every job's partial happens before its decrement, and so
      * before the last one's combine below. */
     if (atomic_fetch_sub_explicit(&j->pending, 1, memory_order_acq_rel) != 1)
         return;
     union tupc_red_val acc;
     int any = 0;
-    for (int r = 0; r < j->n; r++) {
+    for (int r = 0; r < j->p.n; r++) {
         if (!j->part[r].have)
             continue;
         if (any)
-            ty->combine(j->op, j->f, &acc, &j->part[r].v);
+            ty->combine(j->p.op, j->p.f, &acc, &j->part[r].v);
         else
             memcpy(&acc, &j->part[r].v, ty->size);
         any = 1;
     }
-    if (!any)
-        return;
-    if (j->what == ALL) /* every member's element (j->n counts jobs, not members) */
-        for (int r = 0, n = tupc_team_n(j->t); r < n; r++)
-            memcpy(tupc_red_dst_of(j->dst, tupc_team_thread_of(j->t, r)), &acc, ty->size);
-    else
-        memcpy(j->dst.addr, &acc, ty->size);
+    if (any)
+        put_result(ty, j->what, j->t, j->p.dst, &acc);
 }
 
 /* PREFIX, one job: what the members of the blocking form do, one range
@@ -124,36 +146,63 @@ static void run_prefix(void *arg, size_t k)
 {
     (void)k;
     struct job *j = arg;
-    const struct tupc_red_type *ty = j->ty;
-    if (tupc_red_prefix_serial(ty, j->t, j->dst, j->src, j->op, j->L.n, j->L.B, j->f, j->in_place,
+    const struct tupc_red_type *ty = j->p.ty;
+    const struct plan *p = &j->p;
+    if (tupc_red_prefix_serial(ty, j->t, p->dst, j->src, p->op, p->L.n, p->L.B, p->f, j->in_place,
                                j->excl, j->out))
         return;
     union tupc_red_val seed, part;
     int any = 0;
-    for (int r = 0; r < j->n; r++) {
+    for (int r = 0; r < p->n; r++) {
         size_t lo, m;
-        tupc_red_range_of(j->L.n, j->n, r, &lo, &m);
+        tupc_red_range_of(p->L.n, p->n, r, &lo, &m);
         if (!m)
             continue;
-        int last = r + 1 == j->n;
+        int last = r + 1 == p->n;
         if (!last)
-            tupc_red_walk(ty, &j->L, j->dst, lo, m, j->op, j->f, 0, NULL, &part);
-        tupc_red_walk(ty, &j->L, j->dst, lo, m, j->op, j->f, j->excl ? 2 : 1, any ? &seed : NULL,
+            tupc_red_walk(ty, &p->L, p->dst, lo, m, p->op, p->f, 0, NULL, &part);
+        tupc_red_walk(ty, &p->L, p->dst, lo, m, p->op, p->f, j->excl ? 2 : 1, any ? &seed : NULL,
                       NULL);
         if (last)
             break;
         if (any)
-            ty->combine(j->op, j->f, &seed, &part);
+            ty->combine(p->op, p->f, &seed, &part);
         else
             memcpy(&seed, &part, ty->size);
         any = 1;
     }
 }
 
+/* The plan of a call on team t of n members, as its blocking form cuts it:
+ * a reduction that the 1.3 paths take (one thread reads all of src, or the
+ * pieces each thread holds) cut their way, else (and every prefix) the
+ * team's n ranges in rank order. */
+static struct plan plan_of(const struct tupc_red_type *ty, const struct tupc_team *t,
+                           enum what what, const struct tupc_red_lay *L, tupc_sptr_t dst,
+                           tupc_sptr_t src, upc_op_t op, size_t blk_size, tupc_red_fn f, int n)
+{
+    struct plan p = {.ty = ty, .L = *L, .dst = dst, .op = op, .f = f, .cut = RANGES, .n = n};
+    if (what == PREFIX)
+        return p;
+    if (tupc_red_is_direct(t, L->n, ty->size)) {
+        p.cut = ONE;
+        p.n = 1;
+        return p;
+    }
+    tupc_red_lay_init(&p.L, src, L->n, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
+    if (tupc_red_covers(t, &p.L)) {
+        p.cut = PIECES;
+        p.n = p.L.T;
+    } else {
+        p.L = *L;
+    }
+    return p;
+}
+
 /* Records the jobs of an asynchronous call in req. */
 static void post_jobs(struct tupc_coll_request *req, const char *func, const struct job *proto)
 {
-    int prefix = proto->what == PREFIX, n = proto->n;
+    int prefix = proto->what == PREFIX, n = proto->p.n;
     struct job *j = malloc(sizeof *j + (prefix ? 0 : sizeof(struct tupc_red_part) * (size_t)n));
     if (!j)
         tupc_fail(func, "", "out of memory for an asynchronous reduction");
@@ -174,34 +223,16 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
                               enum what what, int in_place, int excl, enum tupc_sync out,
                               int combiner)
 {
-    const int me = tupc_coll_state(c)->me;
+    const int me = tupc_coll_state(c)->me, n = tupc_coll_state(c)->size;
     struct tupc_coll_request *req = tupc_async_begin(t, me, func, out);
     if (combiner && L->n) {
-        struct job proto = {.ty = ty,
-                            .L = *L,
-                            .dst = dst,
+        struct job proto = {.p = plan_of(ty, t, what, L, dst, src, op, blk_size, f, n),
                             .src = src,
-                            .op = op,
-                            .f = f,
                             .what = what,
-                            .plan = RANGES,
                             .excl = excl,
                             .in_place = in_place,
                             .out = out,
-                            .n = tupc_coll_state(c)->size,
                             .t = t};
-        if (what != PREFIX && tupc_red_is_direct(t, L->n, ty->size)) {
-            proto.plan = ONE;
-            proto.n = 1;
-        } else if (what != PREFIX) {
-            tupc_red_lay_init(&proto.L, src, L->n, blk_size, ty->size, op == UPC_NONCOMM_FUNC);
-            if (tupc_red_covers(t, &proto.L)) {
-                proto.plan = PIECES;
-                proto.n = proto.L.T;
-            } else {
-                proto.L = *L;
-            }
-        }
         post_jobs(req, func, &proto);
     }
     tupc_coll_finish(c);
@@ -284,25 +315,17 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         return post(ty, func, &c, t, &L, dst, src, op, blk_size, f, what, in_place, excl, out,
                     me == combiner);
     /* A blocking reduction or reduce_all (tupc_red_prefix_on took every
-     * blocking prefix reduction): each member's range, the combiner's
-     * result. */
-    size_t lo, m;
-    tupc_red_range_of(nelems, n, me, &lo, &m);
+     * blocking prefix reduction) that the 1.3 paths did not take: the
+     * plan's ranges, one per member, combined by the combiner. */
+    const struct plan p = {.ty = ty, .L = L, .dst = dst, .op = op, .f = f, .cut = RANGES, .n = n};
     struct tupc_red_part *mine = tupc_coll_scratch_claim(&c);
-    mine->have = m != 0;
-    if (m)
-        tupc_red_walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine->v);
+    mine->have = take_piece(&p, me, &mine->v);
     /* Release: the partial, for the readers' acquire waits below. */
     tupc_coll_publish(&c);
     if (me == combiner) {
         union tupc_red_val acc;
-        if (tupc_red_combine_ranks(ty, &c, op, f, n, &acc)) { /* nelems == 0: dst as it was */
-            if (what == ALL) /* one result, copied to every member's element */
-                for (int j = 0; j < n; j++)
-                    memcpy(tupc_red_dst_of(dst, tupc_team_thread_of(t, j)), &acc, ty->size);
-            else
-                memcpy(dst.addr, &acc, ty->size);
-        }
+        if (tupc_red_combine_ranks(ty, &c, op, f, n, &acc)) /* nelems == 0: dst as it was */
+            put_result(ty, what, t, dst, &acc);
     }
     tupc_coll_leave_everyone(&c);
     return UPC_HANDLE_COMPLETE;
