@@ -3,7 +3,8 @@
  * leader posts MPI_Ibcast into its own dst block (on src's process MPI
  * sends from src), and the rest is a job of the leader's request
  * (coll/async.h) that the run's progress thread runs, or the leader in a
- * completion call: it tests the broadcast, yielding between tests, then
+ * completion call, once (IN_MYSYNC) the process's threads have entered: it
+ * tests the broadcast, yielding between tests, then
  * copies the bytes into the process's other dst blocks and marks the
  * post complete. Every thread's request is ready once that mark is set:
  * its dst is written, and on src's process src is read (OUT_MYSYNC, and
@@ -112,6 +113,10 @@ uint32_t tupc_mpi_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
                                    dst.addr, nbytes, NULL, tupc_local_threads_);
         MPI_Ibcast(at_root ? src.addr : lead, tupc_hier_count(c->func, nbytes), MPI_BYTE, root,
                    tupc_hier_.comm, &j->r);
+        /* The job writes the process's other dst blocks: under IN_MYSYNC
+         * not before their threads enter (while the bytes move). */
+        for (int t = 1; t < tupc_local_threads_; t++)
+            tupc_hier_wait_entered(c, t, s);
         *job = j;
     }
     /* The call's numbers as every call's; no OUT sync here (the requests'). */

@@ -262,7 +262,8 @@ static int root_of(const struct tupc_mpi_team *g, uint32_t th, int *here)
  * the root's process from src itself, or after reading src through the
  * window where no member lies with it), and the job of its request
  * (hier_post.c) finishes it and writes the process's other members' dst
- * blocks; every member's request is done once the post's mark is set. */
+ * blocks, which under IN_MYSYNC it is given only once those members have
+ * entered; every member's request is done once the post's mark is set. */
 uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
                                       tupc_sptr_t src, size_t n, void **job, tupc_word **mark)
 {
@@ -296,6 +297,10 @@ uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t
         *job = tupc_hier_post_job_new(c->func, p, *mark, from, dst.addr, n, g->lthread, g->L);
         MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
                    tupc_hier_post_request(*job));
+        /* The job writes the other members' dst blocks: under IN_MYSYNC
+         * not before they enter (while the bytes move). */
+        for (int j = 1; j < g->L; j++)
+            wait_local(c, g, j, s);
     }
     tupc_word_set(&me->done, s); /* this member reads nothing of the leader's */
     return p;

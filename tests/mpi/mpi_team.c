@@ -11,6 +11,7 @@
 #include "oracle.h"
 
 #include <string.h>
+#include <time.h>
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
 
@@ -457,6 +458,49 @@ static void posted(int r)
     }
 }
 
+/* A posted broadcast under IN_MYSYNC with late members: the threads that
+ * do not lead their process's part of the team (the odd ones on
+ * UPC_TEAM_ALL, the even ones on a split team of every thread ranked
+ * backwards, at two threads per process) sleep, then write their own dst
+ * block (their own data, before they enter: the call may not write it
+ * before then), then post. A leader whose request writes its process's dst
+ * blocks before their threads enter leaves FILL there. */
+static void posted_late(int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    const size_t nb = 5000;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, nb), dst = upc_all_alloc((size_t)T, nb);
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    upc_team_t t;
+    tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
+    for (int i = 0; i < 2; i++, r++) {
+        const int root = 2 * ((r + i) % (T / 2)) + i; /* a leader */
+        if (me == root)
+            for (size_t k = 0; k < nb; k++)
+                part(src, root, 0)[k] = S(3, k, r);
+        upc_barrier();
+        if (me != root && me % 2 == !i) {
+            struct timespec ts = {0, 30 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            memset(part(dst, me, 0), FILL, nb);
+        }
+        upc_coll_handle_t h =
+            tupc_team_broadcast(at(dst, 0, 0), at(src, root, 0), nb,
+                                UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, i ? t : UPC_TEAM_ALL);
+        upc_wait(h);
+        for (size_t k = 0; k < nb; k++)
+            if (part(dst, me, 0)[k] != S(3, k, r)) {
+                fprintf(stderr, "late posted broadcast on %s: thread %d byte %zu is %d\n",
+                        i ? "a split team" : "UPC_TEAM_ALL", me, k, part(dst, me, 0)[k]);
+                CHECK(0);
+            }
+        upc_barrier();
+    }
+    tupc_team_free(&t);
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
 /* ---- Sort ---------------------------------------------------------------- */
 
 /* An element: a key with many equal ones, and its original index. */
@@ -749,6 +793,8 @@ int tupc_main(int argc, char **argv)
     tupc_team_free(&a);
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
+    posted_late(r);
+    r += 2;
     {
         int th[64], n = 0;
         for (int t = 0; t < T; t++)
