@@ -10,6 +10,7 @@
 #   ./dev.sh test-nonuma the runtime tests of a build without libnuma
 #   ./dev.sh test-tupcc-clangs  tupcc with clang 16 and 19 as its front end
 #   ./dev.sh test-mpi    THREADS across MPI processes: the suite mpi with Open MPI and MPICH, and under TSan
+#   ./dev.sh test-mpi-slow  after test-mpi: the suite mpi-slow (every MPI test whole, at every shape)
 #   ./dev.sh bench       build and run the benchmarks (see README)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -180,12 +181,26 @@ test-mpi)
         "${tsan_tests[@]}" || rc=1
     exit $rc
     ;;
+test-mpi-slow)
+    # The tests test-mpi cuts down or leaves out, whole, with both MPIs: the
+    # teams' test at every shape, MPICH's collectives on the oversubscribed
+    # shapes, the samples over TCP.
+    packages=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
+    need_packages
+    rc=0
+    for impl in openmpi mpich; do
+        configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
+        ninja -C build-mpi-$impl || rc=1
+        meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi-slow || rc=1
+    done
+    exit $rc
+    ;;
 bench)
     setup build-release --buildtype=release
     ./build-release/tests/bench/bench_barrier --csv build-release/bench_barrier.csv
     ;;
 *)
-    sed -n '2,13p' "$0"
+    sed -n '2,14p' "$0"
     exit 2
     ;;
 esac
