@@ -346,7 +346,7 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
 #if TUPC_HAVE_MPI
     if (tupc_reloc_mpi(fm)) {
         /* A posted call runs as the blocking one (its handle complete at
-         * once), but a broadcast on UPC_TEAM_ALL (relocalize.c). */
+         * once), but those relocalize.c posts (TUPC_RELOC_POSTS). */
         k->mpi = (struct tupc_mpi_call){
             fm->func,
             (unsigned)flags,

@@ -28,12 +28,15 @@
  * tupc_team_broadcast (a tupc extension): the same on a team, ranks for
  * threads (coll/reloc.h), posted with UPC_ASYNC. */
 #if TUPC_HAVE_MPI
-/* A posted broadcast across processes (mpi/hier_post.c on UPC_TEAM_ALL,
- * mpi/team_coll.c on another team): the leader's request finishes the MPI
- * broadcast and the process's copies; every request is done once the
- * post's mark is set. */
-static __attribute__((noinline)) upc_coll_handle_t
-broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
+/* A relocalization posted across processes (mpi/hier_post.c on UPC_TEAM_ALL:
+ * broadcast, scatter, gather, gather_all, exchange; mpi/team_coll.c on
+ * another team: broadcast): the leader's request finishes the MPI call and
+ * the process's copies; every request is done once the post's mark is
+ * set. */
+static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc_mpi_call *c,
+                                                               enum tupc_mpi_team_verb verb,
+                                                               tupc_sptr_t dst, tupc_sptr_t src,
+                                                               size_t nbytes)
 {
     struct tupc_team *t = c->team ? c->team : &tupc_team_all_;
     struct tupc_coll_request *r =
@@ -43,7 +46,7 @@ broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, 
     if (c->team) { /* mpi/team_coll.c */
         p = tupc_mpi_team_broadcast_post(c, dst, src, nbytes, &job, &r->also);
     } else {
-        p = tupc_mpi_broadcast_post(c, dst, src, nbytes, &job);
+        p = tupc_mpi_reloc_post(c, (int)verb, dst, src, nbytes, &job);
         r->also = tupc_mpi_post_word(p);
     }
     if (job)
@@ -51,6 +54,13 @@ broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, 
     r->also_at = p;
     return tupc_async_post(r);
 }
+
+/* Whether call k (flags) posts across processes: UPC_ASYNC but not
+ * OUT_ALLSYNC (run at posting), on UPC_TEAM_ALL or, for a broadcast, any
+ * team; the other posted calls run at posting, their handle complete. */
+#define TUPC_RELOC_POSTS(fm, k, flags, verb)                                                       \
+    (tupc_reloc_mpi(fm) && ((flags)&UPC_ASYNC) && (k).mpi.out != TUPC_ALLSYNC &&                   \
+     ((verb) == TUPC_MPI_BCAST || !(k).mpi.team))
 #endif
 
 static inline __attribute__((always_inline)) upc_coll_handle_t
@@ -61,8 +71,8 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, 0, 0, 2, &total);
 #if TUPC_HAVE_MPI
-    if (tupc_reloc_mpi(fm) && (flags & UPC_ASYNC) && k.mpi.out != TUPC_ALLSYNC)
-        return broadcast_post(&k.mpi, dst, src, nbytes);
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_BCAST))
+        return post_across(&k.mpi, TUPC_MPI_BCAST, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_BCAST, dst, src, nbytes, 0,
                                            tupc_mpi_broadcast(&k.mpi, dst, src, nbytes)));
@@ -102,6 +112,10 @@ scatter(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, TUPC_AREA_BLOCKS, 0,
                         2, &total);
+#if TUPC_HAVE_MPI
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_SCATTER))
+        return post_across(&k.mpi, TUPC_MPI_SCATTER, dst, src, nbytes);
+#endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_SCATTER, dst, src, nbytes, 0,
                                            tupc_mpi_scatter(&k.mpi, dst, src, nbytes)));
     return tupc_reloc_rooted(&k, (int)src.thread, tupc_reloc_mine(dst),
@@ -138,6 +152,10 @@ gather(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size_
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_BLOCKS, src, TUPC_AREA_ALL, 1,
                         2, &total);
+#if TUPC_HAVE_MPI
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_GATHER))
+        return post_across(&k.mpi, TUPC_MPI_GATHER, dst, src, nbytes);
+#endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_GATHER, dst, src, nbytes, 0,
                                            tupc_mpi_gather(&k.mpi, dst, src, nbytes)));
     return tupc_reloc_rooted(&k, (int)dst.thread, dst.addr + (size_t)k.me * nbytes,
@@ -171,6 +189,10 @@ gather_all(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, s
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_BLOCKS | TUPC_AREA_ALL, src,
                         TUPC_AREA_ALL, 1, 2, &total);
+#if TUPC_HAVE_MPI
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_GATHER_ALL))
+        return post_across(&k.mpi, TUPC_MPI_GATHER_ALL, dst, src, nbytes);
+#endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_GATHER_ALL, dst, src, nbytes, 0,
                                            tupc_mpi_gather_all(&k.mpi, dst, src, nbytes)));
     /* n dst areas and the src blocks */
@@ -215,6 +237,10 @@ exchange(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, siz
     const int both = TUPC_AREA_BLOCKS | TUPC_AREA_ALL;
     tupc_reloc_begin_ds(&k, fm, flags & ~UPC_IN_PLACE, team, nbytes, dst, both, src, both, 0,
                         in_place ? 1 : 2, &total);
+#if TUPC_HAVE_MPI
+    if (!in_place && TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_EXCHANGE))
+        return post_across(&k.mpi, TUPC_MPI_EXCHANGE, dst, src, nbytes);
+#endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_EXCHANGE, dst, src, nbytes, in_place,
                                            tupc_mpi_exchange(&k.mpi, dst, src, nbytes, in_place)));
     const int me = k.me, n = tupc_team_n(k.t);

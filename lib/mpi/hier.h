@@ -130,12 +130,14 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
 void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
                       const struct tupc_hier_pair *in, struct tupc_hier_pair *out,
                       const char *func);
-/* A posted broadcast's job (hier_post.c, run once as tupc_mpi_post_job):
+/* A posted collective's job (hier_post.c, run once as tupc_mpi_post_job):
  * waits for its MPI request (tupc_hier_post_request: to post it into),
- * copies buf to dst's block of each of `threads` (NULL: this process's
- * nthreads threads, by number) but buf's own, then sets *mark to p. */
-void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, const char *buf,
-                             char *dst, size_t n, const int *threads, int nthreads);
+ * makes its copies (up to `copies`, added by tupc_hier_post_copy, which
+ * skips one onto itself), frees its buffer (tupc_hier_post_own: n bytes
+ * that the job owns), then sets *mark to p. */
+void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies);
+void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n);
+char *tupc_hier_post_own(void *job, const char *func, size_t n);
 MPI_Request *tupc_hier_post_request(void *job);
 /* Checks p[0..n-1] as upc_all_permute does (from: n ints of scratch): 0,
  * or -1 with bad[] (the first bad index, its value, the earlier index of

@@ -1,23 +1,29 @@
-/* A posted broadcast across processes (UPC_ASYNC on UPC_TEAM_ALL, hier.h):
- * the call's entry and IN sync at posting, as the blocking call's; the
- * leader posts MPI_Ibcast into its own dst block (on src's process MPI
- * sends from src), and the rest is a job of the leader's request
+/* Relocalizations posted across processes (UPC_ASYNC on UPC_TEAM_ALL,
+ * hier.h): broadcast, scatter, gather, gather_all and exchange (not in
+ * place). The call's entry and IN sync at posting, as the blocking call's;
+ * the leader reads what its process sends (its threads' src blocks, after
+ * each one's entry under IN_MYSYNC) and posts the non-blocking MPI
+ * collective the blocking call makes (MPI_Ibcast, MPI_Iscatter,
+ * MPI_Igather, MPI_Iallgather, MPI_Ialltoall), into its own dst block or
+ * a buffer of the post's; the rest is a job of the leader's request
  * (coll/async.h) that the run's progress thread runs, or the leader in a
- * completion call, once (IN_MYSYNC) the process's threads have entered: it
- * tests the broadcast, yielding between tests, then
- * copies the bytes into the process's other dst blocks and marks the
- * post complete. Every thread's request is ready once that mark is set:
- * its dst is written, and on src's process src is read (OUT_MYSYNC, and
- * more than OUT_NOSYNC asks). So a 16 MiB broadcast moves while the
- * threads compute, as MPI_Ibcast does.
+ * completion call: it tests the MPI call, yielding between tests, then
+ * makes the copies into the process's dst blocks (which, under IN_MYSYNC,
+ * it is given only once their threads have entered) and marks the post
+ * complete. Every thread's request is ready once that mark is set: its dst
+ * is written and its src read (OUT_MYSYNC, and more than OUT_NOSYNC asks).
+ * So a 16 MiB collective moves while the threads compute, as the MPI
+ * call alone does.
  *
  * The leader posts in call order, as the blocking calls post theirs
  * (every process alike, MPI 3.1 5.12); the job makes no MPI call but
  * MPI_Test. OUT_ALLSYNC, which asks every process's part done, is run
  * as the blocking call at posting instead (an MPI barrier from the job
- * would be a collective outside the call order). */
+ * would be a collective outside the call order); so are an in-place
+ * exchange, a permute and the reductions. */
 #include "mpi/hier.h"
 #include "mpi/layer.h"
+#include "mpi/team.h"
 
 #include "check/error.h"
 #include "coll/syncmode.h"
@@ -29,26 +35,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A post's job: what the leader's request finishes. */
+/* A post's job: what the leader's request finishes once its MPI call is
+ * complete: the copies into the process's dst blocks, and the buffer the
+ * call sent from or received into, freed. */
+struct post_copy {
+    char *d;
+    const char *s;
+    size_t n;
+};
 struct post {
     MPI_Request r;
     uint32_t p;      /* the post's number in this process (on its team) */
     tupc_word *mark; /* set to p once it is complete here */
-    const char *buf; /* where the bytes are: src, or the leader's dst block */
-    char *dst;       /* dst's block of thread 0 */
-    size_t n;
-    const int *threads; /* the threads whose dst blocks it writes (NULL: this */
-    int nthreads;       /* process's, by number) */
+    void *own;       /* freed once done, or NULL */
+    int n;           /* copies */
+    struct post_copy copy[];
 };
 
-void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, const char *buf,
-                             char *dst, size_t n, const int *threads, int nthreads)
+void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies)
 {
-    struct post *j = malloc(sizeof *j);
+    struct post *j = malloc(sizeof *j + sizeof j->copy[0] * (size_t)copies);
     if (!j)
-        tupc_fail(func, NULL, "out of memory for a posted broadcast");
-    *j = (struct post){MPI_REQUEST_NULL, p, mark, buf, dst, n, threads, nthreads};
+        tupc_fail(func, NULL, "out of memory for a posted collective");
+    *j = (struct post){.r = MPI_REQUEST_NULL, .p = p, .mark = mark};
     return j;
+}
+
+void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n)
+{
+    struct post *j = job;
+    if (d != s)
+        j->copy[j->n++] = (struct post_copy){d, s, n};
+}
+
+char *tupc_hier_post_own(void *job, const char *func, size_t n)
+{
+    struct post *j = job;
+    j->own = malloc(n ? n : 1);
+    if (!j->own)
+        tupc_fail(func, NULL, "out of memory for a posted collective's %zu bytes", n);
+    return j->own;
 }
 
 MPI_Request *tupc_hier_post_request(void *job)
@@ -76,48 +102,180 @@ void tupc_mpi_post_job(void *arg, size_t k)
             return;
         sched_yield();
     }
-    const size_t S = tupc_impl_partition_size;
-    for (int i = 0; i < j->nthreads; i++) {
-        const int t = j->threads ? j->threads[i] : tupc_first_thread_ + i;
-        char *mine = j->dst + (size_t)t * S;
-        if (mine != j->buf)
-            memcpy(mine, j->buf, j->n);
-    }
+    for (int i = 0; i < j->n; i++)
+        memcpy(j->copy[i].d, j->copy[i].s, j->copy[i].n);
+    free(j->own);
+    j->own = NULL;
     /* Release: every dst block of the process, for the requests' acquire. */
     tupc_word_set(j->mark, j->p);
 }
 
-uint32_t tupc_mpi_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                                 size_t nbytes, void **job)
+/* Block i of an area at the same offset in every partition. */
+static char *block(tupc_sptr_t a, int i)
+{
+    return a.addr + (size_t)i * tupc_impl_partition_size;
+}
+
+/* Under IN_MYSYNC, every thread of the process has entered call s: the
+ * job writes their dst blocks (the leader waits while the bytes move). */
+static void wait_all_entered(const struct tupc_mpi_call *c, uint32_t s)
+{
+    for (int t = 1; t < tupc_local_threads_; t++)
+        tupc_hier_wait_entered(c, t, s);
+}
+
+/* On src's process, its thread's entry (IN_MYSYNC) and the puts of other
+ * processes into src, in this process's view: 1 there, else 0. */
+static int at_root(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t src)
+{
+    if (tupc_mpi_rank_of(src.thread) != tupc_mpi_rank_)
+        return 0;
+    tupc_hier_wait_entered(c, (int)(src.thread - (uint32_t)tupc_first_thread_), s);
+    tupc_mpi_sync();
+    return 1;
+}
+
+/* A broadcast's (stride 0) or scatter's (stride nb) copies in job j: nb
+ * bytes from from + t * stride to local thread t's dst block, each t. */
+static void spread(void *j, tupc_sptr_t dst, const char *from, size_t stride, size_t nb)
+{
+    for (int t = 0; t < tupc_local_threads_; t++)
+        tupc_hier_post_copy(j, block(dst, tupc_first_thread_ + t), from + (size_t)t * stride, nb);
+}
+
+/* The leader's part of each verb (L threads here, P processes). A
+ * broadcast lands in the leader's dst block (on src's process it is sent
+ * from src), a scatter in a buffer of the post's (with one thread, in its
+ * dst block); the job copies to each thread's dst block. */
+static void *post_bcast(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
+                        tupc_sptr_t src, size_t nb)
+{
+    const char *from = at_root(c, s, src) ? src.addr : block(dst, tupc_first_thread_);
+    void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), tupc_local_threads_);
+    spread(j, dst, from, 0, nb);
+    MPI_Ibcast((void *)from, tupc_hier_count(c->func, nb), MPI_BYTE, tupc_mpi_rank_of(src.thread),
+               tupc_hier_.comm, tupc_hier_post_request(j));
+    wait_all_entered(c, s);
+    return j;
+}
+
+static void *post_scatter(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
+                          tupc_sptr_t src, size_t nb)
+{
+    const int L = tupc_local_threads_;
+    const size_t n = (size_t)L * nb;
+    (void)at_root(c, s, src);
+    void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
+    char *buf = L == 1 ? block(dst, tupc_first_thread_) : tupc_hier_post_own(j, c->func, n);
+    spread(j, dst, buf, nb, nb);
+    const int k = tupc_hier_count(c->func, n);
+    MPI_Iscatter(src.addr, k, MPI_BYTE, buf, k, MPI_BYTE, tupc_mpi_rank_of(src.thread),
+                 tupc_hier_.comm, tupc_hier_post_request(j));
+    wait_all_entered(c, s);
+    return j;
+}
+
+/* Gather, gather_all and exchange read the process's src blocks at
+ * posting (after each thread's entry under IN_MYSYNC), packed in out as
+ * the blocking calls pack them. */
+static void *post_gather(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
+                         tupc_sptr_t src, size_t nb)
+{
+    const int L = tupc_local_threads_, root = tupc_mpi_rank_of(dst.thread);
+    const size_t n = (size_t)L * nb;
+    void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), 0);
+    char *out = L == 1 ? block(src, tupc_first_thread_) : tupc_hier_post_own(j, c->func, n);
+    for (int t = 0; t < L && L > 1; t++) {
+        tupc_hier_wait_entered(c, t, s);
+        memcpy(out + (size_t)t * nb, block(src, tupc_first_thread_ + t), nb);
+    }
+    /* On the root's process MPI writes dst, whose thread has entered: the
+     * leader itself (one thread), or waited for above. */
+    const int k = tupc_hier_count(c->func, n);
+    MPI_Igather(out, k, MPI_BYTE, dst.addr, k, MPI_BYTE, root, tupc_hier_.comm,
+                tupc_hier_post_request(j));
+    return j;
+}
+
+static void *post_gather_all(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
+                             tupc_sptr_t src, size_t nb)
+{
+    const int L = tupc_local_threads_, me = tupc_first_thread_;
+    const size_t all = (size_t)THREADS * nb;
+    const int k = tupc_hier_count(c->func, (size_t)L * nb);
+    char *lead = block(dst, me);
+    void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
+    for (int t = 0; t < L; t++)
+        tupc_hier_post_copy(j, block(dst, me + t), lead, all);
+    if (L == 1) {
+        MPI_Iallgather(block(src, me), k, MPI_BYTE, lead, k, MPI_BYTE, tupc_hier_.comm,
+                       tupc_hier_post_request(j));
+        return j;
+    }
+    for (int t = 0; t < L; t++) { /* the process's blocks, in place in the leader's dst */
+        tupc_hier_wait_entered(c, t, s);
+        memcpy(lead + (size_t)(me + t) * nb, block(src, me + t), nb);
+    }
+    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_BYTE, lead, k, MPI_BYTE, tupc_hier_.comm,
+                   tupc_hier_post_request(j));
+    return j;
+}
+
+/* Exchange (not in place): thread a of this process sends block q * L + b
+ * of its src to thread b of process q; out and in hold, per process, L * L
+ * blocks [a][b], as the blocking call's buffers. */
+static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
+                           tupc_sptr_t src, size_t nb)
+{
+    const int L = tupc_local_threads_, P = THREADS / L, me = tupc_first_thread_;
+    const size_t Lz = (size_t)L, chunk = Lz * Lz * nb, all = (size_t)P * chunk;
+    const int k = tupc_hier_count(c->func, chunk);
+    if (L == 1) { /* src's blocks in dst's order, dst's in src's */
+        void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), 0);
+        MPI_Ialltoall(block(src, me), k, MPI_BYTE, block(dst, me), k, MPI_BYTE, tupc_hier_.comm,
+                      tupc_hier_post_request(j));
+        return j;
+    }
+    void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), THREADS * L);
+    char *out = tupc_hier_post_own(j, c->func, 2 * all), *in = out + all;
+    for (int a = 0; a < L; a++) {
+        tupc_hier_wait_entered(c, a, s); /* its src, and (the job) its dst */
+        const char *from = block(src, me + a);
+        for (int q = 0; q < P; q++)
+            for (int b = 0; b < L; b++)
+                memcpy(out + (size_t)q * chunk + ((size_t)a * Lz + (size_t)b) * nb,
+                       from + ((size_t)q * Lz + (size_t)b) * nb, nb);
+    }
+    for (int b = 0; b < L; b++)
+        for (int q = 0; q < P; q++)
+            for (int a = 0; a < L; a++)
+                tupc_hier_post_copy(j, block(dst, me + b) + ((size_t)q * Lz + (size_t)a) * nb,
+                                    in + (size_t)q * chunk + ((size_t)a * Lz + (size_t)b) * nb, nb);
+    MPI_Ialltoall(out, k, MPI_BYTE, in, k, MPI_BYTE, tupc_hier_.comm, tupc_hier_post_request(j));
+    return j;
+}
+
+uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
+                             tupc_sptr_t src, size_t nbytes, void **job)
 {
     struct tupc_hier_member *me = tupc_hier_me();
-    const int li = tupc_impl_mythread - tupc_first_thread_;
     const uint32_t s = tupc_hier_enter(c, me), p = ++me->posts;
     *job = NULL;
-    if (li == 0) {
-        const int root = tupc_mpi_rank_of(src.thread), at_root = root == tupc_mpi_rank_;
-        char *lead = dst.addr + (size_t)tupc_first_thread_ * tupc_impl_partition_size;
+    if (tupc_impl_mythread == tupc_first_thread_) {
         /* The post that last used p's mark is complete (its requests may
          * still be outstanding: their marks stay reached), and the
-         * process's threads have read the leader's dst of every earlier
-         * call. */
+         * process's threads are done with what the leader left in every
+         * earlier call (a blocking broadcast's dst block, the buffers). */
         if (p > TUPC_HIER_POSTS)
             tupc_wait_peer(tupc_mpi_post_word(p), p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
         tupc_hier_wait_done(c->func, s - 1);
-        if (at_root) {
-            tupc_hier_wait_entered(c, (int)(src.thread - (uint32_t)tupc_first_thread_), s);
-            tupc_mpi_sync(); /* puts from other processes into src, in this process's view */
-        }
-        struct post *j =
-            tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), at_root ? src.addr : lead,
-                                   dst.addr, nbytes, NULL, tupc_local_threads_);
-        MPI_Ibcast(at_root ? src.addr : lead, tupc_hier_count(c->func, nbytes), MPI_BYTE, root,
-                   tupc_hier_.comm, &j->r);
-        /* The job writes the process's other dst blocks: under IN_MYSYNC
-         * not before their threads enter (while the bytes move). */
-        for (int t = 1; t < tupc_local_threads_; t++)
-            tupc_hier_wait_entered(c, t, s);
-        *job = j;
+        static void *(*const post[])(const struct tupc_mpi_call *, uint32_t, uint32_t, tupc_sptr_t,
+                                     tupc_sptr_t, size_t) = {
+            [TUPC_MPI_BCAST] = post_bcast,       [TUPC_MPI_SCATTER] = post_scatter,
+            [TUPC_MPI_GATHER] = post_gather,     [TUPC_MPI_GATHER_ALL] = post_gather_all,
+            [TUPC_MPI_EXCHANGE] = post_exchange,
+        };
+        *job = post[verb](c, s, p, dst, src, nbytes);
     }
     /* The call's numbers as every call's; no OUT sync here (the requests'). */
     struct tupc_mpi_call nosync = *c;

@@ -217,13 +217,15 @@ void tupc_mpi_reduce_all(const struct tupc_mpi_call *c, const struct tupc_red_ty
 void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                             size_t blk_size, void (*f)(void), int in_place, int excl);
-/* upc_all_broadcast posted (UPC_ASYNC on UPC_TEAM_ALL, not OUT_ALLSYNC),
- * hier_post.c: the entry and IN sync, and on the leader MPI_Ibcast, whose
- * rest is *job (NULL elsewhere), to run once as tupc_mpi_post_job(*job,
- * 0). Returns p: every thread's part is done once tupc_mpi_post_word(p)
+/* A relocalization posted on UPC_TEAM_ALL (UPC_ASYNC, not OUT_ALLSYNC;
+ * verb: mpi/team.h's enum tupc_mpi_team_verb, a broadcast, scatter,
+ * gather, gather_all or exchange not in place), hier_post.c: the entry and
+ * IN sync, and on the leader the non-blocking MPI collective, whose rest
+ * is *job (NULL elsewhere), to run once as tupc_mpi_post_job(*job, 0).
+ * Returns p: every thread's part is done once tupc_mpi_post_word(p)
  * reaches p. */
-uint32_t tupc_mpi_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                                 size_t nbytes, void **job);
+uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
+                             tupc_sptr_t src, size_t nbytes, void **job);
 void tupc_mpi_post_job(void *arg, size_t k);
 struct tupc_word;
 struct tupc_word *tupc_mpi_post_word(uint32_t p);

@@ -294,7 +294,10 @@ uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t
                 tupc_mpi_get(lead, src.thread, src.addr, n);
             }
         }
-        *job = tupc_hier_post_job_new(c->func, p, *mark, from, dst.addr, n, g->lthread, g->L);
+        *job = tupc_hier_post_job_new(c->func, p, *mark, g->L);
+        for (int j = 0; j < g->L; j++)
+            tupc_hier_post_copy(*job, dst.addr + (size_t)g->lthread[j] * tupc_impl_partition_size,
+                                from, n);
         MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
                    tupc_hier_post_request(*job));
         /* The job writes the other members' dst blocks: under IN_MYSYNC

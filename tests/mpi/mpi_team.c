@@ -177,28 +177,30 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
             tupc_team_barrier(tm);
         const int rt = tupc_team_thread(tm, root);
         tupc_sptr_t d0 = at(db, 0, G), s0 = at(sb, 0, G), p0 = at(pb, 0, 0);
+        upc_coll_handle_t h;
         switch (v) {
         case BROADCAST:
-            tupc_team_broadcast(d0, at(sb, rt, G), nb, flags, tm);
+            h = tupc_team_broadcast(d0, at(sb, rt, G), nb, flags, tm);
             break;
         case SCATTER:
-            tupc_team_scatter(d0, at(sb, rt, G), nb, flags, tm);
+            h = tupc_team_scatter(d0, at(sb, rt, G), nb, flags, tm);
             break;
         case GATHER:
-            tupc_team_gather(at(db, rt, G), s0, nb, flags, tm);
+            h = tupc_team_gather(at(db, rt, G), s0, nb, flags, tm);
             break;
         case GATHER_ALL:
-            tupc_team_gather_all(d0, s0, nb, flags, tm);
+            h = tupc_team_gather_all(d0, s0, nb, flags, tm);
             break;
         case EXCHANGE:
-            tupc_team_exchange(d0, s0, nb, flags, tm);
+            h = tupc_team_exchange(d0, s0, nb, flags, tm);
             break;
         case EXCHANGE_IN_PLACE:
-            tupc_team_exchange(d0, UPC_IN_PLACE, nb, flags, tm);
+            h = tupc_team_exchange(d0, UPC_IN_PLACE, nb, flags, tm);
             break;
         default:
-            tupc_team_permute(d0, s0, p0, nb, flags, tm);
+            h = tupc_team_permute(d0, s0, p0, nb, flags, tm);
         }
+        upc_wait(h); /* a posted call (UPC_ASYNC in flags): its end */
         if (flags & UPC_OUT_NOSYNC)
             tupc_team_barrier(tm);
         const unsigned char *got = part(db, mine, 0);
@@ -458,40 +460,49 @@ static void posted(int r)
     }
 }
 
-/* A posted broadcast under IN_MYSYNC with late members: the threads that
- * do not lead their process's part of the team (the odd ones on
+/* Posted relocalizations under IN_MYSYNC with late members: the threads
+ * that do not lead their process's part of the team (the odd ones on
  * UPC_TEAM_ALL, the even ones on a split team of every thread ranked
  * backwards, at two threads per process) sleep, then write their own dst
- * block (their own data, before they enter: the call may not write it
+ * area (their own data, before they enter: the call may not write it
  * before then), then post. A leader whose request writes its process's dst
- * blocks before their threads enter leaves FILL there. */
+ * blocks before their threads enter leaves FILL there. Broadcast, scatter,
+ * gather_all and exchange on UPC_TEAM_ALL (each a non-blocking MPI call),
+ * a broadcast on the split team (on its communicator). */
 static void posted_late(int r)
 {
     const int T = THREADS, me = MYTHREAD;
-    const size_t nb = 5000;
-    tupc_sptr_t src = upc_all_alloc((size_t)T, nb), dst = upc_all_alloc((size_t)T, nb);
+    const size_t nb = 5000, len = (size_t)T * nb;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, len), dst = upc_all_alloc((size_t)T, len);
     CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
     upc_team_t t;
     tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
-    for (int i = 0; i < 2; i++, r++) {
-        const int root = 2 * ((r + i) % (T / 2)) + i; /* a leader */
-        if (me == root)
-            for (size_t k = 0; k < nb; k++)
-                part(src, root, 0)[k] = S(3, k, r);
+    static const enum verb vs[] = {BROADCAST, SCATTER, GATHER_ALL, EXCHANGE, BROADCAST};
+    for (int i = 0; i < 5; i++, r++) {
+        const int split = i == 4, v = vs[i];
+        const int root = 2 * ((r + i) % (T / 2)) + split; /* a leader */
+        for (size_t k = 0; k < len; k++)
+            part(src, me, 0)[k] = S(me, k, r);
         upc_barrier();
-        if (me != root && me % 2 == !i) {
-            struct timespec ts = {0, 30 * 1000 * 1000};
+        if (me != root && me % 2 == !split) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
-            memset(part(dst, me, 0), FILL, nb);
+            memset(part(dst, me, 0), FILL, len);
         }
-        upc_coll_handle_t h =
-            tupc_team_broadcast(at(dst, 0, 0), at(src, root, 0), nb,
-                                UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, i ? t : UPC_TEAM_ALL);
+        const upc_flag_t f = UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
+        const tupc_sptr_t d0 = at(dst, 0, 0), s0 = at(src, 0, 0), sr = at(src, root, 0);
+        upc_coll_handle_t h = v == BROADCAST
+                                  ? tupc_team_broadcast(d0, sr, nb, f, split ? t : UPC_TEAM_ALL)
+                              : v == SCATTER    ? tupc_team_scatter(d0, sr, nb, f, UPC_TEAM_ALL)
+                              : v == GATHER_ALL ? tupc_team_gather_all(d0, s0, nb, f, UPC_TEAM_ALL)
+                                                : tupc_team_exchange(d0, s0, nb, f, UPC_TEAM_ALL);
+        CHECK(h != UPC_HANDLE_COMPLETE);
         upc_wait(h);
-        for (size_t k = 0; k < nb; k++)
-            if (part(dst, me, 0)[k] != S(3, k, r)) {
-                fprintf(stderr, "late posted broadcast on %s: thread %d byte %zu is %d\n",
-                        i ? "a split team" : "UPC_TEAM_ALL", me, k, part(dst, me, 0)[k]);
+        const size_t dlen = v == BROADCAST || v == SCATTER ? nb : len;
+        for (size_t k = 0; k < dlen; k++)
+            if (part(dst, me, 0)[k] != expect(v, nb, T, me, root, 0, r, k)) {
+                fprintf(stderr, "late posted %s on %s: thread %d byte %zu is %d\n", names[v],
+                        split ? "a split team" : "UPC_TEAM_ALL", me, k, part(dst, me, 0)[k]);
                 CHECK(0);
             }
         upc_barrier();
@@ -794,7 +805,13 @@ int tupc_main(int argc, char **argv)
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
     posted_late(r);
-    r += 2;
+    r += 5;
+    /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
+     * first five, OUT_ALLSYNC and the in-place exchange and permute run at
+     * posting), every byte with the guards. */
+    for (int v = 0; v < NVERBS; v++)
+        for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
+            reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
     {
         int th[64], n = 0;
         for (int t = 0; t < T; t++)
