@@ -37,10 +37,11 @@
  *    and tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast,
  *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
  *    communicator of the processes that hold them;
- *  - the overlap of a posted 16 MiB broadcast (UPC_ASYNC) with computation
- *    as long as the raw broadcast, against MPI_Ibcast with the same
+ *  - the overlap of a posted 16 MiB broadcast, gather_all and exchange
+ *    (UPC_ASYNC) with computation as long as the raw call, against
+ *    MPI_Ibcast, MPI_Iallgather and MPI_Ialltoall with the same
  *    computation: (comm + comp - both) / min(comm, comp); on UPC_TEAM_ALL,
- *    then on a split team of every thread ("team").
+ *    then the broadcast on a split team of every thread ("team").
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "args.h"
@@ -92,19 +93,36 @@ static void spin_us(double us)
 /* A posted 16 MiB broadcast from thread 0 with `comp` microseconds of
  * computation between the post and the wait: MPI_Ibcast by the leaders
  * (raw), tupc_team_broadcast with UPC_ASYNC (MY|MY) by every thread. */
-/* The team the posted broadcast runs on: UPC_TEAM_ALL, or a split team
- * of every thread (the team path across processes, mpi/team_coll.c). */
-static upc_team_t post_team = UPC_TEAM_ALL;
+/* The team the posted call runs on: UPC_TEAM_ALL, or a split team of
+ * every thread (the team path across processes, mpi/team_coll.c); and the
+ * call: a broadcast of n bytes, a gather_all or an exchange of n / THREADS
+ * bytes per block (n bytes of dst per thread; on UPC_TEAM_ALL). */
+static _Thread_local upc_team_t post_team = UPC_TEAM_ALL; /* each thread its own */
+enum { POST_BCAST, POST_GATHER_ALL, POST_EXCHANGE };
+static _Thread_local int post_verb = POST_BCAST;
+static const char *const post_names[] = {"bcast", "gather_all", "exchange"};
 
 static void post_one(int tupc, size_t n, double comp, int leader)
 {
+    const size_t nb = n / (size_t)THREADS;
+    const int per = tupc_impl_local_threads;
     if (tupc) {
-        upc_coll_handle_t h = tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, post_team);
+        upc_coll_handle_t h = post_verb == POST_BCAST
+                                  ? tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, post_team)
+                              : post_verb == POST_GATHER_ALL
+                                  ? tupc_team_gather_all(D, S, nb, MY | UPC_ASYNC, post_team)
+                                  : tupc_team_exchange(D, S, nb, MY | UPC_ASYNC, post_team);
         spin_us(comp);
         upc_wait(h);
     } else if (leader) {
         MPI_Request r;
-        MPI_Ibcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm, &r);
+        const int k = (int)((size_t)per * nb), k2 = (int)((size_t)per * (size_t)per * nb);
+        if (post_verb == POST_BCAST)
+            MPI_Ibcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm, &r);
+        else if (post_verb == POST_GATHER_ALL)
+            MPI_Iallgather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, raw_comm, &r);
+        else
+            MPI_Ialltoall(raw_buf, k2, MPI_BYTE, raw_out, k2, MPI_BYTE, raw_comm, &r);
         spin_us(comp);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
@@ -156,9 +174,10 @@ static void overlap(size_t n, int leader)
     for (int t = 0; t < 2; t++) {
         double comm = m[2 * t], both = m[2 * t + 1], cp = m[4 + t];
         double lo = comm < cp ? comm : cp;
-        printf("posted bcast %-5s %9zu comm %8.0f us  comp %8.0f us  both %8.0f us  overlap %.2f\n",
-               t ? (post_team == UPC_TEAM_ALL ? "tupc" : "team") : "raw", n, comm, cp, both,
-               (comm + cp - both) / lo);
+        printf("posted %-10s %-5s %9zu comm %8.0f us  comp %8.0f us  both %8.0f us  overlap "
+               "%.2f\n",
+               post_names[post_verb], t ? (post_team == UPC_TEAM_ALL ? "tupc" : "team") : "raw", n,
+               comm, cp, both, (comm + cp - both) / lo);
     }
     fflush(stdout);
 }
@@ -431,8 +450,10 @@ int tupc_main(int argc, char **argv)
     if (!only_overlap)
         team_figs(leader, sizes, reps);
     if (!only_team) {
-        overlap(max, leader);
-        /* The same on a split team of every thread. */
+        for (post_verb = POST_BCAST; post_verb <= POST_EXCHANGE; post_verb++)
+            overlap(max, leader);
+        /* The broadcast on a split team of every thread. */
+        post_verb = POST_BCAST;
         tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &post_team);
         overlap(max, leader);
         tupc_team_free(&post_team);
