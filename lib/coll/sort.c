@@ -221,10 +221,39 @@ static tupc_sptr_t check_args(const char *fn, tupc_sptr_t A, size_t elem_size, s
 }
 
 #if TUPC_HAVE_MPI
-/* Across processes (mpi/team.h): rank 0 reads the array whole, sorts it
- * alone with the same stable merge sort, and writes it back, between the
- * team's barriers that the sync modes ask for (IN_MYSYNC and OUT_MYSYNC as
- * every thread's: any element may lie anywhere). */
+/* The first part's merge of the parts' sorted runs (mpi/team.h's
+ * tupc_mpi_merge_fn): passes of pairwise merges of neighbouring runs,
+ * between all and tmp; on ties the earlier run's element first, as the
+ * runs are index ranges in order: stable. */
+static char *merge_runs(void *arg, char *all, char *tmp, size_t *off, int k)
+{
+    const struct sort_ctx *s = arg;
+    const size_t es = s->es;
+    while (k > 1) {
+        int w = 0;
+        for (int r = 0; r < k; r += 2, w++) {
+            const size_t a = off[r], b = off[r + 1], e = r + 1 < k ? off[r + 2] : b;
+            merge(s, all + a * es, b - a, all + b * es, e - b, tmp + a * es);
+            off[w] = a;
+        }
+        off[w] = off[k];
+        k = w;
+        char *t = all;
+        all = tmp;
+        tmp = t;
+    }
+    return all;
+}
+
+/* Across processes (mpi/team.h), in two phases: each process's part of
+ * the team reads one of the parts' balanced index ranges of A (through the
+ * window where it lies elsewhere) and sorts it with the stable merge sort,
+ * the parts' leaders at once; the team's first part gathers the sorted
+ * runs, merges them and sends each part its range back (MPI_Gatherv,
+ * MPI_Scatterv), which the part writes to A. Every range is read before
+ * any is written: a part writes only after the first part has every run.
+ * Between the team's barriers that the sync modes ask for (IN_MYSYNC and
+ * OUT_MYSYNC as every thread's: any element may lie anywhere). */
 static void sort_across(struct tupc_team *t, const char *fn, tupc_sptr_t A, size_t es, size_t n,
                         size_t B, sort_cmp func, upc_flag_t flags, enum tupc_sync in,
                         enum tupc_sync out, uint64_t sig)
@@ -237,15 +266,18 @@ static void sort_across(struct tupc_team *t, const char *fn, tupc_sptr_t A, size
         tupc_mpi_team_barrier(g, li, fn, all ? NULL : t);
     else
         tupc_mpi_sync(); /* puts from other processes, in this process's view */
-    if (me == 0 && n >= 2) {
-        char *buf = malloc(2 * n * es);
+    if (li == 0 && n >= 2) {
+        size_t lo, m;
+        tupc_mpi_range(n, g->P, g->of_proc[tupc_mpi_rank_], &lo, &m);
+        char *buf = malloc(2 * m * es + 1);
         if (!buf)
-            tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", 2 * n * es);
+            tupc_fail(fn, NULL, "cannot allocate %zu bytes of temporary memory", 2 * m * es);
         struct sort_ctx s = {func, es, (uint32_t)tupc_impl_mythread};
-        const int odd = sort_passes(n) & 1; /* the result ends in the first half */
-        copy_chunk(A, B, es, 0, n, buf + (size_t)odd * n * es, 0);
-        local_sort(&s, buf + (size_t)odd * n * es, buf + (size_t)!odd * n * es, n);
-        copy_chunk(A, B, es, 0, n, buf, 1);
+        const int odd = sort_passes(m) & 1; /* the result ends in the first half */
+        copy_chunk(A, B, es, lo, m, buf + (size_t)odd * m * es, 0);
+        local_sort(&s, buf + (size_t)odd * m * es, buf + (size_t)!odd * m * es, m);
+        tupc_mpi_team_sort_runs(g, fn, buf, n, es, merge_runs, &s);
+        copy_chunk(A, B, es, lo, m, buf, 1);
         free(buf);
     }
     if (out != TUPC_NOSYNC)

@@ -27,6 +27,7 @@
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
+#include <limits.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,4 +306,51 @@ void tupc_mpi_team_done(struct tupc_mpi_team *g, int li, uint32_t s)
     /* Release: this member's reads of the gathered items come before the
      * leader's acquire, and so before it rewrites them. */
     tupc_word_set(&g->m[li].done, s);
+}
+
+void tupc_mpi_team_sort_runs(struct tupc_mpi_team *g, const char *func, char *mine, size_t n,
+                             size_t es, tupc_mpi_merge_fn *merge, void *arg)
+{
+    const int P = g->P, q = g->of_proc[tupc_mpi_rank_];
+    size_t lo, m;
+    tupc_mpi_range(n, P, q, &lo, &m);
+    if (es > INT_MAX || n / (size_t)P + 1 > INT_MAX)
+        tupc_fail(func, NULL,
+                  "%zu elements of %zu bytes across %d processes; expected at most %d elements "
+                  "per process and %d bytes per element (MPI's counts)",
+                  n, es, P, INT_MAX, INT_MAX);
+    /* One MPI element per sorted element: counts in elements fit an int. */
+    MPI_Datatype el;
+    MPI_Type_contiguous((int)es, MPI_BYTE, &el);
+    MPI_Type_commit(&el);
+    int *cnt = NULL, *dis = NULL;
+    size_t *off = NULL;
+    char *all = NULL, *res = NULL;
+    if (q == 0) {
+        cnt = malloc(sizeof *cnt * 2 * (size_t)P);
+        off = malloc(sizeof *off * ((size_t)P + 1));
+        all = malloc(2 * n * es);
+        if (!cnt || !off || !all)
+            tupc_fail(func, NULL, "cannot allocate %zu bytes of temporary memory", 2 * n * es);
+        dis = cnt + P;
+        for (int r = 0; r < P; r++) {
+            size_t rl, rm;
+            tupc_mpi_range(n, P, r, &rl, &rm);
+            cnt[r] = (int)rm;
+            dis[r] = (int)rl; /* below n / P * P + P: an int, as checked above */
+            off[r] = rl;
+        }
+        off[P] = n;
+    }
+    MPI_Request r;
+    MPI_Igatherv(mine, (int)m, el, all, cnt, dis, el, 0, g->comm, &r);
+    tupc_hier_finish(&r, func);
+    if (q == 0)
+        res = merge(arg, all, all + n * es, off, P);
+    MPI_Iscatterv(res, cnt, dis, el, mine, (int)m, el, 0, g->comm, &r);
+    tupc_hier_finish(&r, func);
+    MPI_Type_free(&el);
+    free(all);
+    free(off);
+    free(cnt);
 }

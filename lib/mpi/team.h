@@ -95,6 +95,25 @@ void tupc_mpi_team_done(struct tupc_mpi_team *g, int li, uint32_t s);
  * its struct tupc_mpi_tmember has reached s. */
 void tupc_mpi_team_wait_members(struct tupc_mpi_team *g, size_t w, uint32_t s, const char *func);
 
+/* Range q of n elements cut in P balanced ranges: *lo and *m elements. */
+static inline void tupc_mpi_range(size_t n, int P, int q, size_t *lo, size_t *m)
+{
+    size_t b = n / (size_t)P, x = n % (size_t)P, Q = (size_t)q;
+    *lo = b * Q + (Q < x ? Q : x);
+    *m = b + (Q < x);
+}
+
+/* The exchange of a sort across processes (coll/sort.c), by each part's
+ * leader: part q (its rank in g's communicator, of P) holds range q of the
+ * n elements (es bytes each; tupc_mpi_range), sorted, in `mine`; the first
+ * part gathers them, merges them (merge(arg, all, tmp, off, P): the runs
+ * in all, run r from element off[r] to off[r + 1], into the sorted n
+ * elements, returned: in all or in tmp, each n * es bytes), and sends each
+ * part its range of the result back into mine. */
+typedef char *tupc_mpi_merge_fn(void *arg, char *all, char *tmp, size_t *off, int parts);
+void tupc_mpi_team_sort_runs(struct tupc_mpi_team *g, const char *func, char *mine, size_t n,
+                             size_t es, tupc_mpi_merge_fn *merge, void *arg);
+
 /* ---- team_coll.c: the team forms across processes ---------------------- */
 
 enum tupc_mpi_team_verb {
