@@ -158,8 +158,11 @@ static inline int tupc_red_op_index(upc_op_t op)
 static inline void tupc_red_check_op(const char *func, const struct tupc_red_type *ty, upc_op_t op,
                                      tupc_red_fn f)
 {
-    int ok = (op <= UPC_MAX && tupc_red_op_index(op) >= 0 && (ty->ops & (unsigned)op)) ||
-             ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && f);
+    /* One operator bit up to UPC_MAX that the type takes: a range test, a
+     * one-bit test and the type's mask (no table on this path). */
+    int ok =
+        ((unsigned)op - 1u < (unsigned)UPC_MAX && !(op & (op - 1)) && (ty->ops & (unsigned)op)) ||
+        ((op == UPC_FUNC || op == UPC_NONCOMM_FUNC) && f);
     if (__builtin_expect(!ok, 0))
         tupc_red_check_op_full(func, ty, op, f);
 }

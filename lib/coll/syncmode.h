@@ -40,6 +40,7 @@ struct tupc_coll {
      * the caller's rank and the team's size; on UPC_TEAM_ALL the thread's
      * tupc_coll_self_. */
     struct tupc_coll_self *self;
+    struct tupc_coll_line *line; /* self->line, kept: every call's exit stores there */
 };
 
 /* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_self_)
@@ -147,6 +148,7 @@ static inline void tupc_coll_post_entry_(struct tupc_coll *c, struct tupc_coll_s
     self->func = func;
     self->ledger.sig = sig;
     struct tupc_coll_line *l = self->line;
+    c->line = l;
     /* Stored under NOSYNC too: a thread that passes NOSYNC where the others
      * pass MYSYNC is compared by them (test_coll_mismatch). Release fence:
      * our entry to the previous call is stored before these, see
@@ -257,7 +259,7 @@ static inline __attribute__((always_inline)) void tupc_coll_finish(const struct 
 {
     /* Release: our reads and writes of call seq happen before any thread
      * that sees finished >= seq goes on. */
-    tupc_word_set(&c->self->line->finished, c->seq);
+    tupc_word_set(&c->line->finished, c->seq);
 }
 
 /* Ends call c: stores that this thread is done (tupc_coll_finish) and runs
