@@ -376,7 +376,7 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_t
     enum tupc_sync in, out;
     tupc_coll_flags(func, flags, &in, &out);
     /* src's holder is read where a mode needs it: NO|NO and ALL|ALL do not. */
-    const int me = tupc_team_my_rank(t);
+    const int me = t == &tupc_team_all_ ? tupc_impl_mythread : tupc_coll_self_on(t)->me;
     const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
     struct tupc_coll c;
     int worker = tupc_red_begin(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f,
