@@ -30,7 +30,7 @@
 #if TUPC_HAVE_MPI
 /* A relocalization posted across processes (mpi/hier_post.c on UPC_TEAM_ALL:
  * broadcast, scatter, gather, gather_all, exchange; mpi/team_coll.c on
- * another team: broadcast): the leader's request finishes the MPI call and
+ * another team: broadcast, gather_all, exchange): the leader's request finishes the MPI call and
  * the process's copies; every request is done once the post's mark is
  * set. */
 static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc_mpi_call *c,
@@ -44,7 +44,7 @@ static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc
     void *job;
     uint32_t p;
     if (c->team) { /* mpi/team_coll.c */
-        p = tupc_mpi_team_broadcast_post(c, dst, src, nbytes, &job, &r->also);
+        p = tupc_mpi_team_reloc_post(c, verb, dst, src, nbytes, &job, &r->also);
     } else {
         p = tupc_mpi_reloc_post(c, (int)verb, dst, src, nbytes, &job);
         r->also = tupc_mpi_post_word(p);
@@ -56,11 +56,13 @@ static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc
 }
 
 /* Whether call k (flags) posts across processes: UPC_ASYNC but not
- * OUT_ALLSYNC (run at posting), on UPC_TEAM_ALL or, for a broadcast, any
- * team; the other posted calls run at posting, their handle complete. */
+ * OUT_ALLSYNC (run at posting), on UPC_TEAM_ALL or, for a broadcast,
+ * gather_all or exchange, any team; the other posted calls run at posting,
+ * their handle complete. */
 #define TUPC_RELOC_POSTS(fm, k, flags, verb)                                                       \
     (tupc_reloc_mpi(fm) && ((flags)&UPC_ASYNC) && (k).mpi.out != TUPC_ALLSYNC &&                   \
-     ((verb) == TUPC_MPI_BCAST || !(k).mpi.team))
+     ((verb) == TUPC_MPI_BCAST || (verb) == TUPC_MPI_GATHER_ALL || (verb) == TUPC_MPI_EXCHANGE ||  \
+      !(k).mpi.team))
 #endif
 
 static inline __attribute__((always_inline)) upc_coll_handle_t

@@ -128,11 +128,13 @@ enum tupc_mpi_team_verb {
  * tupc_mpi_permute gives it. */
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
-/* tupc_team_broadcast posted (UPC_ASYNC, not OUT_ALLSYNC) on c->team, as
- * tupc_mpi_broadcast_post on UPC_TEAM_ALL: *mark (set to the result once
- * this member's part is done) and *job (the leader's, NULL elsewhere). */
-uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
-                                      tupc_sptr_t src, size_t nbytes, void **job, tupc_word **mark);
+/* A broadcast, gather_all or exchange (not in place) posted (UPC_ASYNC,
+ * not OUT_ALLSYNC) on c->team, as tupc_mpi_reloc_post on UPC_TEAM_ALL:
+ * *mark (set to the result once this member's part is done) and *job (the
+ * leader's, NULL elsewhere). */
+uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v,
+                                  tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, void **job,
+                                  tupc_word **mark);
 /* A reduction (what 0), reduce_all (2) or prefix reduction (1, in place
  * and exclusive as flagged) on c->team, cut as tupc_team_reduce(3) says. */
 void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, int what,

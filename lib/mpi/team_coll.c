@@ -264,49 +264,35 @@ static int root_of(const struct tupc_mpi_team *g, uint32_t th, int *here)
  * (hier_post.c) finishes it and writes the process's other members' dst
  * blocks, which under IN_MYSYNC it is given only once those members have
  * entered; every member's request is done once the post's mark is set. */
-uint32_t tupc_mpi_team_broadcast_post(const struct tupc_mpi_call *c, tupc_sptr_t dst,
-                                      tupc_sptr_t src, size_t n, void **job, tupc_word **mark)
+static void *bcast_post(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sptr_t dst,
+                        tupc_sptr_t src, size_t n, uint32_t s, uint32_t p, tupc_word *mark)
 {
-    struct tcall k;
-    const uint32_t s = two_phase(c, &k);
-    struct tupc_mpi_team *g = k.g;
-    struct tupc_mpi_tmember *me = &g->m[k.li];
-    const uint32_t p = ++me->posts;
-    *mark = &g->posted[p % TUPC_HIER_POSTS];
-    *job = NULL;
-    if (k.li == 0) {
-        int here, myrank;
-        const int root = root_of(g, src.thread, &here);
-        MPI_Comm_rank(g->comm, &myrank);
-        char *lead = dst.addr + (size_t)g->lthread[0] * tupc_impl_partition_size;
-        const char *from = lead;
-        /* The post that last used p's mark is complete: its request was
-         * (TUPC_ASYNC_MAX posts at most are outstanding on a team). */
-        if (p > TUPC_HIER_POSTS)
-            tupc_wait_peer(*mark, p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
-        reuse(g, s, c->func);
-        if (myrank == root) {
-            wait_entry(c, &k, src.thread, s);
-            if (here) {
-                tupc_mpi_sync(); /* puts from other processes into src */
-                from = src.addr;
-            } else {
-                tupc_mpi_get(lead, src.thread, src.addr, n);
-            }
+    struct tupc_mpi_team *g = k->g;
+    int here, myrank;
+    const int root = root_of(g, src.thread, &here);
+    MPI_Comm_rank(g->comm, &myrank);
+    char *lead = dst.addr + (size_t)g->lthread[0] * tupc_impl_partition_size;
+    const char *from = lead;
+    if (myrank == root) {
+        wait_entry(c, k, src.thread, s);
+        if (here) {
+            tupc_mpi_sync(); /* puts from other processes into src */
+            from = src.addr;
+        } else {
+            tupc_mpi_get(lead, src.thread, src.addr, n);
         }
-        *job = tupc_hier_post_job_new(c->func, p, *mark, g->L);
-        for (int j = 0; j < g->L; j++)
-            tupc_hier_post_copy(*job, dst.addr + (size_t)g->lthread[j] * tupc_impl_partition_size,
-                                from, n);
-        MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
-                   tupc_hier_post_request(*job));
-        /* The job writes the other members' dst blocks: under IN_MYSYNC
-         * not before they enter (while the bytes move). */
-        for (int j = 1; j < g->L; j++)
-            wait_local(c, g, j, s);
     }
-    tupc_word_set(&me->done, s); /* this member reads nothing of the leader's */
-    return p;
+    void *job = tupc_hier_post_job_new(c->func, p, mark, g->L);
+    for (int j = 0; j < g->L; j++)
+        tupc_hier_post_copy(job, dst.addr + (size_t)g->lthread[j] * tupc_impl_partition_size, from,
+                            n);
+    MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
+               tupc_hier_post_request(job));
+    /* The job writes the other members' dst blocks: under IN_MYSYNC
+     * not before they enter (while the bytes move). */
+    for (int j = 1; j < g->L; j++)
+        wait_local(c, g, j, s);
+    return job;
 }
 
 /* Scatter and gather in two phases on the team's communicator, as the
@@ -384,6 +370,114 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
         barrier(c, &k);
 }
 
+/* The packing of spread's leader: its members' src blocks (gather_all: one
+ * each, by local index; exchange: for each process q, the blocks of its
+ * members, by rank, from each member here) into out, each after the
+ * member's entry under IN_MYSYNC. */
+static void spread_pack(const struct tupc_mpi_call *c, struct tupc_mpi_team *g, int xchg,
+                        tupc_sptr_t src, size_t nb, uint32_t s, char *out)
+{
+    const size_t S = tupc_impl_partition_size, L = (size_t)g->L;
+    for (int j = 0; j < g->L; j++) {
+        wait_local(c, g, j, s);
+        const char *a = src.addr + (size_t)g->lthread[j] * S;
+        if (!xchg) {
+            memcpy(out + (size_t)j * nb, a, nb);
+            continue;
+        }
+        for (int q = 0; q < g->P; q++)
+            for (int bi = 0; bi < g->count[q]; bi++)
+                memcpy(
+                    out + ((size_t)g->displ[q] * L + (size_t)j * (size_t)g->count[q] + (size_t)bi) *
+                              nb,
+                    a + (size_t)g->order[g->displ[q] + bi] * nb, nb);
+    }
+}
+
+/* Where local member li's dst block of rank order[displ[p] + ai] lies in
+ * spread's receive buffer (in blocks). */
+static size_t spread_at(const struct tupc_mpi_team *g, int xchg, int p, int ai, int li)
+{
+    const size_t L = (size_t)g->L;
+    return xchg ? (size_t)g->displ[p] * L + (size_t)ai * L + (size_t)li
+                : (size_t)g->displ[p] + (size_t)ai;
+}
+
+/* A posted gather_all or exchange (not in place) on a team, as spread
+ * without its waits: the leader packs at posting (after each member's
+ * entry under IN_MYSYNC), posts MPI_Iallgatherv or MPI_Ialltoallv into a
+ * buffer the job owns (the counts too: MPI reads them until the call
+ * completes), and the job (hier_post.c) copies every local member's dst
+ * blocks out of it in rank order; each member's request is done once the
+ * post's mark is set. */
+static void *spread_post(const struct tupc_mpi_call *c, const struct tcall *k, int xchg,
+                         tupc_sptr_t dst, tupc_sptr_t src, size_t nb, uint32_t s, uint32_t p,
+                         tupc_word *mark)
+{
+    struct tupc_mpi_team *g = k->g;
+    const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k->t->n;
+    const int P = g->P, direct = g->L == 1 && g->ident;
+    const size_t cnts = sizeof(int) * 4 * (size_t)P, outn = (xchg ? N : 1) * L * nb,
+                 inn = N * (xchg ? L : 1) * nb;
+    void *job = tupc_hier_post_job_new(c->func, p, mark, direct ? 0 : g->L * k->t->n);
+    char *own = tupc_hier_post_own(job, c->func, cnts + (direct ? 0 : outn + inn));
+    int *sc = (int *)(void *)own, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+    for (int q = 0; q < P; q++) {
+        const size_t per = xchg ? L : 1;
+        sc[q] = tupc_hier_count(c->func, L * (size_t)g->count[q] * nb);
+        sd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * L * nb);
+        rc[q] = tupc_hier_count(c->func, (size_t)g->count[q] * per * nb);
+        rd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * per * nb);
+    }
+    const char *o = src.addr + (size_t)tupc_impl_mythread * S;
+    char *in = dst.addr + (size_t)tupc_impl_mythread * S;
+    if (!direct) {
+        char *out = own + cnts;
+        in = out + outn;
+        spread_pack(c, g, xchg, src, nb, s, out);
+        o = out;
+        for (int j = 0; j < g->L; j++)
+            for (int q = 0; q < P; q++)
+                for (int ai = 0; ai < g->count[q]; ai++)
+                    tupc_hier_post_copy(job,
+                                        dst.addr + (size_t)g->lthread[j] * S +
+                                            (size_t)g->order[g->displ[q] + ai] * nb,
+                                        in + spread_at(g, xchg, q, ai, j) * nb, nb);
+    }
+    MPI_Request *r = tupc_hier_post_request(job);
+    if (xchg)
+        MPI_Ialltoallv(o, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, r);
+    else
+        MPI_Iallgatherv(o, tupc_hier_count(c->func, L * nb), MPI_BYTE, in, rc, rd, MPI_BYTE,
+                        g->comm, r);
+    return job;
+}
+
+uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v,
+                                  tupc_sptr_t dst, tupc_sptr_t src, size_t n, void **job,
+                                  tupc_word **mark)
+{
+    struct tcall k;
+    const uint32_t s = two_phase(c, &k);
+    struct tupc_mpi_team *g = k.g;
+    struct tupc_mpi_tmember *me = &g->m[k.li];
+    const uint32_t p = ++me->posts;
+    *mark = &g->posted[p % TUPC_HIER_POSTS];
+    *job = NULL;
+    if (k.li == 0) {
+        /* The post that last used p's mark is complete: its request was
+         * (TUPC_ASYNC_MAX posts at most are outstanding on a team). */
+        if (p > TUPC_HIER_POSTS)
+            tupc_wait_peer(*mark, p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
+        reuse(g, s, c->func);
+        *job = v == TUPC_MPI_BCAST
+                   ? bcast_post(c, &k, dst, src, n, s, p, *mark)
+                   : spread_post(c, &k, v == TUPC_MPI_EXCHANGE, dst, src, n, s, p, *mark);
+    }
+    tupc_word_set(&me->done, s); /* this member reads nothing of the leader's */
+    return p;
+}
+
 /* gather_all (xchg 0) and exchange (1, not in place) in two phases on the
  * team's communicator: each process's leader packs its members' src blocks
  * (gather_all: one each; exchange: for each process, the blocks of its
@@ -419,20 +513,7 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
         if (!direct) {
             char *out = tupc_hier_grow(c->func, &g->out, (xchg ? N : 1) * L * nb + 1);
             in = tupc_hier_grow(c->func, &g->in, N * (xchg ? L : 1) * nb + 1);
-            for (int j = 0; j < g->L; j++) {
-                wait_local(c, g, j, s);
-                const char *a = src.addr + (size_t)g->lthread[j] * S;
-                if (!xchg) {
-                    memcpy(out + (size_t)j * nb, a, nb);
-                    continue;
-                }
-                for (int q = 0; q < P; q++)
-                    for (int bi = 0; bi < g->count[q]; bi++)
-                        memcpy(out + ((size_t)g->displ[q] * L + (size_t)j * (size_t)g->count[q] +
-                                      (size_t)bi) *
-                                         nb,
-                               a + (size_t)g->order[g->displ[q] + bi] * nb, nb);
-            }
+            spread_pack(c, g, xchg, src, nb, s, out);
             o = out;
         }
         const int kb = tupc_hier_count(c->func, L * nb);
@@ -451,9 +532,8 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
     }
     for (int p = 0; p < P && !direct; p++) /* my blocks, from process order to rank order */
         for (int ai = 0; ai < g->count[p]; ai++) {
-            const size_t at = xchg ? ((size_t)g->displ[p] * L + (size_t)ai * L + (size_t)k.li)
-                                   : (size_t)g->displ[p] + (size_t)ai;
-            memcpy(mdst + (size_t)g->order[g->displ[p] + ai] * nb, g->in.p + at * nb, nb);
+            memcpy(mdst + (size_t)g->order[g->displ[p] + ai] * nb,
+                   g->in.p + spread_at(g, xchg, p, ai, k.li) * nb, nb);
         }
     tupc_word_set(&me->done, s); /* release: done with the leader's buffer */
     if (c->out == TUPC_ALLSYNC)

@@ -468,7 +468,8 @@ static void posted(int r)
  * before then), then post. A leader whose request writes its process's dst
  * blocks before their threads enter leaves FILL there. Broadcast, scatter,
  * gather_all and exchange on UPC_TEAM_ALL (each a non-blocking MPI call),
- * a broadcast on the split team (on its communicator). */
+ * broadcast, gather_all and exchange on the split team (on its
+ * communicator). */
 static void posted_late(int r)
 {
     const int T = THREADS, me = MYTHREAD;
@@ -477,12 +478,16 @@ static void posted_late(int r)
     CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
     upc_team_t t;
     tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
-    static const enum verb vs[] = {BROADCAST, SCATTER, GATHER_ALL, EXCHANGE, BROADCAST};
-    for (int i = 0; i < 5; i++, r++) {
-        const int split = i == 4, v = vs[i];
-        const int root = 2 * ((r + i) % (T / 2)) + split; /* a leader */
+    static const enum verb vs[] = {BROADCAST, SCATTER,    GATHER_ALL, EXCHANGE,
+                                   BROADCAST, GATHER_ALL, EXCHANGE};
+    for (int i = 0; i < 7; i++, r++) {
+        const int split = i >= 4, v = vs[i];
+        const upc_team_t tm = split ? t : UPC_TEAM_ALL;
+        const int rank = tupc_team_rank(tm);
+        const int root = 2 * ((r + i) % (T / 2)) + split; /* a leader's thread */
+        const int root_rank = split ? T - 1 - root : root;
         for (size_t k = 0; k < len; k++)
-            part(src, me, 0)[k] = S(me, k, r);
+            part(src, me, 0)[k] = S(rank, k, r);
         upc_barrier();
         if (me != root && me % 2 == !split) {
             struct timespec ts = {0, 20 * 1000 * 1000};
@@ -491,16 +496,15 @@ static void posted_late(int r)
         }
         const upc_flag_t f = UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
         const tupc_sptr_t d0 = at(dst, 0, 0), s0 = at(src, 0, 0), sr = at(src, root, 0);
-        upc_coll_handle_t h = v == BROADCAST
-                                  ? tupc_team_broadcast(d0, sr, nb, f, split ? t : UPC_TEAM_ALL)
-                              : v == SCATTER    ? tupc_team_scatter(d0, sr, nb, f, UPC_TEAM_ALL)
-                              : v == GATHER_ALL ? tupc_team_gather_all(d0, s0, nb, f, UPC_TEAM_ALL)
-                                                : tupc_team_exchange(d0, s0, nb, f, UPC_TEAM_ALL);
+        upc_coll_handle_t h = v == BROADCAST    ? tupc_team_broadcast(d0, sr, nb, f, tm)
+                              : v == SCATTER    ? tupc_team_scatter(d0, sr, nb, f, tm)
+                              : v == GATHER_ALL ? tupc_team_gather_all(d0, s0, nb, f, tm)
+                                                : tupc_team_exchange(d0, s0, nb, f, tm);
         CHECK(h != UPC_HANDLE_COMPLETE);
         upc_wait(h);
         const size_t dlen = v == BROADCAST || v == SCATTER ? nb : len;
         for (size_t k = 0; k < dlen; k++)
-            if (part(dst, me, 0)[k] != expect(v, nb, T, me, root, 0, r, k)) {
+            if (part(dst, me, 0)[k] != expect(v, nb, T, rank, root_rank, 0, r, k)) {
                 fprintf(stderr, "late posted %s on %s: thread %d byte %zu is %d\n", names[v],
                         split ? "a split team" : "UPC_TEAM_ALL", me, k, part(dst, me, 0)[k]);
                 CHECK(0);
@@ -805,13 +809,23 @@ int tupc_main(int argc, char **argv)
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
     posted_late(r);
-    r += 5;
+    r += 7;
     /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
      * first five, OUT_ALLSYNC and the in-place exchange and permute run at
      * posting), every byte with the guards. */
     for (int v = 0; v < NVERBS; v++)
         for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
             reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
+    {
+        /* Every relocalization posted on the interleaved split (a broadcast,
+         * gather_all and exchange post on its communicator, the others run
+         * at posting). */
+        upc_team_t pt = split(UPC_TEAM_ALL, 0);
+        for (int v = 0; v < NVERBS; v++)
+            for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
+                reloc(pt, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
+        tupc_team_free(&pt);
+    }
     {
         int th[64], n = 0;
         for (int t = 0; t < T; t++)
