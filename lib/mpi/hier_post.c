@@ -30,6 +30,7 @@
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -47,8 +48,9 @@ struct post {
     MPI_Request r;
     uint32_t p;      /* the post's number in this process (on its team) */
     tupc_word *mark; /* set to p once it is complete here */
-    void *own;       /* freed once done, or NULL */
-    int n;           /* copies */
+    void *own;       /* given back once done, or NULL */
+    size_t own_n;
+    int n; /* copies */
     struct post_copy copy[];
 };
 
@@ -68,13 +70,66 @@ void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n)
         j->copy[j->n++] = (struct post_copy){d, s, n};
 }
 
+/* Buffers of finished posts, kept for the next ones: a fresh 64 MiB
+ * buffer per post (an exchange's at 2 x 2) cost its leader 50-70 ms of
+ * page faults at posting, against the 10 ms of its copies. A few, for the
+ * posts in flight at once; the lock is taken twice per post. */
+#define SPARES 4
+static struct {
+    pthread_mutex_t lock;
+    void *p[SPARES];
+    size_t n[SPARES];
+} spares_ = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
 char *tupc_hier_post_own(void *job, const char *func, size_t n)
 {
     struct post *j = job;
-    j->own = malloc(n ? n : 1);
+    j->own = NULL;
+    pthread_mutex_lock(&spares_.lock);
+    for (int i = 0; i < SPARES && !j->own; i++)
+        if (spares_.p[i] && spares_.n[i] >= n) {
+            j->own = spares_.p[i];
+            j->own_n = spares_.n[i];
+            spares_.p[i] = NULL;
+        }
+    pthread_mutex_unlock(&spares_.lock);
+    if (!j->own) {
+        j->own = malloc(n ? n : 1);
+        j->own_n = n;
+    }
     if (!j->own)
         tupc_fail(func, NULL, "out of memory for a posted collective's %zu bytes", n);
     return j->own;
+}
+
+void tupc_mpi_post_drop_spares(void)
+{
+    pthread_mutex_lock(&spares_.lock);
+    for (int i = 0; i < SPARES; i++) {
+        free(spares_.p[i]);
+        spares_.p[i] = NULL;
+    }
+    pthread_mutex_unlock(&spares_.lock);
+}
+
+/* A finished post's buffer: kept in place of the smallest spare, or freed. */
+static void give_back(void *p, size_t n)
+{
+    pthread_mutex_lock(&spares_.lock);
+    int at = 0;
+    for (int i = 1; i < SPARES; i++)
+        if (!spares_.p[i] || (spares_.p[at] && spares_.n[i] < spares_.n[at]))
+            at = i;
+    void *old = NULL;
+    if (!spares_.p[at] || spares_.n[at] < n) {
+        old = spares_.p[at];
+        spares_.p[at] = p;
+        spares_.n[at] = n;
+        p = NULL;
+    }
+    pthread_mutex_unlock(&spares_.lock);
+    free(old);
+    free(p);
 }
 
 MPI_Request *tupc_hier_post_request(void *job)
@@ -104,7 +159,8 @@ void tupc_mpi_post_job(void *arg, size_t k)
     }
     for (int i = 0; i < j->n; i++)
         memcpy(j->copy[i].d, j->copy[i].s, j->copy[i].n);
-    free(j->own);
+    if (j->own)
+        give_back(j->own, j->own_n);
     j->own = NULL;
     /* Release: every dst block of the process, for the requests' acquire. */
     tupc_word_set(j->mark, j->p);

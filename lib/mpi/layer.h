@@ -227,6 +227,9 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
 uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
                              tupc_sptr_t src, size_t nbytes, void **job);
 void tupc_mpi_post_job(void *arg, size_t k);
+/* Frees the buffers that finished posts left for the next ones (the run's
+ * end, run.c: every post is complete). */
+void tupc_mpi_post_drop_spares(void);
 struct tupc_word;
 struct tupc_word *tupc_mpi_post_word(uint32_t p);
 /* Calls fn(arg, index, address, run) for each run of the elements of array

@@ -170,6 +170,7 @@ static void stop_heap(void)
 {
     if (tupc_procs_ > 1) {
         tupc_mpi_team_stop();
+        tupc_mpi_post_drop_spares();
         tupc_mpi_hier_stop();
         tupc_mpi_barrier_stop();
         tupc_mpi_window_stop();
