@@ -28,9 +28,9 @@
  * tupc_team_broadcast (a tupc extension): the same on a team, ranks for
  * threads (coll/reloc.h), posted with UPC_ASYNC. */
 #if TUPC_HAVE_MPI
-/* A relocalization posted across processes (mpi/hier_post.c on UPC_TEAM_ALL:
- * broadcast, scatter, gather, gather_all, exchange; mpi/team_coll.c on
- * another team: broadcast, gather_all, exchange): the leader's request finishes the MPI call and
+/* A relocalization posted across processes (mpi/hier_post.c on UPC_TEAM_ALL,
+ * mpi/team_coll.c on another team: broadcast, scatter, gather, gather_all,
+ * exchange): the leader's request finishes the MPI call and
  * the process's copies; every request is done once the post's mark is
  * set. */
 static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc_mpi_call *c,
@@ -56,13 +56,13 @@ static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc
 }
 
 /* Whether call k (flags) posts across processes: UPC_ASYNC but not
- * OUT_ALLSYNC (run at posting), on UPC_TEAM_ALL or, for a broadcast,
- * gather_all or exchange, any team; the other posted calls run at posting,
- * their handle complete. */
-#define TUPC_RELOC_POSTS(fm, k, flags, verb)                                                       \
+ * OUT_ALLSYNC (run at posting), on UPC_TEAM_ALL, or on another team where
+ * tupc_mpi_team_posts says so (a gather whose dst lies in no member's
+ * process does not); the other posted calls run at posting, their handle
+ * complete. */
+#define TUPC_RELOC_POSTS(fm, k, flags, verb, dst)                                                  \
     (tupc_reloc_mpi(fm) && ((flags)&UPC_ASYNC) && (k).mpi.out != TUPC_ALLSYNC &&                   \
-     ((verb) == TUPC_MPI_BCAST || (verb) == TUPC_MPI_GATHER_ALL || (verb) == TUPC_MPI_EXCHANGE ||  \
-      !(k).mpi.team))
+     (!(k).mpi.team || tupc_mpi_team_posts(&(k).mpi, verb, dst)))
 #endif
 
 static inline __attribute__((always_inline)) upc_coll_handle_t
@@ -73,7 +73,7 @@ broadcast(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, si
     size_t total;
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, 0, 0, 2, &total);
 #if TUPC_HAVE_MPI
-    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_BCAST))
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_BCAST, dst))
         return post_across(&k.mpi, TUPC_MPI_BCAST, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_BCAST, dst, src, nbytes, 0,
@@ -115,7 +115,7 @@ scatter(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_ALL, src, TUPC_AREA_BLOCKS, 0,
                         2, &total);
 #if TUPC_HAVE_MPI
-    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_SCATTER))
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_SCATTER, dst))
         return post_across(&k.mpi, TUPC_MPI_SCATTER, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_SCATTER, dst, src, nbytes, 0,
@@ -155,7 +155,7 @@ gather(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size_
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_BLOCKS, src, TUPC_AREA_ALL, 1,
                         2, &total);
 #if TUPC_HAVE_MPI
-    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_GATHER))
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_GATHER, dst))
         return post_across(&k.mpi, TUPC_MPI_GATHER, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_GATHER, dst, src, nbytes, 0,
@@ -192,7 +192,7 @@ gather_all(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, s
     tupc_reloc_begin_ds(&k, fm, flags, team, nbytes, dst, TUPC_AREA_BLOCKS | TUPC_AREA_ALL, src,
                         TUPC_AREA_ALL, 1, 2, &total);
 #if TUPC_HAVE_MPI
-    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_GATHER_ALL))
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_GATHER_ALL, dst))
         return post_across(&k.mpi, TUPC_MPI_GATHER_ALL, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_GATHER_ALL, dst, src, nbytes, 0,
@@ -240,7 +240,7 @@ exchange(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, siz
     tupc_reloc_begin_ds(&k, fm, flags & ~UPC_IN_PLACE, team, nbytes, dst, both, src, both, 0,
                         in_place ? 1 : 2, &total);
 #if TUPC_HAVE_MPI
-    if (!in_place && TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_EXCHANGE))
+    if (!in_place && TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_EXCHANGE, dst))
         return post_across(&k.mpi, TUPC_MPI_EXCHANGE, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_EXCHANGE, dst, src, nbytes, in_place,

@@ -370,6 +370,77 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
         barrier(c, &k);
 }
 
+/* A posted scatter or gather on a team, as rooted without its waits: the
+ * leader reads at posting what its process sends (the root's area, fetched
+ * in process order; or its members' src blocks, each after the member's
+ * entry under IN_MYSYNC), posts MPI_Iscatterv or MPI_Igatherv with buffers
+ * and counts the job owns, and the job copies the received blocks (each
+ * member's dst block; or, on the root's process, the root's area in rank
+ * order, which lies in that process: tupc_mpi_team_posts says so). */
+static void *rooted_post(const struct tupc_mpi_call *c, const struct tcall *k, int gather,
+                         tupc_sptr_t dst, tupc_sptr_t src, size_t nb, uint32_t s, uint32_t p,
+                         tupc_word *mark)
+{
+    struct tupc_mpi_team *g = k->g;
+    const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k->t->n;
+    const tupc_sptr_t area = gather ? dst : src; /* the root's */
+    int here, myrank;
+    const int root = root_of(g, area.thread, &here), P = g->P;
+    MPI_Comm_rank(g->comm, &myrank);
+    const int direct = myrank == root && here && g->ident;
+    const size_t cnts = sizeof(int) * 2 * (size_t)P, outn = (gather ? L : N) * nb,
+                 inn = (gather ? N : L) * nb;
+    void *job = tupc_hier_post_job_new(c->func, p, mark, (int)(gather ? N : L));
+    char *own = tupc_hier_post_own(job, c->func, cnts + outn + inn);
+    int *cnt = (int *)(void *)own;
+    for (int q = 0; q < P; q++) {
+        cnt[q] = tupc_hier_count(c->func, (size_t)g->count[q] * nb);
+        cnt[P + q] = tupc_hier_count(c->func, (size_t)g->displ[q] * nb);
+    }
+    char *out = own + cnts, *in = out + outn;
+    const int kb = tupc_hier_count(c->func, L * nb);
+    MPI_Request *r = tupc_hier_post_request(job);
+    if (gather) {
+        for (int j = 0; j < g->L; j++) { /* the process's blocks, by rank */
+            wait_local(c, g, j, s);
+            memcpy(out + (size_t)j * nb, src.addr + (size_t)g->lthread[j] * S, nb);
+        }
+        if (myrank == root)
+            wait_entry(c, k, dst.thread, s);
+        for (size_t i = 0; i < N && myrank == root && !direct; i++) /* to dst's order */
+            tupc_hier_post_copy(job, dst.addr + (size_t)g->order[i] * nb, in + i * nb, nb);
+        MPI_Igatherv(out, kb, MPI_BYTE, direct ? dst.addr : in, cnt, cnt + P, MPI_BYTE, root,
+                     g->comm, r);
+        return job;
+    }
+    if (myrank == root) {
+        wait_entry(c, k, src.thread, s);
+        if (here)
+            tupc_mpi_sync();                      /* puts from other processes into src */
+        for (size_t i = 0; i < N && !direct; i++) /* src's blocks in process order */
+            fetch(out + i * nb, (int)src.thread, src.addr + (size_t)g->order[i] * nb, nb);
+    }
+    for (int j = 0; j < g->L; j++)
+        tupc_hier_post_copy(job, dst.addr + (size_t)g->lthread[j] * S, in + (size_t)j * nb, nb);
+    MPI_Iscatterv(direct ? src.addr : out, cnt, cnt + P, MPI_BYTE, in, kb, MPI_BYTE, root, g->comm,
+                  r);
+    /* The job writes the members' dst blocks: under IN_MYSYNC not before
+     * they enter (while the bytes move). */
+    for (int j = 1; j < g->L; j++)
+        wait_local(c, g, j, s);
+    return job;
+}
+
+int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst)
+{
+    const struct tupc_mpi_team *g = c->team->mpi;
+    /* A gather's job writes the root's area: it must lie in the root's
+     * process (the job makes no MPI call, an RMA put included). Every
+     * process decides alike. */
+    return v != TUPC_MPI_PERMUTE &&
+           (v != TUPC_MPI_GATHER || g->of_proc[tupc_mpi_rank_of(dst.thread)] >= 0);
+}
+
 /* The packing of spread's leader: its members' src blocks (gather_all: one
  * each, by local index; exchange: for each process q, the blocks of its
  * members, by rank, from each member here) into out, each after the
@@ -470,9 +541,12 @@ uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_t
         if (p > TUPC_HIER_POSTS)
             tupc_wait_peer(*mark, p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
         reuse(g, s, c->func);
-        *job = v == TUPC_MPI_BCAST
-                   ? bcast_post(c, &k, dst, src, n, s, p, *mark)
-                   : spread_post(c, &k, v == TUPC_MPI_EXCHANGE, dst, src, n, s, p, *mark);
+        if (v == TUPC_MPI_BCAST)
+            *job = bcast_post(c, &k, dst, src, n, s, p, *mark);
+        else if (v == TUPC_MPI_SCATTER || v == TUPC_MPI_GATHER)
+            *job = rooted_post(c, &k, v == TUPC_MPI_GATHER, dst, src, n, s, p, *mark);
+        else
+            *job = spread_post(c, &k, v == TUPC_MPI_EXCHANGE, dst, src, n, s, p, *mark);
     }
     tupc_word_set(&me->done, s); /* this member reads nothing of the leader's */
     return p;

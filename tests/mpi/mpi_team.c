@@ -422,14 +422,18 @@ static void posted(int r)
     for (size_t k = 0; k < (size_t)T * sb; k++)
         part(src[2], me, 0)[k] = S(11 + (me + T - 1) % 2, k, r);
     upc_barrier();
-    tupc_team_scatter(at(dst[2], 0, 0), at(src[2], sth, 0), sb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC,
-                      t);
+    /* Posted: the scatter posts (the root's area fetched at posting). */
+    upc_wait(tupc_team_scatter(at(dst[2], 0, 0), at(src[2], sth, 0), sb,
+                               UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
     for (size_t k = 0; k < sb; k++)
         CHECK(part(dst[2], me, 0)[k] == S(11 + me % 2, (size_t)tupc_team_rank(t) * sb + k, r));
     upc_barrier();
     memset(part(dst[1], me, 0), FILL, nb[1]);
     upc_barrier();
-    tupc_team_gather(at(dst[1], sth, 0), at(dst[2], 0, 0), sb, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, t);
+    /* Posted too: where dst lies in no member's process (4 x 1) it runs at
+     * posting, elsewhere it posts. */
+    upc_wait(tupc_team_gather(at(dst[1], sth, 0), at(dst[2], 0, 0), sb,
+                              UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
     upc_barrier();
     const int c_of = (me + T - 1) % 2, nc = T / 2 + (c_of == 0 && T % 2); /* the team I hold for */
     if (me == 1 || me == 2)
@@ -468,8 +472,7 @@ static void posted(int r)
  * before then), then post. A leader whose request writes its process's dst
  * blocks before their threads enter leaves FILL there. Broadcast, scatter,
  * gather_all and exchange on UPC_TEAM_ALL (each a non-blocking MPI call),
- * broadcast, gather_all and exchange on the split team (on its
- * communicator). */
+ * and on the split team (on its communicator). */
 static void posted_late(int r)
 {
     const int T = THREADS, me = MYTHREAD;
@@ -478,9 +481,9 @@ static void posted_late(int r)
     CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
     upc_team_t t;
     tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
-    static const enum verb vs[] = {BROADCAST, SCATTER,    GATHER_ALL, EXCHANGE,
-                                   BROADCAST, GATHER_ALL, EXCHANGE};
-    for (int i = 0; i < 7; i++, r++) {
+    static const enum verb vs[] = {BROADCAST, SCATTER, GATHER_ALL, EXCHANGE,
+                                   BROADCAST, SCATTER, GATHER_ALL, EXCHANGE};
+    for (int i = 0; i < 8; i++, r++) {
         const int split = i >= 4, v = vs[i];
         const upc_team_t tm = split ? t : UPC_TEAM_ALL;
         const int rank = tupc_team_rank(tm);
@@ -809,7 +812,7 @@ int tupc_main(int argc, char **argv)
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
     posted_late(r);
-    r += 7;
+    r += 8;
     /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
      * first five, OUT_ALLSYNC and the in-place exchange and permute run at
      * posting), every byte with the guards. */
@@ -817,9 +820,9 @@ int tupc_main(int argc, char **argv)
         for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
             reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
     {
-        /* Every relocalization posted on the interleaved split (a broadcast,
-         * gather_all and exchange post on its communicator, the others run
-         * at posting). */
+        /* Every relocalization posted on the interleaved split (the in-place
+         * exchange and the permute run at posting, the others post on its
+         * communicator). */
         upc_team_t pt = split(UPC_TEAM_ALL, 0);
         for (int v = 0; v < NVERBS; v++)
             for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
