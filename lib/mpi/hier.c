@@ -576,8 +576,12 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
         }
         union tupc_red_val all;
         int any = reduce_leaders(ty, op, (tupc_red_fn)f, &acc, root, &all, c->func);
-        if (root == tupc_mpi_rank_ && any && nelems) /* nelems 0: dst is left as it was */
+        if (root == tupc_mpi_rank_ && any && nelems) { /* nelems 0: dst is left as it was */
+            /* IN_MYSYNC: dst's thread has entered (it may hold no element,
+             * and then nobody waited for it above). */
+            tupc_hier_wait_entered(c, (int)(dst.thread - (uint32_t)tupc_first_thread_), s);
             memcpy(dst.addr, &all, ty->size);
+        }
         /* Release: dst, and that the partials are read. */
         tupc_word_set(&tupc_hier_.ready, s);
     }

@@ -464,6 +464,52 @@ static void posted(int r)
     }
 }
 
+/* Reductions under IN_MYSYNC whose dst lies with a late thread: the
+ * threads that do not lead their process (the odd ones, at two threads
+ * per process) sleep, write their own dst, then call. The call may write
+ * a thread's data only once that thread has entered (UPC 1.3 7.4 para 4),
+ * so the result must win. The one element of src lies with thread 0, dst
+ * (reduce) with thread 1: blocking and posted, reduce and reduce_all, on
+ * UPC_TEAM_ALL and on a split team of every thread ranked backwards. */
+static void late_reductions(int r)
+{
+    const int T = THREADS, me = MYTHREAD, d = T > 1;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, sizeof(long)),
+                dst = upc_all_alloc((size_t)T, sizeof(long));
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    upc_team_t t;
+    tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
+    for (int i = 0; i < 8; i++, r++) {
+        const int split = i & 1, all = (i >> 1) & 1, async = (i >> 2) & 1;
+        const upc_team_t tm = split ? t : UPC_TEAM_ALL;
+        const long want = 1000L * r + 1;
+        *(long *)part(src, me, 0) = 1000L * r + me + 1;
+        *(long *)part(dst, me, 0) = 0;
+        upc_barrier();
+        if (me % 2) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            *(long *)part(dst, me, 0) = -1;
+        }
+        const upc_flag_t f = UPC_IN_MYSYNC | UPC_OUT_MYSYNC | (async ? UPC_ASYNC : 0);
+        upc_coll_handle_t h =
+            all ? tupc_team_reduce_allL(at(dst, 0, 0), at(src, 0, 0), UPC_ADD, 1, 1, NULL, f, tm)
+                : tupc_team_reduceL(at(dst, d, 0), at(src, 0, 0), UPC_ADD, 1, 1, NULL, f, tm);
+        upc_wait(h);
+        const long got = *(long *)part(dst, me, 0);
+        if ((all || me == d) && got != want) {
+            fprintf(stderr, "late %s%s on %s: thread %d's dst is %ld, not %ld\n",
+                    async ? "posted " : "", all ? "reduce_all" : "reduce",
+                    split ? "a split team" : "UPC_TEAM_ALL", me, got, want);
+            CHECK(0);
+        }
+        upc_barrier();
+    }
+    tupc_team_free(&t);
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
 /* Posted relocalizations under IN_MYSYNC with late members: the threads
  * that do not lead their process's part of the team (the odd ones on
  * UPC_TEAM_ALL, the even ones on a split team of every thread ranked
@@ -812,6 +858,8 @@ int tupc_main(int argc, char **argv)
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
     posted_late(r);
+    r += 8;
+    late_reductions(r);
     r += 8;
     /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
      * first five, OUT_ALLSYNC and the in-place exchange and permute run at
