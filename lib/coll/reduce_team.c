@@ -239,6 +239,32 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
     return tupc_async_post(req);
 }
 
+#if TUPC_HAVE_MPI
+/* A reduction or reduce_all posted on UPC_TEAM_ALL across processes
+ * (mpi/hier_post_reduce.c): the leader's request runs the fold and the
+ * exchange of partials; every request is done once the post's mark is
+ * set. */
+static __attribute__((noinline)) upc_coll_handle_t
+post_across(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+            upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags,
+            enum tupc_sync in, enum tupc_sync out, int every, uint64_t sig)
+{
+    struct tupc_team *t = &tupc_team_all_;
+    const struct tupc_mpi_call mc = {
+        func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out, NULL};
+    struct tupc_coll_request *r =
+        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), func, TUPC_NOSYNC);
+    void *job;
+    const uint32_t p = tupc_mpi_reduce_post(&mc, ty, every, dst, src, op, nelems, blk_size,
+                                            (void (*)(void))f, &job);
+    if (job)
+        tupc_async_add_job(r, tupc_mpi_reduce_post_job, job, 0);
+    r->also = tupc_mpi_post_word(p);
+    r->also_at = p;
+    return tupc_async_post(r);
+}
+#endif
+
 static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
                                      tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                                      size_t blk_size, tupc_red_fn f, upc_flag_t flags,
@@ -282,6 +308,10 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
 #if TUPC_HAVE_MPI
     if (tupc_procs_ > 1) { /* posted or not, run now: the handle is complete */
         const upc_flag_t bflags = flags & ~UPC_ASYNC;
+        if (t == &tupc_team_all_ && async && !prefix && op != UPC_NONCOMM_FUNC &&
+            out != TUPC_ALLSYNC)
+            return post_across(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out,
+                               what == ALL, sig);
         if (t == &tupc_team_all_) { /* posted: the 1.3 function's path */
             if (prefix)
                 (void)tupc_red_prefix_on(ty, func, t, dst, src, op, nelems, blk_size, f, bflags);

@@ -113,6 +113,7 @@ int tupc_mpi_hier_start(char *err, size_t len)
     memset(tupc_hier_.big, 0, sizeof tupc_hier_.big);
     choose_blocking();
     if (MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.comm) != MPI_SUCCESS ||
+        MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.partials) != MPI_SUCCESS ||
         MPI_Type_contiguous((int)sizeof(struct tupc_hier_pair), MPI_BYTE, &tupc_hier_.pair) !=
             MPI_SUCCESS ||
         MPI_Type_commit(&tupc_hier_.pair) != MPI_SUCCESS ||
@@ -129,6 +130,7 @@ void tupc_mpi_hier_stop(void)
     MPI_Op_free(&tupc_hier_.op_ordered);
     MPI_Op_free(&tupc_hier_.op);
     MPI_Type_free(&tupc_hier_.pair);
+    MPI_Comm_free(&tupc_hier_.partials);
     MPI_Comm_free(&tupc_hier_.comm);
     for (int i = 0; i < TUPC_HIER_SLOTS; i++)
         for (int k = 0; k < 2; k++)
@@ -327,7 +329,7 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
     }
 }
 
-/* Folds this thread's elements of src, in index order, into its partial. */
+/* Folds a thread's elements of src, in index order, into its partial. */
 struct fold {
     const struct tupc_red_type *ty;
     upc_op_t op;
@@ -522,11 +524,10 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
         *out = (struct tupc_hier_pair){0};
 }
 
-/* Whether thread t holds an element of the nelems of src (shared [B], B 0
- * for an indefinite block size): the blocks from src's run over the
- * threads from src.thread on, so t holds one when it is at most the last
- * block's number of threads away. Every thread computes the same. */
-static int holds(uint32_t t, tupc_sptr_t src, size_t nelems, size_t B)
+/* The blocks from src's run over the threads from src.thread on, so t
+ * holds an element when it is at most the last block's number of threads
+ * away. Every thread computes the same. */
+int tupc_hier_holds(uint32_t t, tupc_sptr_t src, size_t nelems, size_t B)
 {
     if (nelems == 0)
         return 0;
@@ -550,22 +551,20 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
     /* A thread without elements publishes nothing, and nobody waits for
      * it: a small reduction waits for the threads that hold its data. */
     struct tupc_hier_pair *mine = &me->partial[s % TUPC_HIER_SLOTS];
-    if (holds((uint32_t)MYTHREAD, src, nelems, blk_size)) {
+    if (tupc_hier_holds((uint32_t)MYTHREAD, src, nelems, blk_size)) {
         /* The leader has read our partial of the call that used the slot. */
         tupc_wait_peer(&tupc_hier_.ready, s - TUPC_HIER_SLOTS, tupc_first_thread_, c->func);
-        *mine = (struct tupc_hier_pair){0};
-        struct fold o = {ty, op, (tupc_red_fn)f, mine};
-        tupc_mpi_my_runs(src, nelems, blk_size, ty->size, fold_run, &o);
+        tupc_hier_fold(ty, op, (tupc_red_fn)f, (uint32_t)MYTHREAD, src, nelems, blk_size, mine);
     }
     /* Release: the partial, for the leader's acquire. */
     tupc_word_set(&me->done, s);
     const int root = tupc_mpi_rank_of(dst.thread);
     if (li == 0) {
         struct tupc_hier_pair acc = {0};
-        if (holds((uint32_t)MYTHREAD, src, nelems, blk_size))
+        if (tupc_hier_holds((uint32_t)MYTHREAD, src, nelems, blk_size))
             acc = *mine;
         for (int j = 1; j < tupc_local_threads_; j++) {
-            if (!holds((uint32_t)(tupc_first_thread_ + j), src, nelems, blk_size))
+            if (!tupc_hier_holds((uint32_t)(tupc_first_thread_ + j), src, nelems, blk_size))
                 continue;
             tupc_wait_peer(&tupc_hier_.m[j].done, s, tupc_first_thread_ + j, c->func);
             const struct tupc_hier_pair *p = &tupc_hier_.m[j].partial[s % TUPC_HIER_SLOTS];
@@ -591,15 +590,29 @@ void tupc_mpi_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *
         tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
 }
 
+void tupc_hier_fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, uint32_t t,
+                    tupc_sptr_t src, size_t nelems, size_t B, struct tupc_hier_pair *p)
+{
+    *p = (struct tupc_hier_pair){0};
+    struct fold o = {ty, op, f, p};
+    tupc_hier_runs_of(t, src, nelems, B, ty->size, fold_run, &o);
+}
+
 void tupc_mpi_my_runs(tupc_sptr_t p, size_t m, size_t B, size_t es,
                       void (*fn)(void *, size_t, char *, size_t), void *arg)
+{
+    tupc_hier_runs_of((uint32_t)MYTHREAD, p, m, B, es, fn, arg);
+}
+
+void tupc_hier_runs_of(uint32_t t, tupc_sptr_t p, size_t m, size_t B, size_t es,
+                       void (*fn)(void *, size_t, char *, size_t), void *arg)
 {
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, p, m, B, es, 0);
     tupc_sptr_t q = L.src;
     for (size_t i = 0, r; i < m; i += r) {
         r = tupc_red_run(&L, q, m - i);
-        if (q.thread == (uint32_t)MYTHREAD)
+        if (q.thread == t)
             fn(arg, i, q.addr, r);
         if (i + r < m)
             q = tupc_red_next_block(&L, q);

@@ -51,6 +51,9 @@ struct tupc_hier_member {
 
 struct tupc_hier_state {
     MPI_Comm comm; /* the leaders' collectives, apart from every other message */
+    /* The partials of posted reductions (hier_post_reduce.c), tagged by
+     * the post's number: messages, sent whenever a process's job runs. */
+    MPI_Comm partials;
     MPI_Datatype pair;
     MPI_Op op, op_ordered;      /* pair_op (hier.c), commuting or in rank order */
     struct tupc_hier_member *m; /* this process's threads, by local index */
@@ -139,6 +142,16 @@ void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int 
 void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n);
 char *tupc_hier_post_own(void *job, const char *func, size_t n);
 MPI_Request *tupc_hier_post_request(void *job);
+/* Whether thread t holds an element of the nelems of src (shared [B], B 0
+ * for an indefinite block size). */
+int tupc_hier_holds(uint32_t t, tupc_sptr_t src, size_t nelems, size_t B);
+/* Thread t's elements of src folded in index order into *p (has 0 for
+ * none): what thread t folds in a blocking reduction. */
+void tupc_hier_fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, uint32_t t,
+                    tupc_sptr_t src, size_t nelems, size_t B, struct tupc_hier_pair *p);
+/* tupc_mpi_my_runs (layer.h) for thread t's elements. */
+void tupc_hier_runs_of(uint32_t t, tupc_sptr_t p, size_t m, size_t B, size_t es,
+                       void (*fn)(void *, size_t, char *, size_t), void *arg);
 /* Checks p[0..n-1] as upc_all_permute does (from: n ints of scratch): 0,
  * or -1 with bad[] (the first bad index, its value, the earlier index of
  * an equal value or -1). */

@@ -227,6 +227,14 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
 uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
                              tupc_sptr_t src, size_t nbytes, void **job);
 void tupc_mpi_post_job(void *arg, size_t k);
+/* A reduction (every 0) or reduce_all (1) posted on UPC_TEAM_ALL
+ * (UPC_ASYNC, not OUT_ALLSYNC, not UPC_NONCOMM_FUNC), hier_post_reduce.c:
+ * the entry and IN sync, and on the leader *job (NULL elsewhere), to run
+ * once as tupc_mpi_reduce_post_job(*job, 0); p as tupc_mpi_reloc_post's. */
+uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                              int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                              size_t nelems, size_t blk_size, void (*f)(void), void **job);
+void tupc_mpi_reduce_post_job(void *arg, size_t k);
 /* Frees the buffers that finished posts left for the next ones (the run's
  * end, run.c: every post is complete). */
 void tupc_mpi_post_drop_spares(void);

@@ -12,6 +12,7 @@
 
 #include <string.h>
 #include <time.h>
+#include <upc_castable.h>
 #include <upc_collective.h>
 #include <upc_collective_ext.h>
 
@@ -271,12 +272,17 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
         const int m = tupc_team_size(tm), rank = tupc_team_rank(tm);
         const int root = tupc_team_thread(tm, (r + 1) % m);
         long (*fn)(long, long) = op == UPC_FUNC ? add_l : op == UPC_NONCOMM_FUNC ? mat_mul : NULL;
-        tupc_team_reduceL(at(one[c], root, 0), a[c].p, op, n, B, fn, flags, tm);
-        tupc_team_reduce_allL(at(all[c], 0, 0), a[c].p, op, n, B, fn, flags, tm);
+        upc_coll_handle_t h[3] = {UPC_HANDLE_COMPLETE, UPC_HANDLE_COMPLETE, UPC_HANDLE_COMPLETE};
+        h[0] = tupc_team_reduceL(at(one[c], root, 0), a[c].p, op, n, B, fn, flags, tm);
+        h[1] = tupc_team_reduce_allL(at(all[c], 0, 0), a[c].p, op, n, B, fn, flags, tm);
         if (B)
-            tupc_team_prefix_reduceL(d[c].p, (extra & UPC_IN_PLACE) ? d[c].p : a[c].p, op, n, B, fn,
-                                     flags | extra, tm);
-        if (flags & UPC_OUT_NOSYNC)
+            h[2] = tupc_team_prefix_reduceL(d[c].p, (extra & UPC_IN_PLACE) ? d[c].p : a[c].p, op, n,
+                                            B, fn, flags | extra, tm);
+        /* Posted: all in flight at once, completed last first; OUT_MYSYNC
+         * then promises only this thread's data, which rank 0 reads. */
+        for (int i = 2; i >= 0; i--)
+            upc_wait(h[i]);
+        if (flags & (UPC_OUT_NOSYNC | UPC_ASYNC))
             tupc_team_barrier(tm);
         if (rank == 0) {
             long acc = 0, prev = -3;
@@ -820,6 +826,95 @@ static void on_team(upc_team_t tm, int c, int *r)
         }
 }
 
+/* Reductions posted on UPC_TEAM_ALL (each process's fold a job, its
+ * partial a message): every operator on every shape under the modes that
+ * post (OUT_ALLSYNC runs at posting), reduce, reduce_all and the prefix
+ * (which runs at posting) in flight at once. */
+static void posted_reductions(int *r, int quick)
+{
+    static const upc_op_t ops[] = {UPC_ADD,    UPC_MULT, UPC_MAX,         UPC_XOR,
+                                   UPC_LOGAND, UPC_FUNC, UPC_NONCOMM_FUNC};
+    static const size_t shapes[][3] = {{1, 1, 0},   {40, 3, 2},  {40, 0, 5}, {1000, 64, 7},
+                                       {257, 5, 0}, {600, 1, 1}, {0, 3, 0}};
+    static const upc_flag_t posts[] = {
+        UPC_IN_NOSYNC | UPC_OUT_NOSYNC, UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
+        UPC_IN_ALLSYNC | UPC_OUT_NOSYNC, UPC_IN_NOSYNC | UPC_OUT_MYSYNC};
+    for (int o = 0; o < 7; o++)
+        for (int s = 0; s < 7; s++)
+            for (int m = 0; m < (quick ? 1 : 4); m++, (*r)++)
+                red(UPC_TEAM_ALL, 0, shapes[s][0], shapes[s][1], shapes[s][2], *r, ops[o],
+                    posts[(m + s + o) % 4] | UPC_ASYNC, 0);
+}
+
+/* Posted reductions completed in an order that differs between processes
+ * (thread 0's last first): a process whose one runner waits in a
+ * later post's job must still send an earlier post's partial, which
+ * another process waits for (run on one CPU too, where no progress
+ * thread runs the queued jobs). */
+static void posted_out_of_order(int r)
+{
+    const int T = THREADS, me = MYTHREAD, K = 4;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, sizeof(long)),
+                dst = upc_all_alloc((size_t)T, (size_t)K * sizeof(long));
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    *(long *)part(src, me, 0) = (long)me + r;
+    upc_barrier();
+    upc_coll_handle_t h[4];
+    for (int k = 0; k < K; k++)
+        h[k] = tupc_team_reduce_allL(at(dst, 0, (size_t)k * sizeof(long)), at(src, 0, 0),
+                                     k % 2 ? UPC_MAX : UPC_ADD, (size_t)T, 1, NULL,
+                                     UPC_IN_ALLSYNC | UPC_OUT_NOSYNC | UPC_ASYNC, UPC_TEAM_ALL);
+    /* Thread 0's process, whose data this thread can cast, last first. */
+    const int backwards = upc_thread_info(0).guaranteedCastable != 0;
+    for (int k = 0; k < K; k++)
+        upc_wait(h[backwards ? K - 1 - k : k]);
+    for (int k = 0; k < K; k++) {
+        const long got = ((const long *)part(dst, me, 0))[k];
+        CHECK(got == (k % 2 ? (long)T - 1 + r : (long)T * (T - 1) / 2 + (long)T * r));
+    }
+    upc_barrier();
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
+/* Posted reduce_all of doubles that round: every thread's element holds
+ * the same bits, the same again when posted again (the order of the
+ * combination is fixed), close to the serial sum. */
+static void posted_doubles(int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    const size_t n = 5000, B = 7;
+    tupc_sptr_t a = upc_all_alloc((n + B - 1) / B, B * sizeof(double));
+    tupc_sptr_t d = upc_all_alloc((size_t)T, 2 * sizeof(double));
+    CHECK(!tupc_isnull(a) && !tupc_isnull(d));
+    double want = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double x = 1.0 / (double)(i + 1 + (size_t)r);
+        want += x;
+        tupc_sptr_t e = tupc_ptr_add(a, (ptrdiff_t)i, B, sizeof(double));
+        if ((int)e.thread == me)
+            *(double *)e.addr = x;
+    }
+    upc_barrier();
+    const upc_flag_t f = UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
+    upc_coll_handle_t h[2];
+    for (int k = 0; k < 2; k++)
+        h[k] = tupc_team_reduce_allD(at(d, 0, k * sizeof(double)), a, UPC_ADD, n, B, NULL, f,
+                                     UPC_TEAM_ALL);
+    upc_wait(h[1]);
+    upc_wait(h[0]);
+    const double *mine = (const double *)part(d, me, 0);
+    CHECK(memcmp(&mine[0], &mine[1], sizeof(double)) == 0);
+    CHECK(mine[0] > want * (1 - 1e-12) && mine[0] < want * (1 + 1e-12));
+    upc_barrier();
+    double first;
+    upc_memget(&first, at(d, 0, 0), sizeof first);
+    CHECK(memcmp(&first, mine, sizeof(double)) == 0);
+    upc_barrier();
+    upc_all_free(d);
+    upc_all_free(a);
+}
+
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
@@ -861,6 +956,9 @@ int tupc_main(int argc, char **argv)
     r += 8;
     late_reductions(r);
     r += 8;
+    posted_reductions(&r, quick);
+    posted_out_of_order(r++);
+    posted_doubles(r++);
     /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
      * first five, OUT_ALLSYNC and the in-place exchange and permute run at
      * posting), every byte with the guards. */
