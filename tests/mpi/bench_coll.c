@@ -37,11 +37,12 @@
  *    and tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast,
  *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
  *    communicator of the processes that hold them;
- *  - the overlap of a posted 16 MiB broadcast, gather_all and exchange
- *    (UPC_ASYNC) with computation as long as the raw call, against
- *    MPI_Ibcast, MPI_Iallgather and MPI_Ialltoall with the same
- *    computation: (comm + comp - both) / min(comm, comp); on UPC_TEAM_ALL,
- *    then the broadcast on a split team of every thread ("team").
+ *  - the overlap of a posted 16 MiB broadcast, gather_all, exchange and
+ *    reduce_allL (UPC_ADD, blocked as above) (UPC_ASYNC) with computation
+ *    as long as the raw call, against MPI_Ibcast, MPI_Iallgather,
+ *    MPI_Ialltoall and (after each process's sum, which it cannot
+ *    overlap) MPI_Iallreduce of one long, with the same computation: (comm + comp - both) /
+ * min(comm, comp); on UPC_TEAM_ALL, then the broadcast on a split team of every thread ("team").
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "args.h"
@@ -98,26 +99,35 @@ static void spin_us(double us)
  * call: a broadcast of n bytes, a gather_all or an exchange of n / THREADS
  * bytes per block (n bytes of dst per thread; on UPC_TEAM_ALL). */
 static _Thread_local upc_team_t post_team = UPC_TEAM_ALL; /* each thread its own */
-enum { POST_BCAST, POST_GATHER_ALL, POST_EXCHANGE };
+enum { POST_BCAST, POST_GATHER_ALL, POST_EXCHANGE, POST_REDUCE_ALL };
 static _Thread_local int post_verb = POST_BCAST;
-static const char *const post_names[] = {"bcast", "gather_all", "exchange"};
+static const char *const post_names[] = {"bcast", "gather_all", "exchange", "reduce_all"};
 
 static void post_one(int tupc, size_t n, double comp, int leader)
 {
     const size_t nb = n / (size_t)THREADS;
     const int per = tupc_impl_local_threads;
+    const size_t ne = n / sizeof(long), blk = (ne + (size_t)THREADS - 1) / (size_t)THREADS;
     if (tupc) {
-        upc_coll_handle_t h = post_verb == POST_BCAST
-                                  ? tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, post_team)
-                              : post_verb == POST_GATHER_ALL
-                                  ? tupc_team_gather_all(D, S, nb, MY | UPC_ASYNC, post_team)
-                                  : tupc_team_exchange(D, S, nb, MY | UPC_ASYNC, post_team);
+        upc_coll_handle_t h =
+            post_verb == POST_BCAST ? tupc_team_broadcast(D, S, n, MY | UPC_ASYNC, post_team)
+            : post_verb == POST_GATHER_ALL
+                ? tupc_team_gather_all(D, S, nb, MY | UPC_ASYNC, post_team)
+            : post_verb == POST_EXCHANGE
+                ? tupc_team_exchange(D, S, nb, MY | UPC_ASYNC, post_team)
+                : tupc_team_reduce_allL(D, S, UPC_ADD, ne, blk, NULL, MY | UPC_ASYNC, post_team);
         spin_us(comp);
         upc_wait(h);
     } else if (leader) {
         MPI_Request r;
         const int k = (int)((size_t)per * nb), k2 = (int)((size_t)per * (size_t)per * nb);
-        if (post_verb == POST_BCAST)
+        long sum = 0, all;
+        if (post_verb == POST_REDUCE_ALL) { /* the process's sum, then one long */
+            const long *v = (const long *)raw_buf;
+            for (size_t i = 0; i < (size_t)per * blk; i++)
+                sum += v[i];
+            MPI_Iallreduce(&sum, &all, 1, MPI_LONG, MPI_SUM, raw_comm, &r);
+        } else if (post_verb == POST_BCAST)
             MPI_Ibcast(raw_buf, (int)n, MPI_BYTE, 0, raw_comm, &r);
         else if (post_verb == POST_GATHER_ALL)
             MPI_Iallgather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, raw_comm, &r);
@@ -450,7 +460,7 @@ int tupc_main(int argc, char **argv)
     if (!only_overlap)
         team_figs(leader, sizes, reps);
     if (!only_team) {
-        for (post_verb = POST_BCAST; post_verb <= POST_EXCHANGE; post_verb++)
+        for (post_verb = POST_BCAST; post_verb <= POST_REDUCE_ALL; post_verb++)
             overlap(max, leader);
         /* The broadcast on a split team of every thread. */
         post_verb = POST_BCAST;
