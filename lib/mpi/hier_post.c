@@ -1,6 +1,6 @@
 /* Relocalizations posted across processes (UPC_ASYNC on UPC_TEAM_ALL,
- * hier.h): broadcast, scatter, gather, gather_all and exchange (not in
- * place). The call's entry and IN sync at posting, as the blocking call's;
+ * hier.h): broadcast, scatter, gather, gather_all and exchange (in place
+ * too). The call's entry and IN sync at posting, as the blocking call's;
  * the leader reads what its process sends (its threads' src blocks, after
  * each one's entry under IN_MYSYNC) and posts the non-blocking MPI
  * collective the blocking call makes (MPI_Ibcast, MPI_Iscatter,
@@ -19,8 +19,8 @@
  * (every process alike, MPI 3.1 5.12); the job makes no MPI call but
  * MPI_Test. OUT_ALLSYNC, which asks every process's part done, is run
  * as the blocking call at posting instead (an MPI barrier from the job
- * would be a collective outside the call order); so are an in-place
- * exchange, a permute and the reductions. */
+ * would be a collective outside the call order); so is a permute. (The
+ * reductions: hier_post_reduce.c.) */
 #include "mpi/hier.h"
 #include "mpi/layer.h"
 #include "mpi/team.h"
@@ -277,16 +277,18 @@ static void *post_gather_all(const struct tupc_mpi_call *c, uint32_t s, uint32_t
     return j;
 }
 
-/* Exchange (not in place): thread a of this process sends block q * L + b
- * of its src to thread b of process q; out and in hold, per process, L * L
- * blocks [a][b], as the blocking call's buffers. */
+/* Exchange: thread a of this process sends block q * L + b of its src to
+ * thread b of process q; out and in hold, per process, L * L blocks
+ * [a][b], as the blocking call's buffers. In place (src is dst) the
+ * blocks are read into out at posting, which MPI_Ialltoall must not
+ * alias, and the job writes them. */
 static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
                            tupc_sptr_t src, size_t nb)
 {
     const int L = tupc_local_threads_, P = THREADS / L, me = tupc_first_thread_;
     const size_t Lz = (size_t)L, chunk = Lz * Lz * nb, all = (size_t)P * chunk;
     const int k = tupc_hier_count(c->func, chunk);
-    if (L == 1) { /* src's blocks in dst's order, dst's in src's */
+    if (L == 1 && src.addr != dst.addr) { /* src's blocks in dst's order, dst's in src's */
         void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), 0);
         MPI_Ialltoall(block(src, me), k, MPI_BYTE, block(dst, me), k, MPI_BYTE, tupc_hier_.comm,
                       tupc_hier_post_request(j));

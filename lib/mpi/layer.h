@@ -219,7 +219,7 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
                             size_t blk_size, void (*f)(void), int in_place, int excl);
 /* A relocalization posted on UPC_TEAM_ALL (UPC_ASYNC, not OUT_ALLSYNC;
  * verb: mpi/team.h's enum tupc_mpi_team_verb, a broadcast, scatter,
- * gather, gather_all or exchange not in place), hier_post.c: the entry and
+ * gather, gather_all or exchange, in place too), hier_post.c: the entry and
  * IN sync, and on the leader the non-blocking MPI collective, whose rest
  * is *job (NULL elsewhere), to run once as tupc_mpi_post_job(*job, 0).
  * Returns p: every thread's part is done once tupc_mpi_post_word(p)

@@ -201,6 +201,10 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
         default:
             h = tupc_team_permute(d0, s0, p0, nb, flags, tm);
         }
+        /* On UPC_TEAM_ALL every posted relocalization but a permute posts
+         * across processes (OUT_ALLSYNC runs at posting). */
+        if ((flags & UPC_ASYNC) && tm == UPC_TEAM_ALL && v != PERMUTE && !(flags & UPC_OUT_ALLSYNC))
+            CHECK(h != UPC_HANDLE_COMPLETE);
         upc_wait(h); /* a posted call (UPC_ASYNC in flags): its end */
         if (flags & UPC_OUT_NOSYNC)
             tupc_team_barrier(tm);
@@ -960,8 +964,8 @@ int tupc_main(int argc, char **argv)
     posted_out_of_order(r++);
     posted_doubles(r++);
     /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
-     * first five, OUT_ALLSYNC and the in-place exchange and permute run at
-     * posting), every byte with the guards. */
+     * permute and OUT_ALLSYNC run at posting), every byte with the
+     * guards. */
     for (int v = 0; v < NVERBS; v++)
         for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
             reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
