@@ -70,6 +70,20 @@ run_suite() {
     return $rc
 }
 
+# build_mpi_tests DIR IMPL: the libraries and the programs of the suites mpi
+# and mpi-slow, nothing else (the whole build, unit tests and benchmarks
+# included, would take CI about a minute more per MPI).
+build_mpi_tests() {
+    configure "$1" -Dwerror=true -Dmpi=enabled -Dmpi_impl="$2" -Dsamples=false
+    ninja -C "$1" lib/libtupc.a lib/libtupc_main.a \
+        $(for t in runtime memory lock barrier barrier_coll barrier_status refuse runs stop heat coll team; do
+            echo tests/mpi/mpi_$t
+        done) \
+        $(for s in matmul pi histogram prefix_sum sample_sort transpose; do
+            echo tests/mpi/mpi_sample_$s
+        done)
+}
+
 cmd=${1:-test}
 need_packages
 case "$cmd" in
@@ -153,14 +167,7 @@ test-mpi)
     need_packages
     rc=0
     for impl in openmpi mpich; do
-        configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
-        ninja -C build-mpi-$impl lib/libtupc.a lib/libtupc_main.a \
-            $(for t in runtime memory lock barrier barrier_coll barrier_status refuse runs stop heat coll team; do
-                echo tests/mpi/mpi_$t
-            done) \
-            $(for s in matmul pi histogram prefix_sum sample_sort transpose; do
-                echo tests/mpi/mpi_sample_$s
-            done) || rc=1
+        build_mpi_tests build-mpi-$impl $impl || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi || rc=1
         # the layers with the MPI layer's files in them (needs only the libraries)
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild layers || rc=1
@@ -189,8 +196,7 @@ test-mpi-slow)
     need_packages
     rc=0
     for impl in openmpi mpich; do
-        configure build-mpi-$impl -Dwerror=true -Dmpi=enabled -Dmpi_impl=$impl -Dsamples=false
-        ninja -C build-mpi-$impl || rc=1
+        build_mpi_tests build-mpi-$impl $impl || rc=1
         meson test -C build-mpi-$impl --print-errorlogs --no-rebuild --suite mpi-slow || rc=1
     done
     exit $rc

@@ -240,26 +240,30 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
 }
 
 #if TUPC_HAVE_MPI
-/* A reduction or reduce_all posted on UPC_TEAM_ALL across processes
+/* A reduction or reduce_all posted across processes, on UPC_TEAM_ALL or on
+ * another team where tupc_mpi_team_reduce_posts says so
  * (mpi/hier_post_reduce.c): the leader's request runs the fold and the
  * exchange of partials; every request is done once the post's mark is
  * set. */
 static __attribute__((noinline)) upc_coll_handle_t
-post_across(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
-            upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags,
-            enum tupc_sync in, enum tupc_sync out, int every, uint64_t sig)
+post_across(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc_sptr_t dst,
+            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, int every)
 {
-    struct tupc_team *t = &tupc_team_all_;
-    const struct tupc_mpi_call mc = {
-        func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out, NULL};
+    struct tupc_team *t = mc->team ? mc->team : &tupc_team_all_;
     struct tupc_coll_request *r =
-        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), func, TUPC_NOSYNC);
+        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
     void *job;
-    const uint32_t p = tupc_mpi_reduce_post(&mc, ty, every, dst, src, op, nelems, blk_size,
-                                            (void (*)(void))f, &job);
+    uint32_t p;
+    if (mc->team) {
+        p = tupc_mpi_team_reduce_post(mc, ty, every, dst, src, op, nelems, blk_size,
+                                      (void (*)(void))f, &job, &r->also);
+    } else {
+        p = tupc_mpi_reduce_post(mc, ty, every, dst, src, op, nelems, blk_size, (void (*)(void))f,
+                                 &job);
+        r->also = tupc_mpi_post_word(p);
+    }
     if (job)
         tupc_async_add_job(r, tupc_mpi_reduce_post_job, job, 0);
-    r->also = tupc_mpi_post_word(p);
     r->also_at = p;
     return tupc_async_post(r);
 }
@@ -306,13 +310,15 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         &in, &out, NULL);
     uint64_t sig = tupc_red_sig(dst, src, op, nelems, blk_size, f);
 #if TUPC_HAVE_MPI
-    if (tupc_procs_ > 1) { /* posted or not, run now: the handle is complete */
+    if (tupc_procs_ > 1) { /* posted where it can post; else run now, the handle complete */
         const upc_flag_t bflags = flags & ~UPC_ASYNC;
-        if (t == &tupc_team_all_ && async && !prefix && op != UPC_NONCOMM_FUNC &&
-            out != TUPC_ALLSYNC)
-            return post_across(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out,
-                               what == ALL, sig);
-        if (t == &tupc_team_all_) { /* posted: the 1.3 function's path */
+        const struct tupc_mpi_call mc = {
+            func,    (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags),
+            (int)in, (int)out,        t == &tupc_team_all_ ? NULL : t};
+        if (async && !prefix && op != UPC_NONCOMM_FUNC && out != TUPC_ALLSYNC &&
+            (!mc.team || tupc_mpi_team_reduce_posts(&mc, what == ALL, dst, src, nelems, blk_size)))
+            return post_across(ty, &mc, dst, src, op, nelems, blk_size, f, what == ALL);
+        if (!mc.team) { /* posted: the 1.3 function's path */
             if (prefix)
                 (void)tupc_red_prefix_on(ty, func, t, dst, src, op, nelems, blk_size, f, bflags);
             else
@@ -320,8 +326,6 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
                              src, op, nelems, blk_size, f, bflags);
             return UPC_HANDLE_COMPLETE;
         }
-        const struct tupc_mpi_call mc = {
-            func, (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags), (int)in, (int)out, t};
         tupc_mpi_team_reduce(&mc, ty,
                              prefix        ? 1
                              : what == ALL ? 2

@@ -1,36 +1,43 @@
-/* Reductions posted across processes (UPC_ASYNC on UPC_TEAM_ALL, every
- * operator but UPC_NONCOMM_FUNC, not OUT_ALLSYNC): upc_all_reduceT's and
+/* Reductions posted across processes (UPC_ASYNC, every operator but
+ * UPC_NONCOMM_FUNC, not OUT_ALLSYNC): upc_all_reduceT's and
  * upc_all_reduce_allT's work as a job of the leader's request, so that
- * the fold of a large src runs while the threads compute.
+ * the fold of a large src runs while the threads compute. On UPC_TEAM_ALL,
+ * and on another team where every process that holds an element of src
+ * (and a reduction's dst) holds a member (tupc_mpi_team_reduce_posts).
  *
  * At posting each thread makes the call's entry and IN sync as the
- * blocking call; the leader, once every thread of its process has entered
+ * blocking call; the leader, once every member of its process has entered
  * under IN_MYSYNC (the job reads their elements and writes their dst),
  * records the job. The job (the run's progress thread, or a waiter) folds
- * each local thread's elements in index order and combines the threads in
- * thread order, as the blocking call's threads and leader do; it sends
- * that partial to the processes that combine (dst's for a reduction, all
- * for reduce_all) and, on those, receives the others' and combines them in
- * process order, then writes dst and sets the post's mark, which every
- * thread's request waits for.
+ * the elements of each thread of its process, member or not, in index
+ * order and combines the threads in thread order; it sends that partial
+ * to the processes that combine (dst's for a reduction, all for
+ * reduce_all) and, on those, receives the others' and combines them in
+ * process order (the team communicator's), then writes dst (a
+ * reduce_all's: each member's here) and sets the post's mark, which every
+ * member's request waits for.
  *
- * The partials are messages on a communicator of their own, tagged by the
- * post's number (the same in every process: every thread makes the same
- * calls), not a non-blocking collective: a job posts them whenever it
+ * The partials are messages, tagged by the post's number (the same in
+ * every process: every member makes the same calls), on a communicator
+ * that carries no other message (UPC_TEAM_ALL's: tupc_hier_.partials; a
+ * team's: its own, whose other traffic is collective, which MPI keeps
+ * apart), not a non-blocking collective: a job posts them whenever it
  * runs, and collectives posted from jobs would have to start in the same
  * order in every process, which the jobs do not (a waiter runs its own
  * request's first). A job that waits for a partial runs other queued
  * chunks meanwhile, so that a process whose only runner waits in a later
  * post's job still sends this one's partial. The order of the combination
- * is fixed for a fixed THREADS and process count, so are floating-point
- * results; they may differ from the blocking call's in the last bits, as
- * MPI's own reduction groups the processes its own way. */
+ * is fixed for a fixed THREADS, team and process count, so are
+ * floating-point results; they may differ from the blocking call's in the
+ * last bits, as MPI's own reduction groups the processes its own way. */
 #include "mpi/hier.h"
 #include "mpi/layer.h"
+#include "mpi/team.h"
 
 #include "check/error.h"
 #include "coll/async.h"
 #include "coll/syncmode.h"
+#include "coll/team.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
@@ -45,6 +52,18 @@
  * combines); MPI matches equal tags from one sender in order. */
 #define TAGS 32768
 
+/* Where a post's partials go: P processes in comm, this one me, a
+ * reduction's dst in root; a reduce_all's dst written for the nd threads
+ * dth here; the mark set to p once done here. */
+struct red_where {
+    MPI_Comm comm;
+    int P, me, root;
+    const int *dth;
+    int nd;
+    tupc_word *mark;
+    uint32_t p;
+};
+
 struct red_post {
     const struct tupc_red_type *ty;
     upc_op_t op;
@@ -52,8 +71,7 @@ struct red_post {
     tupc_sptr_t dst, src;
     size_t nelems, B;
     int every; /* reduce_all: every process combines */
-    int root;  /* a reduction's: dst's process */
-    uint32_t p;
+    struct red_where w;
     MPI_Request *r;             /* 2 (P - 1), after at */
     struct tupc_hier_pair at[]; /* by process */
 };
@@ -103,19 +121,17 @@ void tupc_mpi_reduce_post_job(void *arg, size_t k)
 {
     (void)k;
     struct red_post *j = arg;
-    const int P = tupc_procs_, me = tupc_mpi_rank_, tag = (int)(j->p % TAGS);
-    const int combines = j->every || me == j->root;
+    const int P = j->w.P, me = j->w.me, tag = (int)(j->w.p % TAGS);
+    const int combines = j->every || me == j->w.root;
     j->at[me] = fold_process(j);
     int n = 0;
     for (int q = 0; q < P; q++) {
         if (q == me)
             continue;
-        if (j->every || q == j->root)
-            MPI_Isend(&j->at[me], (int)sizeof j->at[me], MPI_BYTE, q, tag, tupc_hier_.partials,
-                      &j->r[n++]);
+        if (j->every || q == j->w.root)
+            MPI_Isend(&j->at[me], (int)sizeof j->at[me], MPI_BYTE, q, tag, j->w.comm, &j->r[n++]);
         if (combines)
-            MPI_Irecv(&j->at[q], (int)sizeof j->at[q], MPI_BYTE, q, tag, tupc_hier_.partials,
-                      &j->r[n++]);
+            MPI_Irecv(&j->at[q], (int)sizeof j->at[q], MPI_BYTE, q, tag, j->w.comm, &j->r[n++]);
     }
     if (!finish(j->r, n))
         return;
@@ -129,12 +145,31 @@ void tupc_mpi_reduce_post_job(void *arg, size_t k)
         }
         if (all.has && !j->every) /* none: dst is left as it was */
             memcpy(j->dst.addr, &all.v, j->ty->size);
-        for (int t = 0; all.has && j->every && t < tupc_local_threads_; t++)
-            memcpy(j->dst.addr + (size_t)(tupc_first_thread_ + t) * tupc_impl_partition_size,
-                   &all.v, j->ty->size);
+        for (int i = 0; all.has && j->every && i < j->w.nd; i++)
+            memcpy(j->dst.addr + (size_t)j->w.dth[i] * tupc_impl_partition_size, &all.v,
+                   j->ty->size);
     }
     /* Release: dst, for the requests' acquire. */
-    tupc_word_set(tupc_mpi_post_word(j->p), j->p);
+    tupc_word_set(j->w.mark, j->w.p);
+}
+
+/* The job of a post whose partials go as w says. */
+static struct red_post *job_new(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                                int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                size_t nelems, size_t blk_size, void (*f)(void),
+                                const struct red_where *w)
+{
+    const size_t n = (size_t)w->P;
+    struct red_post *j = malloc(sizeof *j + n * sizeof j->at[0] + 2 * n * sizeof(MPI_Request));
+    if (!j)
+        tupc_fail(c->func, NULL, "out of memory for a posted reduction");
+    *j = (struct red_post){.ty = ty, .op = op, .f = (tupc_red_fn)f, .dst = dst, .src = src};
+    j->nelems = nelems;
+    j->B = blk_size;
+    j->every = every;
+    j->w = *w;
+    j->r = (MPI_Request *)(j->at + n);
+    return j;
 }
 
 uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
@@ -150,26 +185,58 @@ uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_r
             tupc_wait_peer(tupc_mpi_post_word(p), p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
         for (int t = 1; t < tupc_local_threads_; t++)
             tupc_hier_wait_entered(c, t, s); /* its elements, and its dst */
-        const size_t P = (size_t)tupc_procs_;
-        struct red_post *j = malloc(sizeof *j + P * sizeof j->at[0] + 2 * P * sizeof j->r[0]);
-        if (!j)
-            tupc_fail(c->func, NULL, "out of memory for a posted reduction");
-        *j = (struct red_post){.ty = ty,
-                               .op = op,
-                               .f = (tupc_red_fn)f,
-                               .dst = dst,
-                               .src = src,
-                               .nelems = nelems,
-                               .B = blk_size,
-                               .every = every,
-                               .root = tupc_mpi_rank_of(dst.thread),
-                               .p = p,
-                               .r = (MPI_Request *)(j->at + P)};
-        *job = j;
+        const struct red_where w = {.comm = tupc_hier_.partials,
+                                    .P = tupc_procs_,
+                                    .me = tupc_mpi_rank_,
+                                    .root = tupc_mpi_rank_of(dst.thread),
+                                    .dth = tupc_mpi_team_all_->lthread,
+                                    .nd = tupc_local_threads_,
+                                    .mark = tupc_mpi_post_word(p),
+                                    .p = p};
+        *job = job_new(c, ty, every, dst, src, op, nelems, blk_size, f, &w);
     }
     /* The call's numbers as every call's; no OUT sync here (the requests'). */
     struct tupc_mpi_call nosync = *c;
     nosync.out = TUPC_NOSYNC;
     tupc_hier_leave(&nosync, me, s);
     return p;
+}
+
+int tupc_mpi_team_reduce_posts(const struct tupc_mpi_call *c, int every, tupc_sptr_t dst,
+                               tupc_sptr_t src, size_t nelems, size_t blk_size)
+{
+    const struct tupc_mpi_team *g = c->team->mpi;
+    /* The job makes no RMA call: the elements and dst it touches lie in
+     * processes of the team. Every process decides alike. */
+    if (!every && g->of_proc[tupc_mpi_rank_of(dst.thread)] < 0)
+        return 0;
+    for (uint32_t t = 0; t < (uint32_t)THREADS; t++)
+        if (g->of_proc[tupc_mpi_rank_of(t)] < 0 && tupc_hier_holds(t, src, nelems, blk_size))
+            return 0;
+    return 1;
+}
+
+uint32_t tupc_mpi_team_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                                   int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                   size_t nelems, size_t blk_size, void (*f)(void), void **job,
+                                   tupc_word **mark)
+{
+    struct tupc_mpi_team_post tp;
+    tupc_mpi_team_post_begin(c, 1, &tp);
+    const struct tupc_mpi_team *g = c->team->mpi;
+    *mark = tp.mark;
+    *job = NULL;
+    if (tp.leader) {
+        const struct red_where w = {.comm = g->comm,
+                                    .P = g->P,
+                                    .me = tp.rank,
+                                    .root = g->of_proc[tupc_mpi_rank_of(dst.thread)],
+                                    .dth = g->lthread,
+                                    .nd = g->L,
+                                    .mark = tp.mark,
+                                    .p = tp.p};
+        *job = job_new(c, ty, every, dst, src, op, nelems, blk_size, f, &w);
+    }
+    tupc_mpi_team_post_end(c, &tp);
+    return tp.p;
 }

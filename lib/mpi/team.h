@@ -29,7 +29,7 @@ struct tupc_mpi_tmember {
     tupc_word done;            /* the calls whose gathered items it has read */
     uint32_t seq;              /* its calls and barriers on the team */
     uint32_t calls;            /* its collective calls, for the barrier's check */
-    uint32_t posts;            /* its posted broadcasts on the team (team_coll.c) */
+    uint32_t posts;            /* its posted calls on the team (team_coll.c) */
     struct tupc_hier_buf item; /* its item of an exchange */
     struct tupc_team *result;  /* a split: its new team (the leader's) */
 } __attribute__((aligned(128)));
@@ -140,10 +140,42 @@ int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
 uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v,
                                   tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, void **job,
                                   tupc_word **mark);
+/* The posting of a call on c->team whose rest is the job of the leader's
+ * request: the entry and IN sync (IN_ALLSYNC a team barrier), the post's
+ * number p and the mark that reaches p once the post is done here; on the
+ * leader, the wait for the post that last used the mark and, with
+ * `entries`, for every local member's entry under IN_MYSYNC (the job
+ * reads and writes their data). tupc_mpi_team_post_end once the job is
+ * made. */
+struct tupc_mpi_team_post {
+    uint32_t s, p;   /* the call's number in the part, and the post's */
+    tupc_word *mark; /* reaches p once the post is done here */
+    int leader;      /* this member makes the job */
+    int rank;        /* this process's rank in the team's communicator */
+};
+void tupc_mpi_team_post_begin(const struct tupc_mpi_call *c, int entries,
+                              struct tupc_mpi_team_post *tp);
+void tupc_mpi_team_post_end(const struct tupc_mpi_call *c, const struct tupc_mpi_team_post *tp);
 /* A reduction (what 0), reduce_all (2) or prefix reduction (1, in place
  * and exclusive as flagged) on c->team, cut as tupc_team_reduce(3) says. */
 void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, int what,
                           tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                           size_t blk_size, void (*f)(void), int in_place, int excl);
+
+/* ---- hier_post_reduce.c: reductions posted on a team ------------------- */
+
+/* Whether a reduction (every 0) or reduce_all (1) posted on c->team
+ * (UPC_ASYNC, not OUT_ALLSYNC, not UPC_NONCOMM_FUNC) posts: where every
+ * process that holds an element of src, and a reduction's dst, holds a
+ * member; alike on every process. */
+int tupc_mpi_team_reduce_posts(const struct tupc_mpi_call *c, int every, tupc_sptr_t dst,
+                               tupc_sptr_t src, size_t nelems, size_t blk_size);
+/* That post, as tupc_mpi_reduce_post on UPC_TEAM_ALL: *mark (set to the
+ * result once the post is done here) and *job (the leader's, NULL
+ * elsewhere, to run once as tupc_mpi_reduce_post_job). */
+uint32_t tupc_mpi_team_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                                   int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                   size_t nelems, size_t blk_size, void (*f)(void), void **job,
+                                   tupc_word **mark);
 
 #endif

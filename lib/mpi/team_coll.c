@@ -524,23 +524,52 @@ static void *spread_post(const struct tupc_mpi_call *c, const struct tcall *k, i
     return job;
 }
 
+/* The posting's start (tupc_mpi_team_post_begin), with the call's team. */
+static void post_begin(const struct tupc_mpi_call *c, struct tcall *k, int entries,
+                       struct tupc_mpi_team_post *tp)
+{
+    tp->s = two_phase(c, k);
+    struct tupc_mpi_team *g = k->g;
+    tp->p = ++g->m[k->li].posts;
+    tp->mark = &g->posted[tp->p % TUPC_HIER_POSTS];
+    tp->leader = k->li == 0;
+    tp->rank = g->proc[k->me];
+    if (!tp->leader)
+        return;
+    /* The post that last used p's mark is complete: its request was
+     * (TUPC_ASYNC_MAX posts at most are outstanding on a team). */
+    if (tp->p > TUPC_HIER_POSTS)
+        tupc_wait_peer(tp->mark, tp->p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
+    reuse(g, tp->s, c->func);
+    for (int j = 1; entries && j < g->L; j++)
+        wait_local(c, g, j, tp->s);
+}
+
+void tupc_mpi_team_post_begin(const struct tupc_mpi_call *c, int entries,
+                              struct tupc_mpi_team_post *tp)
+{
+    struct tcall k;
+    post_begin(c, &k, entries, tp);
+}
+
+void tupc_mpi_team_post_end(const struct tupc_mpi_call *c, const struct tupc_mpi_team_post *tp)
+{
+    struct tupc_mpi_team *g = c->team->mpi;
+    /* This member reads nothing of the leader's. */
+    tupc_word_set(&g->m[g->lidx[c->team->rank[tupc_impl_mythread]]].done, tp->s);
+}
+
 uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v,
                                   tupc_sptr_t dst, tupc_sptr_t src, size_t n, void **job,
                                   tupc_word **mark)
 {
     struct tcall k;
-    const uint32_t s = two_phase(c, &k);
-    struct tupc_mpi_team *g = k.g;
-    struct tupc_mpi_tmember *me = &g->m[k.li];
-    const uint32_t p = ++me->posts;
-    *mark = &g->posted[p % TUPC_HIER_POSTS];
+    struct tupc_mpi_team_post tp;
+    post_begin(c, &k, 0, &tp); /* each verb waits for the entries after its post */
+    const uint32_t s = tp.s, p = tp.p;
+    *mark = tp.mark;
     *job = NULL;
-    if (k.li == 0) {
-        /* The post that last used p's mark is complete: its request was
-         * (TUPC_ASYNC_MAX posts at most are outstanding on a team). */
-        if (p > TUPC_HIER_POSTS)
-            tupc_wait_peer(*mark, p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
-        reuse(g, s, c->func);
+    if (tp.leader) {
         if (v == TUPC_MPI_BCAST)
             *job = bcast_post(c, &k, dst, src, n, s, p, *mark);
         else if (v == TUPC_MPI_SCATTER || v == TUPC_MPI_GATHER)
@@ -548,7 +577,7 @@ uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_t
         else
             *job = spread_post(c, &k, v == TUPC_MPI_EXCHANGE, dst, src, n, s, p, *mark);
     }
-    tupc_word_set(&me->done, s); /* this member reads nothing of the leader's */
+    tupc_mpi_team_post_end(c, &tp);
     return p;
 }
 

@@ -244,6 +244,44 @@ static tupc_sptr_t arr_at(const struct arr *a, ptrdiff_t i)
     return tupc_ptr_add(a->p, i, a->B, sizeof(long));
 }
 
+/* Each thread's process, named by its first thread (this thread's copy):
+ * what posts across processes depends on it. */
+static _Thread_local int proc_of[64];
+
+static void procs_learn(void)
+{
+    const int T = THREADS;
+    CHECK(T <= 64);
+    tupc_sptr_t first = upc_all_alloc((size_t)T, sizeof(int));
+    CHECK(!tupc_isnull(first));
+    int f = 0;
+    while (!upc_thread_info(f).guaranteedCastable)
+        f++;
+    *(int *)part(first, MYTHREAD, 0) = f;
+    upc_barrier();
+    for (int t = 0; t < T; t++)
+        upc_memget(&proc_of[t], at(first, t, 0), sizeof proc_of[t]);
+    upc_barrier();
+    upc_all_free(first);
+}
+
+/* Whether a reduction or reduce_all posted on tm over the n elements of a
+ * posts across processes (else it runs at posting): on UPC_TEAM_ALL, or
+ * where every process that holds an element holds a member (the dst of
+ * red()'s reduction is a member's). */
+static int team_reduce_posts(upc_team_t tm, const struct arr *a, size_t n)
+{
+    int in[64] = {0};
+    if (tm == UPC_TEAM_ALL)
+        return 1;
+    for (int r = 0; r < tupc_team_size(tm); r++)
+        in[proc_of[tupc_team_thread(tm, r)]] = 1;
+    for (size_t i = 0; i < n; i++)
+        if (!in[proc_of[upc_threadof(arr_at(a, (ptrdiff_t)i))]])
+            return 0;
+    return 1;
+}
+
 /* On each team of a split (the caller's colour c, NC colours at most),
  * its own arrays: reduce to a member's element, reduce_all, and (B > 0)
  * a prefix reduction with `extra` flags; rank 0 checks everything. */
@@ -282,6 +320,13 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
         if (B)
             h[2] = tupc_team_prefix_reduceL(d[c].p, (extra & UPC_IN_PLACE) ? d[c].p : a[c].p, op, n,
                                             B, fn, flags | extra, tm);
+        if (flags & UPC_ASYNC) { /* the prefix runs at posting */
+            const int posts = !(flags & UPC_OUT_ALLSYNC) && op != UPC_NONCOMM_FUNC &&
+                              team_reduce_posts(tm, &a[c], n);
+            CHECK((h[0] != UPC_HANDLE_COMPLETE) == posts);
+            CHECK((h[1] != UPC_HANDLE_COMPLETE) == posts);
+            CHECK(h[2] == UPC_HANDLE_COMPLETE);
+        }
         /* Posted: all in flight at once, completed last first; OUT_MYSYNC
          * then promises only this thread's data, which rank 0 reads. */
         for (int i = 2; i >= 0; i--)
@@ -478,12 +523,14 @@ static void posted(int r)
  * threads that do not lead their process (the odd ones, at two threads
  * per process) sleep, write their own dst, then call. The call may write
  * a thread's data only once that thread has entered (UPC 1.3 7.4 para 4),
- * so the result must win. The one element of src lies with thread 0, dst
- * (reduce) with thread 1: blocking and posted, reduce and reduce_all, on
- * UPC_TEAM_ALL and on a split team of every thread ranked backwards. */
+ * so the result must win. On a split team of every thread ranked
+ * backwards the late ones are the even threads (there the odd ones lead).
+ * The one element of src lies with a thread that is not late, dst
+ * (reduce) with one that is: blocking and posted, reduce and reduce_all,
+ * on UPC_TEAM_ALL and on the split team. */
 static void late_reductions(int r)
 {
-    const int T = THREADS, me = MYTHREAD, d = T > 1;
+    const int T = THREADS, me = MYTHREAD;
     tupc_sptr_t src = upc_all_alloc((size_t)T, sizeof(long)),
                 dst = upc_all_alloc((size_t)T, sizeof(long));
     CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
@@ -492,19 +539,21 @@ static void late_reductions(int r)
     for (int i = 0; i < 8; i++, r++) {
         const int split = i & 1, all = (i >> 1) & 1, async = (i >> 2) & 1;
         const upc_team_t tm = split ? t : UPC_TEAM_ALL;
-        const long want = 1000L * r + 1;
+        /* The late threads' parity; src's thread, and dst's (reduce). */
+        const int lt = !split, sth = T > 1 ? 1 - lt : 0, d = T > 1 ? lt : 0;
+        const long want = 1000L * r + sth + 1;
         *(long *)part(src, me, 0) = 1000L * r + me + 1;
         *(long *)part(dst, me, 0) = 0;
         upc_barrier();
-        if (me % 2) {
+        if (me % 2 == lt) {
             struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
             *(long *)part(dst, me, 0) = -1;
         }
         const upc_flag_t f = UPC_IN_MYSYNC | UPC_OUT_MYSYNC | (async ? UPC_ASYNC : 0);
         upc_coll_handle_t h =
-            all ? tupc_team_reduce_allL(at(dst, 0, 0), at(src, 0, 0), UPC_ADD, 1, 1, NULL, f, tm)
-                : tupc_team_reduceL(at(dst, d, 0), at(src, 0, 0), UPC_ADD, 1, 1, NULL, f, tm);
+            all ? tupc_team_reduce_allL(at(dst, 0, 0), at(src, sth, 0), UPC_ADD, 1, 1, NULL, f, tm)
+                : tupc_team_reduceL(at(dst, d, 0), at(src, sth, 0), UPC_ADD, 1, 1, NULL, f, tm);
         upc_wait(h);
         const long got = *(long *)part(dst, me, 0);
         if ((all || me == d) && got != want) {
@@ -848,6 +897,21 @@ static void posted_reductions(int *r, int quick)
             for (int m = 0; m < (quick ? 1 : 4); m++, (*r)++)
                 red(UPC_TEAM_ALL, 0, shapes[s][0], shapes[s][1], shapes[s][2], *r, ops[o],
                     posts[(m + s + o) % 4] | UPC_ASYNC, 0);
+    /* On splits: interleaved (its processes are all at 2 x 2 and 3 x 2,
+     * half at 4 x 1, where only the elements it holds let it post), ranked
+     * backwards (its processes combine in the other order), and halves
+     * (one process each at 2 x 2). */
+    static const int kinds[] = {0, 1, 3};
+    for (int k = 0; k < 3; k++) {
+        upc_team_t tm = split(UPC_TEAM_ALL, kinds[k]);
+        const int c = colour_of(kinds[k], MYTHREAD, THREADS);
+        for (int o = 0; o < 7; o++)
+            for (int s = 0; s < 7; s++, (*r)++)
+                if (!quick || (o + s + k) % 3 == 0)
+                    red(tm, c, shapes[s][0], shapes[s][1], shapes[s][2], *r, ops[o],
+                        posts[(s + o + k) % 4] | UPC_ASYNC, 0);
+        tupc_team_free(&tm);
+    }
 }
 
 /* Posted reductions completed in an order that differs between processes
@@ -927,6 +991,7 @@ int tupc_main(int argc, char **argv)
     const int quick = argc > 2 && strcmp(argv[2], "quick") == 0;
     const int T = THREADS;
     pool_alloc();
+    procs_learn();
     int r = 0;
     for (int k = 0; k < (quick ? 1 : 4); k++) {
         upc_team_t tm = split(UPC_TEAM_ALL, k);
