@@ -226,8 +226,8 @@ TUPC_RELOC_FORMS(gather_all, "UPC 1.3 7.4.2.4", "para 6", nbytes *(size_t)THREAD
  *
  * tupc_team_exchange (a tupc extension): the same on a team, ranks for
  * threads (coll/reloc.h), posted with UPC_ASYNC (in place, the blocks move
- * at posting, as the _x forms do, but across processes on UPC_TEAM_ALL,
- * where the posting reads them whole and the job writes them). */
+ * at posting, as the _x forms do, but across processes, where the posting
+ * reads them whole and the job writes them). */
 static inline __attribute__((always_inline)) upc_coll_handle_t
 exchange(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes,
          upc_flag_t flags, upc_team_t team)
@@ -241,8 +241,8 @@ exchange(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, siz
     tupc_reloc_begin_ds(&k, fm, flags & ~UPC_IN_PLACE, team, nbytes, dst, both, src, both, 0,
                         in_place ? 1 : 2, &total);
 #if TUPC_HAVE_MPI
-    /* In place on UPC_TEAM_ALL: read whole at posting (hier_post.c). */
-    if ((!in_place || !k.mpi.team) && TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_EXCHANGE, dst))
+    /* In place: read whole at posting (hier_post.c, team_coll.c). */
+    if (TUPC_RELOC_POSTS(fm, k, flags, TUPC_MPI_EXCHANGE, dst))
         return post_across(&k.mpi, TUPC_MPI_EXCHANGE, dst, src, nbytes);
 #endif
     TUPC_RELOC_MPI(fm, TUPC_RELOC_MPI_VERB(k, TUPC_MPI_EXCHANGE, dst, src, nbytes, in_place,

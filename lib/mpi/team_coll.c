@@ -474,7 +474,7 @@ static size_t spread_at(const struct tupc_mpi_team *g, int xchg, int p, int ai, 
                 : (size_t)g->displ[p] + (size_t)ai;
 }
 
-/* A posted gather_all or exchange (not in place) on a team, as spread
+/* A posted gather_all or exchange (in place too) on a team, as spread
  * without its waits: the leader packs at posting (after each member's
  * entry under IN_MYSYNC), posts MPI_Iallgatherv or MPI_Ialltoallv into a
  * buffer the job owns (the counts too: MPI reads them until the call
@@ -487,7 +487,9 @@ static void *spread_post(const struct tupc_mpi_call *c, const struct tcall *k, i
 {
     struct tupc_mpi_team *g = k->g;
     const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k->t->n;
-    const int P = g->P, direct = g->L == 1 && g->ident;
+    /* In place, the blocks are read whole at posting, before the job
+     * writes them (MPI_Ialltoallv must not alias). */
+    const int P = g->P, direct = g->L == 1 && g->ident && src.addr != dst.addr;
     const size_t cnts = sizeof(int) * 4 * (size_t)P, outn = (xchg ? N : 1) * L * nb,
                  inn = N * (xchg ? L : 1) * nb;
     void *job = tupc_hier_post_job_new(c->func, p, mark, direct ? 0 : g->L * k->t->n);

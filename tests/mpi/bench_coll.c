@@ -42,7 +42,8 @@
  *    as long as the raw call, against MPI_Ibcast, MPI_Iallgather,
  *    MPI_Ialltoall and (after each process's sum, which it cannot
  *    overlap) MPI_Iallreduce of one long, with the same computation: (comm + comp - both) /
- * min(comm, comp); on UPC_TEAM_ALL, then the broadcast on a split team of every thread ("team").
+ * min(comm, comp); on UPC_TEAM_ALL, then the broadcast and reduce_all on a split team of
+ * every thread ("team").
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "args.h"
@@ -462,9 +463,11 @@ int tupc_main(int argc, char **argv)
     if (!only_team) {
         for (post_verb = POST_BCAST; post_verb <= POST_REDUCE_ALL; post_verb++)
             overlap(max, leader);
-        /* The broadcast on a split team of every thread. */
-        post_verb = POST_BCAST;
+        /* The broadcast and reduce_all on a split team of every thread. */
         tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &post_team);
+        post_verb = POST_BCAST;
+        overlap(max, leader);
+        post_verb = POST_REDUCE_ALL;
         overlap(max, leader);
         tupc_team_free(&post_team);
     }

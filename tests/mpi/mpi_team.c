@@ -201,10 +201,11 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
         default:
             h = tupc_team_permute(d0, s0, p0, nb, flags, tm);
         }
-        /* On UPC_TEAM_ALL every posted relocalization but a permute posts
-         * across processes (OUT_ALLSYNC runs at posting). */
-        if ((flags & UPC_ASYNC) && tm == UPC_TEAM_ALL && v != PERMUTE && !(flags & UPC_OUT_ALLSYNC))
-            CHECK(h != UPC_HANDLE_COMPLETE);
+        /* On every team each posted relocalization but a permute posts
+         * across processes (OUT_ALLSYNC runs at posting; the gather's dst
+         * is a member's). */
+        if (flags & UPC_ASYNC)
+            CHECK((h != UPC_HANDLE_COMPLETE) == (v != PERMUTE && !(flags & UPC_OUT_ALLSYNC)));
         upc_wait(h); /* a posted call (UPC_ASYNC in flags): its end */
         if (flags & UPC_OUT_NOSYNC)
             tupc_team_barrier(tm);
@@ -1035,9 +1036,8 @@ int tupc_main(int argc, char **argv)
         for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
             reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
     {
-        /* Every relocalization posted on the interleaved split (the in-place
-         * exchange and the permute run at posting, the others post on its
-         * communicator). */
+        /* Every relocalization posted on the interleaved split (the permute
+         * runs at posting, the others post on its communicator). */
         upc_team_t pt = split(UPC_TEAM_ALL, 0);
         for (int v = 0; v < NVERBS; v++)
             for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
