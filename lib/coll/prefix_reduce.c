@@ -41,6 +41,9 @@
 #include "coll/syncmode.h"
 #include "heap/heap.h"
 #include "sync/wait.h"
+#if TUPC_HAVE_MPI
+#include "mpi/team.h"
+#endif
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -503,11 +506,10 @@ static void prefix_ranges(const struct tupc_red_type *ty, struct tupc_coll *c,
 }
 
 #if TUPC_HAVE_MPI
-static __attribute__((noinline)) void prefix_mpi(const struct tupc_red_type *ty, const char *func,
-                                                 tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                                 size_t nelems, size_t blk_size, tupc_red_fn f,
-                                                 upc_flag_t flags, enum tupc_sync in,
-                                                 enum tupc_sync out, int in_place, int excl)
+static __attribute__((noinline)) void
+prefix_mpi(const struct tupc_red_type *ty, const char *func, tupc_sptr_t dst, tupc_sptr_t src,
+           upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, upc_flag_t flags,
+           enum tupc_sync in, enum tupc_sync out, int in_place, int excl, int apart)
 {
     tupc_check_not_split(func);
     const struct tupc_mpi_call c = {
@@ -516,8 +518,12 @@ static __attribute__((noinline)) void prefix_mpi(const struct tupc_red_type *ty,
         tupc_sig(tupc_red_sig(dst, src, op, nelems, blk_size, f), (uint64_t)(unsigned)flags),
         (int)in,
         (int)out,
-        NULL};
-    tupc_mpi_prefix_reduce(&c, ty, dst, src, op, nelems, blk_size, f, in_place, excl);
+        apart ? &tupc_team_all_ : NULL};
+    if (apart)
+        tupc_mpi_team_reduce(&c, ty, 1, dst, src, op, nelems, blk_size, (void (*)(void))f, in_place,
+                             excl);
+    else
+        tupc_mpi_prefix_reduce(&c, ty, dst, src, op, nelems, blk_size, f, in_place, excl);
 }
 #endif
 
@@ -580,9 +586,12 @@ static int prefix_reduce_on(const struct tupc_red_type *ty, const char *func, st
                               &out, &apart);
 #if TUPC_HAVE_MPI
     /* Across processes: the 1.3 function (a team's blocking call on
-     * UPC_TEAM_ALL came here through it), mpi/hier_prefix.c. */
+     * UPC_TEAM_ALL came here through it), mpi/hier_prefix.c, by blocks
+     * that dst and src share; where they lie apart, the team forms' cut
+     * (mpi/team_coll.c), which reads and writes each in its own layout. */
     if (__builtin_expect(tupc_procs_ > 1, 0) && t == &tupc_team_all_) {
-        prefix_mpi(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out, in_place, excl);
+        prefix_mpi(ty, func, dst, src, op, nelems, blk_size, f, flags, in, out, in_place, excl,
+                   apart);
         return 1;
     }
 #endif

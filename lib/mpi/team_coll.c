@@ -65,7 +65,9 @@ static void barrier(const struct tupc_mpi_call *c, const struct tcall *k)
 static void enter(const struct tupc_mpi_call *c, struct tcall *k, int in_barrier)
 {
     k->t = c->team;
-    k->g = k->t->mpi;
+    /* UPC_TEAM_ALL's part is the run's (a prefix reduction whose dst and
+     * src lie apart takes the team forms' cut on it). */
+    k->g = k->t == &tupc_team_all_ ? tupc_mpi_team_all_ : k->t->mpi;
     k->me = k->t->rank[tupc_impl_mythread];
     k->li = k->g->lidx[k->me];
     (void)tupc_mpi_team_enter(k->g, k->li, k->t->self[k->me], k->t->id, c->func, c->flags, c->args);

@@ -381,6 +381,66 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
     upc_barrier();
 }
 
+/* Prefix reductions whose dst and src lie apart (other threads, other
+ * phases: Collectives 1.0's meaning, which tupc takes): element i of dst
+ * is the scan of src up to i whatever threads hold the two, blocking and
+ * posted, upc_all_prefix_reduceL and the team form on UPC_TEAM_ALL and on
+ * a split team; every element and the guards around dst checked. */
+static void prefix_apart(int r)
+{
+    static const size_t shapes[][4] = {/* n, B, src offset, dst offset */
+                                       {40, 3, 0, 1},
+                                       {257, 5, 2, 7},
+                                       {600, 1, 1, 0},
+                                       {100, 64, 64, 3},
+                                       {33, 4, 5, 1}};
+    static const upc_op_t ops[] = {UPC_ADD, UPC_NONCOMM_FUNC, UPC_MAX};
+    upc_team_t half = split(UPC_TEAM_ALL, 0);
+    for (int i = 0; i < 5 * 4; i++, r++) {
+        const size_t n = shapes[i % 5][0], B = shapes[i % 5][1];
+        const upc_op_t op = ops[i % 3];
+        const int form = (i / 5) % 4; /* 1.3; team ALL; team ALL posted; split */
+        const upc_team_t tm = form == 3 ? (MYTHREAD % 2 ? TUPC_TEAM_NONE : half) : UPC_TEAM_ALL;
+        struct arr a = arr_on(pool.a[0], n, B, shapes[i % 5][2]),
+                   d = arr_on(pool.pd[0], n, B, shapes[i % 5][3]);
+        for (ptrdiff_t k = -1; k <= (ptrdiff_t)n; k++) {
+            tupc_sptr_t e = arr_at(&a, k), f = arr_at(&d, k);
+            if (k >= 0 && (int)upc_threadof(e) == MYTHREAD)
+                tupc_put_long(e, k < (ptrdiff_t)n ? val_l((size_t)k, r, op) : 0);
+            if ((k >= 0 || shapes[i % 5][3]) && (int)upc_threadof(f) == MYTHREAD)
+                tupc_put_long(f, -3);
+        }
+        upc_barrier();
+        long (*fn)(long, long) = op == UPC_NONCOMM_FUNC ? mat_mul : NULL;
+        const upc_flag_t fl = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+        if (form == 0)
+            upc_all_prefix_reduceL(d.p, a.p, op, n, B, fn, fl);
+        else if (tm != TUPC_TEAM_NONE)
+            upc_wait(tupc_team_prefix_reduceL(d.p, a.p, op, n, B, fn,
+                                              fl | (form == 2 ? UPC_ASYNC : 0), tm));
+        upc_barrier();
+        if (MYTHREAD == 0) {
+            long acc = 0;
+            for (size_t k = 0; k < n; k++) {
+                const long x = val_l(k, r, op);
+                acc = k == 0 ? x : oper_l(op, acc, x);
+                const long got = tupc_get_long(arr_at(&d, (ptrdiff_t)k));
+                if (got != acc) {
+                    fprintf(stderr, "prefix apart form %d op %d n %zu B %zu: [%zu] %ld, not %ld\n",
+                            form, (int)op, n, B, k, got, acc);
+                    CHECK(0);
+                }
+            }
+            if (shapes[i % 5][3])
+                CHECK(tupc_get_long(arr_at(&d, -1)) == -3);
+            CHECK(tupc_get_long(arr_at(&d, (ptrdiff_t)n)) == -3);
+        }
+        upc_barrier();
+    }
+    if (half != TUPC_TEAM_NONE)
+        tupc_team_free(&half);
+}
+
 /* ---- Posted calls (UPC_ASYNC) ---------------------------------------------- */
 
 /* Three broadcasts posted on UPC_TEAM_ALL (MPI_Ibcast, finished by the
@@ -1022,6 +1082,8 @@ int tupc_main(int argc, char **argv)
     tupc_team_free(&a);
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
+    prefix_apart(r);
+    r += 20;
     posted_late(r);
     r += 8;
     late_reductions(r);
