@@ -393,21 +393,22 @@ static void prefix_apart(int r)
                                        {257, 5, 2, 7},
                                        {600, 1, 1, 0},
                                        {100, 64, 64, 3},
-                                       {33, 4, 5, 1}};
+                                       {33, 4, 5, 1},
+                                       {50, 0, 3, 1}};
     static const upc_op_t ops[] = {UPC_ADD, UPC_NONCOMM_FUNC, UPC_MAX};
     upc_team_t half = split(UPC_TEAM_ALL, 0);
-    for (int i = 0; i < 5 * 4; i++, r++) {
-        const size_t n = shapes[i % 5][0], B = shapes[i % 5][1];
+    for (int i = 0; i < 6 * 4; i++, r++) {
+        const size_t n = shapes[i % 6][0], B = shapes[i % 6][1];
         const upc_op_t op = ops[i % 3];
-        const int form = (i / 5) % 4; /* 1.3; team ALL; team ALL posted; split */
+        const int form = (i / 6) % 4; /* 1.3; team ALL; team ALL posted; split */
         const upc_team_t tm = form == 3 ? (MYTHREAD % 2 ? TUPC_TEAM_NONE : half) : UPC_TEAM_ALL;
-        struct arr a = arr_on(pool.a[0], n, B, shapes[i % 5][2]),
-                   d = arr_on(pool.pd[0], n, B, shapes[i % 5][3]);
+        struct arr a = arr_on(pool.a[0], n, B, shapes[i % 6][2]),
+                   d = arr_on(pool.pd[0], n, B, shapes[i % 6][3]);
         for (ptrdiff_t k = -1; k <= (ptrdiff_t)n; k++) {
             tupc_sptr_t e = arr_at(&a, k), f = arr_at(&d, k);
             if (k >= 0 && (int)upc_threadof(e) == MYTHREAD)
                 tupc_put_long(e, k < (ptrdiff_t)n ? val_l((size_t)k, r, op) : 0);
-            if ((k >= 0 || shapes[i % 5][3]) && (int)upc_threadof(f) == MYTHREAD)
+            if ((k >= 0 || shapes[i % 6][3]) && (int)upc_threadof(f) == MYTHREAD)
                 tupc_put_long(f, -3);
         }
         upc_barrier();
@@ -431,7 +432,7 @@ static void prefix_apart(int r)
                     CHECK(0);
                 }
             }
-            if (shapes[i % 5][3])
+            if (shapes[i % 6][3])
                 CHECK(tupc_get_long(arr_at(&d, -1)) == -3);
             CHECK(tupc_get_long(arr_at(&d, (ptrdiff_t)n)) == -3);
         }
@@ -1083,7 +1084,7 @@ int tupc_main(int argc, char **argv)
     for (int i = 0; i < (quick ? 1 : 4); i++)
         posted(r++);
     prefix_apart(r);
-    r += 20;
+    r += 24;
     posted_late(r);
     r += 8;
     late_reductions(r);
