@@ -267,6 +267,26 @@ post_across(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc
     r->also_at = p;
     return tupc_async_post(r);
 }
+
+/* A reduction by blocks posted on UPC_TEAM_ALL (mpi/hier_post_blocks.c):
+ * the same ending as post_across's. */
+static __attribute__((noinline)) upc_coll_handle_t
+post_blocks(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc_sptr_t dst,
+            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, int what,
+            int excl)
+{
+    struct tupc_coll_request *r =
+        tupc_async_begin(&tupc_team_all_, tupc_team_rank_in(&tupc_team_all_, tupc_impl_mythread),
+                         mc->func, TUPC_NOSYNC);
+    void *job;
+    const uint32_t p = tupc_mpi_reduce_post_blocks(mc, ty, what, excl, dst, src, op, nelems,
+                                                   blk_size, (void (*)(void))f, &job);
+    if (job)
+        tupc_async_add_job(r, tupc_mpi_reduce_blocks_job, job, 0);
+    r->also = tupc_mpi_post_word(p);
+    r->also_at = p;
+    return tupc_async_post(r);
+}
 #endif
 
 static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
@@ -318,6 +338,16 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         if (async && !prefix && op != UPC_NONCOMM_FUNC && out != TUPC_ALLSYNC &&
             (!mc.team || tupc_mpi_team_reduce_posts(&mc, what == ALL, dst, src, nelems, blk_size)))
             return post_across(ty, &mc, dst, src, op, nelems, blk_size, f, what == ALL);
+        /* By blocks on UPC_TEAM_ALL: a prefix whose dst and src share their
+         * layout (in place too), UPC_NONCOMM_FUNC's reductions. */
+        if (async && !mc.team && out != TUPC_ALLSYNC &&
+            (prefix ? !nelems || (dst.thread == src.thread && (!blk_size || dst.phase == src.phase))
+                    : op == UPC_NONCOMM_FUNC))
+            return post_blocks(ty, &mc, dst, src, op, nelems, blk_size, f,
+                               prefix        ? 1
+                               : what == ALL ? 2
+                                             : 0,
+                               excl);
         if (!mc.team) { /* posted: the 1.3 function's path */
             if (prefix)
                 (void)tupc_red_prefix_on(ty, func, t, dst, src, op, nelems, blk_size, f, bflags);

@@ -127,6 +127,53 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
         }                                                                                          \
     } while (0)
 
+/* The blocks of an array of nb blocks (shared [B], from src's phase):
+ * thread t holds those whose number is off(t) mod THREADS. */
+struct tupc_hier_blocks {
+    size_t nb, B, phase;
+    uint32_t t0;
+};
+/* Those of the nelems elements of src (es bytes each). */
+struct tupc_hier_blocks tupc_hier_blocks_of(tupc_sptr_t src, size_t nelems, size_t B, size_t es);
+static inline size_t tupc_hier_blocks_off(const struct tupc_hier_blocks *k, uint32_t t)
+{
+    return (t + (uint32_t)THREADS - k->t0) % (uint32_t)THREADS;
+}
+/* How many of the blocks thread t holds. */
+static inline size_t tupc_hier_blocks_count(const struct tupc_hier_blocks *k, uint32_t t)
+{
+    size_t o = tupc_hier_blocks_off(k, t);
+    return k->nb > o ? (k->nb - 1 - o) / (size_t)THREADS + 1 : 0;
+}
+/* Thread t's blocks of src folded, each into its total, in out (one after
+ * another, in index order). */
+void tupc_hier_fold_blocks(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, uint32_t t,
+                           tupc_sptr_t src, size_t nelems, size_t B, char *out);
+/* Thread t's blocks of src scanned into dst (src's layout), inclusive or
+ * exclusive, each from its seed (block b's at seeds + b * es; none for
+ * block 0). */
+void tupc_hier_scan_blocks(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, uint32_t t,
+                           tupc_sptr_t dst, tupc_sptr_t src, size_t nelems, size_t B,
+                           const char *seeds, int excl);
+
+/* ---- hier_post_reduce.c: the posted reductions' common part ------------- */
+
+/* The tags of posted reductions' messages: the post's number modulo this.
+ * Posts in flight are at most TUPC_HIER_POSTS per process, and a process
+ * runs at most that many ahead of another's receives (its mark ring waits
+ * for its own earlier posts, each of which waited for the partials it
+ * combines); MPI matches equal tags from one sender in order. */
+#define TUPC_HIER_TAGS 32768
+/* The posting of a reduction on UPC_TEAM_ALL: the entry and IN sync, the
+ * call's number *s and the post's *p; 1 on the leader, which then makes
+ * the job (the post that last used p's mark is complete, and under
+ * IN_MYSYNC every thread here has entered). tupc_hier_post_red_end after. */
+int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, uint32_t *s, uint32_t *p);
+void tupc_hier_post_red_end(const struct tupc_mpi_call *c, uint32_t s);
+/* A job's wait for its n messages r, running queued chunks meanwhile; 0
+ * if the run stops first (nobody waits for the post then). */
+int tupc_hier_post_msgs(MPI_Request *r, int n);
+
 /* The leaders' exclusive scan of the process partials *in, in process
  * order (MPI applies a non-commuting op in rank order), into *out: what
  * the processes before this one hold, `has` 0 where none does. */

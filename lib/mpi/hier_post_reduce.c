@@ -46,12 +46,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Posts in flight are at most TUPC_HIER_POSTS per process, and a process
- * runs at most that many ahead of another's receives (its mark ring waits
- * for its own earlier posts, each of which waited for the partials it
- * combines); MPI matches equal tags from one sender in order. */
-#define TAGS 32768
-
 /* Where a post's partials go: P processes in comm, this one me, a
  * reduction's dst in root; a reduce_all's dst written for the nd threads
  * dth here; the mark set to p once done here. */
@@ -93,9 +87,7 @@ static struct tupc_hier_pair fold_process(const struct red_post *j)
     return acc;
 }
 
-/* Waits for the n messages of r, running queued chunks meanwhile; 0 if
- * the run stops first (nobody waits for the post then). */
-static int finish(MPI_Request *r, int n)
+int tupc_hier_post_msgs(MPI_Request *r, int n)
 {
     for (;;) {
         /* One by one: a finished request becomes MPI_REQUEST_NULL, which
@@ -121,7 +113,7 @@ void tupc_mpi_reduce_post_job(void *arg, size_t k)
 {
     (void)k;
     struct red_post *j = arg;
-    const int P = j->w.P, me = j->w.me, tag = (int)(j->w.p % TAGS);
+    const int P = j->w.P, me = j->w.me, tag = (int)(j->w.p % TUPC_HIER_TAGS);
     const int combines = j->every || me == j->w.root;
     j->at[me] = fold_process(j);
     int n = 0;
@@ -133,7 +125,7 @@ void tupc_mpi_reduce_post_job(void *arg, size_t k)
         if (combines)
             MPI_Irecv(&j->at[q], (int)sizeof j->at[q], MPI_BYTE, q, tag, j->w.comm, &j->r[n++]);
     }
-    if (!finish(j->r, n))
+    if (!tupc_hier_post_msgs(j->r, n))
         return;
     if (combines) {
         struct tupc_hier_pair all = {0};
@@ -172,19 +164,36 @@ static struct red_post *job_new(const struct tupc_mpi_call *c, const struct tupc
     return j;
 }
 
+int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, uint32_t *s, uint32_t *p)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    *s = tupc_hier_enter(c, me);
+    *p = ++me->posts;
+    if (tupc_impl_mythread != tupc_first_thread_)
+        return 0;
+    /* The post that last used p's mark is complete here. */
+    if (*p > TUPC_HIER_POSTS)
+        tupc_wait_peer(tupc_mpi_post_word(*p), *p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
+    for (int t = 1; t < tupc_local_threads_; t++)
+        tupc_hier_wait_entered(c, t, *s); /* its elements, and its dst */
+    return 1;
+}
+
+void tupc_hier_post_red_end(const struct tupc_mpi_call *c, uint32_t s)
+{
+    /* The call's numbers as every call's; no OUT sync here (the requests'). */
+    struct tupc_mpi_call nosync = *c;
+    nosync.out = TUPC_NOSYNC;
+    tupc_hier_leave(&nosync, tupc_hier_me(), s);
+}
+
 uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                               int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                               size_t nelems, size_t blk_size, void (*f)(void), void **job)
 {
-    struct tupc_hier_member *me = tupc_hier_me();
-    const uint32_t s = tupc_hier_enter(c, me), p = ++me->posts;
+    uint32_t s, p;
     *job = NULL;
-    if (tupc_impl_mythread == tupc_first_thread_) {
-        /* The post that last used p's mark is complete here. */
-        if (p > TUPC_HIER_POSTS)
-            tupc_wait_peer(tupc_mpi_post_word(p), p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
-        for (int t = 1; t < tupc_local_threads_; t++)
-            tupc_hier_wait_entered(c, t, s); /* its elements, and its dst */
+    if (tupc_hier_post_red_begin(c, &s, &p)) {
         const struct red_where w = {.comm = tupc_hier_.partials,
                                     .P = tupc_procs_,
                                     .me = tupc_mpi_rank_,
@@ -195,10 +204,7 @@ uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_r
                                     .p = p};
         *job = job_new(c, ty, every, dst, src, op, nelems, blk_size, f, &w);
     }
-    /* The call's numbers as every call's; no OUT sync here (the requests'). */
-    struct tupc_mpi_call nosync = *c;
-    nosync.out = TUPC_NOSYNC;
-    tupc_hier_leave(&nosync, me, s);
+    tupc_hier_post_red_end(c, s);
     return p;
 }
 

@@ -29,25 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The blocks of an array of n elements (shared [B], from src's phase):
- * thread t holds those whose number is off(t) mod THREADS. */
-struct blocks {
-    size_t nb, B, phase;
-    uint32_t t0;
-};
-
-static size_t off_of(const struct blocks *k, uint32_t t)
-{
-    return (t + (uint32_t)THREADS - k->t0) % (uint32_t)THREADS;
-}
-
-/* How many of the blocks thread t holds. */
-static size_t count_of(const struct blocks *k, uint32_t t)
-{
-    size_t o = off_of(k, t);
-    return k->nb > o ? (k->nb - 1 - o) / (size_t)THREADS + 1 : 0;
-}
-
 struct fold_blocks {
     const struct tupc_red_type *ty;
     upc_op_t op;
@@ -83,13 +64,36 @@ static void scan_block(void *arg, size_t i, char *addr, size_t r)
                 o->excl, NULL);
 }
 
+void tupc_hier_fold_blocks(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, uint32_t t,
+                           tupc_sptr_t src, size_t nelems, size_t B, char *out)
+{
+    struct fold_blocks fo = {ty, op, f, out};
+    tupc_hier_runs_of(t, src, nelems, B, ty->size, fold_block, &fo);
+}
+
+struct tupc_hier_blocks tupc_hier_blocks_of(tupc_sptr_t src, size_t nelems, size_t B, size_t es)
+{
+    struct tupc_red_lay lay;
+    tupc_red_lay_init(&lay, src, nelems, B, es, 0);
+    return (struct tupc_hier_blocks){nelems ? lay.nb : 0, B, lay.src.phase, src.thread};
+}
+
+void tupc_hier_scan_blocks(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, uint32_t t,
+                           tupc_sptr_t dst, tupc_sptr_t src, size_t nelems, size_t B,
+                           const char *seeds, int excl)
+{
+    const size_t phase = tupc_hier_blocks_of(src, nelems, B, ty->size).phase;
+    struct scan_blocks so = {ty, op, f, seeds, B, phase, dst.addr - src.addr, excl};
+    tupc_hier_runs_of(t, src, nelems, B, ty->size, scan_block, &so);
+}
+
 /* A call's blocks and what the leader needs of it. */
 struct call_blocks {
     const struct tupc_mpi_call *c;
     const struct tupc_red_type *ty;
     upc_op_t op;
     tupc_red_fn f;
-    struct blocks k;
+    struct tupc_hier_blocks k;
     uint32_t s;
 };
 
@@ -99,9 +103,9 @@ static void fold_own(const struct call_blocks *x, struct tupc_hier_member *me, t
 {
     const size_t es = x->ty->size;
     tupc_wait_peer(&tupc_hier_.ready, x->s - 1, tupc_first_thread_, x->c->func);
-    char *tot = tupc_hier_grow(x->c->func, &me->own, count_of(&x->k, (uint32_t)MYTHREAD) * es);
-    struct fold_blocks fo = {x->ty, x->op, x->f, tot};
-    tupc_mpi_my_runs(src, nelems, x->k.B, es, fold_block, &fo);
+    char *tot = tupc_hier_grow(x->c->func, &me->own,
+                               tupc_hier_blocks_count(&x->k, (uint32_t)MYTHREAD) * es);
+    tupc_hier_fold_blocks(x->ty, x->op, x->f, (uint32_t)MYTHREAD, src, nelems, x->k.B, tot);
     tupc_word_set(&me->put, x->s); /* release: the totals */
 }
 
@@ -118,12 +122,12 @@ static void seeds_exscan(const struct call_blocks *x, char *seeds)
         struct tupc_hier_pair *acc = pass ? &before : &part;
         for (int j = 0; j < tupc_local_threads_; j++) {
             uint32_t t = (uint32_t)(tupc_first_thread_ + j);
-            if (!count_of(&x->k, t))
+            if (!tupc_hier_blocks_count(&x->k, t))
                 continue;
             if (pass == 0)
                 tupc_wait_peer(&tupc_hier_.m[j].put, x->s, (int)t, x->c->func);
             else if (acc->has) /* each local block's seed: the processes before, then ours */
-                memcpy(seeds + off_of(&x->k, t) * es, &acc->v, es);
+                memcpy(seeds + tupc_hier_blocks_off(&x->k, t) * es, &acc->v, es);
             if (acc->has)
                 x->ty->combine(x->op, x->f, &acc->v, tupc_hier_.m[j].own.p);
             else
@@ -150,14 +154,14 @@ static int seeds_all(const struct call_blocks *x, char *seeds, union tupc_red_va
         if (t % L == 0)
             displs[t / L] = tupc_hier_count(x->c->func, at * es);
         first[t] = at;
-        at += count_of(&x->k, (uint32_t)t);
+        at += tupc_hier_blocks_count(&x->k, (uint32_t)t);
         if (t % L == L - 1)
             counts[t / L] = tupc_hier_count(x->c->func, (at - first[t - L + 1]) * es);
     }
     for (int j = 0; j < L; j++) {
         uint32_t t = (uint32_t)(tupc_first_thread_ + j);
         tupc_wait_peer(&tupc_hier_.m[j].put, x->s, (int)t, x->c->func);
-        memcpy(all + first[t] * es, tupc_hier_.m[j].own.p, count_of(&x->k, t) * es);
+        memcpy(all + first[t] * es, tupc_hier_.m[j].own.p, tupc_hier_blocks_count(&x->k, t) * es);
     }
     if (nb)
         TUPC_HIER_CALL(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all, counts, displs, MPI_BYTE,
@@ -185,10 +189,8 @@ static struct call_blocks blocks_of(const struct tupc_mpi_call *c, const struct 
                                     upc_op_t op, void (*f)(void), tupc_sptr_t src, size_t nelems,
                                     size_t blk_size, uint32_t s)
 {
-    struct tupc_red_lay lay;
-    tupc_red_lay_init(&lay, src, nelems, blk_size, ty->size, 0);
     return (struct call_blocks){
-        c, ty, op, (tupc_red_fn)f, {nelems ? lay.nb : 0, blk_size, lay.src.phase, src.thread}, s};
+        c, ty, op, (tupc_red_fn)f, tupc_hier_blocks_of(src, nelems, blk_size, ty->size), s};
 }
 
 void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
@@ -212,10 +214,8 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
     }
     /* 3. Our blocks from their seeds. */
     tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
-    struct scan_blocks so = {
-        ty,       op,        (tupc_red_fn)f,      tupc_hier_buffer_of(s, 1, x.k.nb * es),
-        blk_size, x.k.phase, dst.addr - src.addr, excl};
-    tupc_mpi_my_runs(src, nelems, blk_size, es, scan_block, &so);
+    tupc_hier_scan_blocks(ty, op, (tupc_red_fn)f, (uint32_t)MYTHREAD, dst, src, nelems, blk_size,
+                          tupc_hier_buffer_of(s, 1, x.k.nb * es), excl);
     tupc_hier_leave(c, me, s);
 }
 

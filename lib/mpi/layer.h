@@ -235,6 +235,17 @@ uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_r
                               int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                               size_t nelems, size_t blk_size, void (*f)(void), void **job);
 void tupc_mpi_reduce_post_job(void *arg, size_t k);
+/* By blocks (hier_post_blocks.c), on UPC_TEAM_ALL: a reduction (what 0)
+ * or reduce_all (2) with UPC_NONCOMM_FUNC, or a prefix reduction (1,
+ * exclusive with excl; in place where src is dst) whose dst and src share
+ * their layout; every block's total combined in index order, as the
+ * blocking call's general path does. *job to run once as
+ * tupc_mpi_reduce_blocks_job(*job, 0); p as tupc_mpi_reloc_post's. */
+uint32_t tupc_mpi_reduce_post_blocks(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
+                                     int what, int excl, tupc_sptr_t dst, tupc_sptr_t src,
+                                     upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void),
+                                     void **job);
+void tupc_mpi_reduce_blocks_job(void *arg, size_t k);
 /* Frees the buffers that finished posts left for the next ones (the run's
  * end, run.c: every post is complete). */
 void tupc_mpi_post_drop_spares(void);

@@ -321,12 +321,18 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
         if (B)
             h[2] = tupc_team_prefix_reduceL(d[c].p, (extra & UPC_IN_PLACE) ? d[c].p : a[c].p, op, n,
                                             B, fn, flags | extra, tm);
-        if (flags & UPC_ASYNC) { /* the prefix runs at posting */
-            const int posts = !(flags & UPC_OUT_ALLSYNC) && op != UPC_NONCOMM_FUNC &&
-                              team_reduce_posts(tm, &a[c], n);
+        if (flags & UPC_ASYNC) {
+            /* Not OUT_ALLSYNC: on UPC_TEAM_ALL every reduction posts (the
+             * prefix's dst and src share their layout), on a split team a
+             * reduction (not UPC_NONCOMM_FUNC) where its processes hold
+             * src. */
+            const int posts =
+                !(flags & UPC_OUT_ALLSYNC) &&
+                (tm == UPC_TEAM_ALL || (op != UPC_NONCOMM_FUNC && team_reduce_posts(tm, &a[c], n)));
             CHECK((h[0] != UPC_HANDLE_COMPLETE) == posts);
             CHECK((h[1] != UPC_HANDLE_COMPLETE) == posts);
-            CHECK(h[2] == UPC_HANDLE_COMPLETE);
+            CHECK((h[2] != UPC_HANDLE_COMPLETE) ==
+                  (B && tm == UPC_TEAM_ALL && !(flags & UPC_OUT_ALLSYNC)));
         }
         /* Posted: all in flight at once, completed last first; OUT_MYSYNC
          * then promises only this thread's data, which rank 0 reads. */
@@ -389,12 +395,8 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
 static void prefix_apart(int r)
 {
     static const size_t shapes[][4] = {/* n, B, src offset, dst offset */
-                                       {40, 3, 0, 1},
-                                       {257, 5, 2, 7},
-                                       {600, 1, 1, 0},
-                                       {100, 64, 64, 3},
-                                       {33, 4, 5, 1},
-                                       {50, 0, 3, 1}};
+                                       {40, 3, 0, 1},    {257, 5, 2, 7}, {600, 1, 1, 0},
+                                       {100, 64, 64, 3}, {33, 4, 5, 1},  {50, 0, 3, 1}};
     static const upc_op_t ops[] = {UPC_ADD, UPC_NONCOMM_FUNC, UPC_MAX};
     upc_team_t half = split(UPC_TEAM_ALL, 0);
     for (int i = 0; i < 6 * 4; i++, r++) {
@@ -942,9 +944,10 @@ static void on_team(upc_team_t tm, int c, int *r)
 }
 
 /* Reductions posted on UPC_TEAM_ALL (each process's fold a job, its
- * partial a message): every operator on every shape under the modes that
- * post (OUT_ALLSYNC runs at posting), reduce, reduce_all and the prefix
- * (which runs at posting) in flight at once. */
+ * partial a message; by blocks for UPC_NONCOMM_FUNC and the prefix, each
+ * process's block totals a message): every operator on every shape under
+ * the modes that post (OUT_ALLSYNC runs at posting), reduce, reduce_all
+ * and the prefix (inclusive, exclusive, in place) in flight at once. */
 static void posted_reductions(int *r, int quick)
 {
     static const upc_op_t ops[] = {UPC_ADD,    UPC_MULT, UPC_MAX,         UPC_XOR,
@@ -954,11 +957,12 @@ static void posted_reductions(int *r, int quick)
     static const upc_flag_t posts[] = {
         UPC_IN_NOSYNC | UPC_OUT_NOSYNC, UPC_IN_MYSYNC | UPC_OUT_MYSYNC,
         UPC_IN_ALLSYNC | UPC_OUT_NOSYNC, UPC_IN_NOSYNC | UPC_OUT_MYSYNC};
+    static const upc_flag_t extras[] = {0, UPC_EXCLUSIVE_PREFIX_REDUCE, UPC_IN_PLACE};
     for (int o = 0; o < 7; o++)
         for (int s = 0; s < 7; s++)
             for (int m = 0; m < (quick ? 1 : 4); m++, (*r)++)
                 red(UPC_TEAM_ALL, 0, shapes[s][0], shapes[s][1], shapes[s][2], *r, ops[o],
-                    posts[(m + s + o) % 4] | UPC_ASYNC, 0);
+                    posts[(m + s + o) % 4] | UPC_ASYNC, extras[(m + s) % 3]);
     /* On splits: interleaved (its processes are all at 2 x 2 and 3 x 2,
      * half at 4 x 1, where only the elements it holds let it post), ranked
      * backwards (its processes combine in the other order), and halves
