@@ -248,6 +248,16 @@ upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r)
     return r->handle = tupc_handle_enter(r);
 }
 
+upc_coll_handle_t tupc_async_post_also(struct tupc_coll_request *r, void (*fn)(void *arg, size_t k),
+                                       void *job, tupc_word *also, uint32_t at)
+{
+    if (job)
+        tupc_async_add_job(r, fn, job, 0);
+    r->also = also;
+    r->also_at = at;
+    return tupc_async_post(r);
+}
+
 /* The owner's help: runs r's unclaimed chunks. */
 void tupc_async_help_(struct tupc_coll_request *r, uint32_t most)
 {

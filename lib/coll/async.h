@@ -118,6 +118,11 @@ void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size
  * caller's handle. */
 upc_coll_handle_t tupc_async_post(struct tupc_coll_request *r);
 
+/* Posts r, posted across processes (mpi/): its one job (if job is not
+ * NULL) runs fn(job, 0); r is done once *also reaches at as well. */
+upc_coll_handle_t tupc_async_post_also(struct tupc_coll_request *r, void (*fn)(void *arg, size_t k),
+                                       void *job, tupc_word *also, uint32_t at);
+
 /* For the completion calls (complete.c): the word that counts completed
  * requests; the owner's help with its own chunks, and with any queued
  * chunk (0 when there was none); and the removal of a request from the

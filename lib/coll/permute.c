@@ -98,7 +98,8 @@ static void writer_lost(const void *arg, tupc_word *w, uint32_t target)
 
 /* A bad entry of perm: out of range (other < 0) or the same as rank
  * other's. */
-static _Noreturn void bad_perm(const struct tupc_reloc_form *fm, int me, int to, int other, int n)
+static _Noreturn void bad_perm(const struct tupc_reloc_form *fm, int me, int thread, int to,
+                               int other, int n)
 {
     if (!fm->team && other < 0)
         tupc_fail(fm->func, SEC " para 4",
@@ -113,12 +114,32 @@ static _Noreturn void bad_perm(const struct tupc_reloc_form *fm, int me, int to,
         tupc_fail(fm->func, SEC " para 4, on a team",
                   "perm's entry of rank %d (thread %d) is %d; expected the team's ranks 0..%d, "
                   "each once",
-                  me, tupc_impl_mythread, to, n - 1);
+                  me, thread, to, n - 1);
     tupc_fail(fm->func, SEC " para 4, on a team",
               "the entries of ranks %d and %d of perm are both %d; expected the team's ranks "
               "0..%d, each once",
               me, other, to, n - 1);
 }
+
+#if TUPC_HAVE_MPI
+/* A permute posted across processes on UPC_TEAM_ALL (mpi/hier_reloc.c):
+ * the leader's request finishes MPI_Ialltoallv and the process's copies;
+ * every request is done once the post's mark is set. The leader refuses a
+ * bad perm at posting. */
+static __attribute__((noinline)) upc_coll_handle_t
+post_across(const struct tupc_reloc_form *fm, const struct tupc_mpi_call *c, tupc_sptr_t dst,
+            tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place)
+{
+    struct tupc_coll_request *r =
+        tupc_async_begin(&tupc_team_all_, tupc_impl_mythread, c->func, TUPC_NOSYNC);
+    void *job;
+    int bad[3];
+    const uint32_t p = tupc_mpi_permute_post(c, dst, src, perm, nbytes, in_place, bad, &job);
+    if (!p)
+        bad_perm(fm, bad[0], bad[0], bad[1], bad[2], THREADS);
+    return tupc_async_post_also(r, tupc_mpi_post_job, job, tupc_mpi_post_word(p), p);
+}
+#endif
 
 static inline __attribute__((always_inline)) upc_coll_handle_t
 permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm,
@@ -140,12 +161,16 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
                                      (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0),
                      &total);
 #if TUPC_HAVE_MPI
+    /* Posted on UPC_TEAM_ALL (not OUT_ALLSYNC); on another team at posting. */
+    if (tupc_reloc_mpi(fm) && (flags & UPC_ASYNC) && k.mpi.out != TUPC_ALLSYNC && !k.mpi.team)
+        return post_across(fm, &k.mpi, dst, src, perm, nbytes, in_place);
     int bad[3]; /* perm's bad entry: its index, its value, the equal one's index or -1 */
-    TUPC_RELOC_MPI(
-        fm, if (k.mpi.team ? tupc_mpi_team_reloc(&k.mpi, TUPC_MPI_PERMUTE, dst, src, perm, nbytes,
-                                                 in_place, bad)
-                           : tupc_mpi_permute(&k.mpi, dst, src, perm, nbytes, in_place, bad))
-                bad_perm(fm, bad[0], bad[1], bad[2], k.mpi.team ? tupc_team_n(k.t) : THREADS));
+    TUPC_RELOC_MPI(fm,
+                   if (k.mpi.team ? tupc_mpi_team_reloc(&k.mpi, TUPC_MPI_PERMUTE, dst, src, perm,
+                                                        nbytes, in_place, bad)
+                                  : tupc_mpi_permute(&k.mpi, dst, src, perm, nbytes, in_place, bad))
+                       bad_perm(fm, bad[0], k.mpi.team ? tupc_team_thread_of(k.t, bad[0]) : bad[0],
+                                bad[1], bad[2], k.mpi.team ? tupc_team_n(k.t) : THREADS));
 #endif
     struct tupc_coll *c = &k.c;
     const struct tupc_team *t = k.t;
@@ -156,7 +181,7 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
      * ours. */
     int to = *(const int *)tupc_reloc_mine(perm);
     if (to < 0 || to >= n)
-        bad_perm(fm, me, to, -1, n);
+        bad_perm(fm, me, tupc_impl_mythread, to, -1, n);
     /* Slot seq % SLOTS was last used by call seq - SLOTS, which every member
      * has finished once this returns (usually without waiting). */
     (void)tupc_coll_scratch_claim(c);
@@ -167,7 +192,7 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
     uint64_t old = atomic_exchange_explicit(&theirs->claim, (uint64_t)c->seq << 32 | (uint32_t)me,
                                             memory_order_relaxed);
     if ((uint32_t)(old >> 32) == c->seq)
-        bad_perm(fm, me, to, (int)(uint32_t)old, n);
+        bad_perm(fm, me, tupc_impl_mythread, to, (int)(uint32_t)old, n);
 
     if (in_place) { /* at posting too */
         tupc_permute_move(c, tupc_reloc_mine(dst), tupc_reloc_block(t, dst, to), nbytes, to);

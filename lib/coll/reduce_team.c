@@ -262,10 +262,7 @@ post_across(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc
                                  &job);
         r->also = tupc_mpi_post_word(p);
     }
-    if (job)
-        tupc_async_add_job(r, tupc_mpi_reduce_post_job, job, 0);
-    r->also_at = p;
-    return tupc_async_post(r);
+    return tupc_async_post_also(r, tupc_mpi_reduce_post_job, job, r->also, p);
 }
 
 /* A reduction by blocks posted on UPC_TEAM_ALL (mpi/hier_post_blocks.c):
@@ -281,11 +278,7 @@ post_blocks(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc
     void *job;
     const uint32_t p = tupc_mpi_reduce_post_blocks(mc, ty, what, excl, dst, src, op, nelems,
                                                    blk_size, (void (*)(void))f, &job);
-    if (job)
-        tupc_async_add_job(r, tupc_mpi_reduce_blocks_job, job, 0);
-    r->also = tupc_mpi_post_word(p);
-    r->also_at = p;
-    return tupc_async_post(r);
+    return tupc_async_post_also(r, tupc_mpi_reduce_blocks_job, job, tupc_mpi_post_word(p), p);
 }
 #endif
 

@@ -49,10 +49,7 @@ static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc
         p = tupc_mpi_reloc_post(c, (int)verb, dst, src, nbytes, &job);
         r->also = tupc_mpi_post_word(p);
     }
-    if (job)
-        tupc_async_add_job(r, tupc_mpi_post_job, job, 0);
-    r->also_at = p;
-    return tupc_async_post(r);
+    return tupc_async_post_also(r, tupc_mpi_post_job, job, r->also, p);
 }
 
 /* Whether call k (flags) posts across processes: UPC_ASYNC but not

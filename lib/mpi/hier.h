@@ -185,6 +185,13 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
  * makes its copies (up to `copies`, added by tupc_hier_post_copy, which
  * skips one onto itself), frees its buffer (tupc_hier_post_own: n bytes
  * that the job owns), then sets *mark to p. */
+/* A posting's start on UPC_TEAM_ALL: the call's entry (s) and the post's
+ * number (p); on the leader (returns 1) once p's mark is free and the
+ * process's threads are done with call s - 1. Its end: the call's leave,
+ * with no OUT sync (the requests'). */
+int tupc_hier_post_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t *s,
+                         uint32_t *p);
+void tupc_hier_post_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s);
 void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies);
 void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n);
 char *tupc_hier_post_own(void *job, const char *func, size_t n);

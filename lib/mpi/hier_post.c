@@ -19,8 +19,8 @@
  * (every process alike, MPI 3.1 5.12); the job makes no MPI call but
  * MPI_Test. OUT_ALLSYNC, which asks every process's part done, is run
  * as the blocking call at posting instead (an MPI barrier from the job
- * would be a collective outside the call order); so is a permute. (The
- * reductions: hier_post_reduce.c.) */
+ * would be a collective outside the call order). (The permute:
+ * hier_reloc.c; the reductions: hier_post_reduce.c.) */
 #include "mpi/hier.h"
 #include "mpi/layer.h"
 #include "mpi/team.h"
@@ -313,31 +313,43 @@ static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p
     return j;
 }
 
-uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
-                             tupc_sptr_t src, size_t nbytes, void **job)
+int tupc_hier_post_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t *s,
+                         uint32_t *p)
 {
-    struct tupc_hier_member *me = tupc_hier_me();
-    const uint32_t s = tupc_hier_enter(c, me), p = ++me->posts;
-    *job = NULL;
-    if (tupc_impl_mythread == tupc_first_thread_) {
-        /* The post that last used p's mark is complete (its requests may
-         * still be outstanding: their marks stay reached), and the
-         * process's threads are done with what the leader left in every
-         * earlier call (a blocking broadcast's dst block, the buffers). */
-        if (p > TUPC_HIER_POSTS)
-            tupc_wait_peer(tupc_mpi_post_word(p), p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
-        tupc_hier_wait_done(c->func, s - 1);
-        static void *(*const post[])(const struct tupc_mpi_call *, uint32_t, uint32_t, tupc_sptr_t,
-                                     tupc_sptr_t, size_t) = {
-            [TUPC_MPI_BCAST] = post_bcast,       [TUPC_MPI_SCATTER] = post_scatter,
-            [TUPC_MPI_GATHER] = post_gather,     [TUPC_MPI_GATHER_ALL] = post_gather_all,
-            [TUPC_MPI_EXCHANGE] = post_exchange,
-        };
-        *job = post[verb](c, s, p, dst, src, nbytes);
-    }
+    *s = tupc_hier_enter(c, me);
+    *p = ++me->posts;
+    if (tupc_impl_mythread != tupc_first_thread_)
+        return 0;
+    /* The post that last used p's mark is complete (its requests may still
+     * be outstanding: their marks stay reached), and the process's threads
+     * are done with what the leader left in every earlier call (a blocking
+     * broadcast's dst block, the buffers). */
+    if (*p > TUPC_HIER_POSTS)
+        tupc_wait_peer(tupc_mpi_post_word(*p), *p - TUPC_HIER_POSTS, TUPC_NO_PEER, c->func);
+    tupc_hier_wait_done(c->func, *s - 1);
+    return 1;
+}
+
+void tupc_hier_post_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)
+{
     /* The call's numbers as every call's; no OUT sync here (the requests'). */
     struct tupc_mpi_call nosync = *c;
     nosync.out = TUPC_NOSYNC;
     tupc_hier_leave(&nosync, me, s);
+}
+
+uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
+                             tupc_sptr_t src, size_t nbytes, void **job)
+{
+    static void *(*const post[])(const struct tupc_mpi_call *, uint32_t, uint32_t, tupc_sptr_t,
+                                 tupc_sptr_t, size_t) = {
+        [TUPC_MPI_BCAST] = post_bcast,       [TUPC_MPI_SCATTER] = post_scatter,
+        [TUPC_MPI_GATHER] = post_gather,     [TUPC_MPI_GATHER_ALL] = post_gather_all,
+        [TUPC_MPI_EXCHANGE] = post_exchange,
+    };
+    struct tupc_hier_member *me = tupc_hier_me();
+    uint32_t s, p;
+    *job = tupc_hier_post_enter(c, me, &s, &p) ? post[verb](c, s, p, dst, src, nbytes) : NULL;
+    tupc_hier_post_leave(c, me, s);
     return p;
 }

@@ -207,70 +207,114 @@ int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3])
     return 0;
 }
 
+/* Permute call s's plan, made by the leader once its threads are done
+ * with the last call's (tupc_hier_wait_done): every thread's perm entry in
+ * plan.perm (each of ours read after its thread's entry, then
+ * MPI_Allgather), checked into plan.ok and plan.bad, and where it is good
+ * cnt's four P-arrays: the bytes to and from each process and their
+ * displacements (sc, sd, rc, rd), packed by target process, then by source
+ * thread. */
+static int perm_plan(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t perm, size_t nbytes,
+                     int *cnt)
+{
+    const int L = tupc_local_threads_, T = THREADS, P = T / L, first = tupc_first_thread_;
+    int *p = realloc(tupc_hier_.plan.perm, sizeof *p * (size_t)T * 2);
+    if (!p)
+        tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
+    tupc_hier_.plan.perm = p;
+    for (int j = 0; j < L; j++) { /* perm and src are read after each entry */
+        tupc_hier_wait_entered(c, j, s);
+        p[first + j] = *(const int *)block(perm, first + j);
+    }
+    TUPC_HIER_CALL(MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm),
+                   MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_),
+                   c->func);
+    tupc_hier_.plan.ok = tupc_hier_perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
+    if (!tupc_hier_.plan.ok)
+        return 0;
+    int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
+    const int k = tupc_hier_count(c->func, nbytes);
+    for (int q = 0; q < P; q++)
+        sc[q] = rc[q] = 0;
+    for (int i = 0; i < T; i++) {
+        if (i / L == first / L)
+            sc[p[i] / L] += k; /* ours, to p[i]'s process */
+        if (p[i] / L == first / L)
+            rc[i / L] += k; /* to ours, from i's process */
+    }
+    for (int q = 0; q < P; q++) {
+        sd[q] = q ? sd[q - 1] + sc[q - 1] : 0;
+        rd[q] = q ? rd[q - 1] + rc[q - 1] : 0;
+    }
+    return 1;
+}
+
+/* The process's src blocks into out as the plan lays them (sd moves and
+ * is put back). */
+static void perm_pack(char *out, tupc_sptr_t src, int *cnt, size_t nbytes)
+{
+    const int L = tupc_local_threads_, P = THREADS / L, first = tupc_first_thread_;
+    int *sc = cnt, *sd = cnt + P;
+    for (int j = 0; j < L; j++) {
+        int q = tupc_hier_.plan.perm[first + j] / L;
+        memcpy(out + sd[q], block(src, first + j), nbytes);
+        sd[q] += (int)nbytes;
+    }
+    for (int q = 0; q < P; q++)
+        sd[q] -= sc[q];
+}
+
+/* The blocks received into in (from each process in source-thread order)
+ * to their targets' dst blocks: copied now, or by job (rd moves and is put
+ * back). */
+static void perm_unpack(tupc_sptr_t dst, const char *in, int *cnt, size_t nbytes, void *job)
+{
+    const int L = tupc_local_threads_, T = THREADS, P = T / L, first = tupc_first_thread_;
+    const int *p = tupc_hier_.plan.perm, *rc = cnt + 2 * P;
+    int *rd = cnt + 3 * P;
+    for (int i = 0; i < T; i++)
+        if (p[i] / L == first / L) {
+            if (job)
+                tupc_hier_post_copy(job, block(dst, p[i]), in + rd[i / L], nbytes);
+            else
+                memcpy(block(dst, p[i]), in + rd[i / L], nbytes);
+            rd[i / L] += (int)nbytes;
+        }
+    for (int q = 0; q < P; q++)
+        rd[q] -= rc[q];
+}
+
 int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                      tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
 {
     struct tupc_hier_member *me = tupc_hier_me();
     const uint32_t s = tupc_hier_enter(c, me);
-    const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_, T = THREADS;
-    const int P = T / L, first = tupc_first_thread_;
+    const int L = tupc_local_threads_, P = THREADS / L, first = tupc_first_thread_;
     /* One thread per process and not in place: MPI sends src and receives
      * into dst as they are (a 16 MiB permute at 4 x 1: 2.3 times
      * MPI_Alltoallv through the buffers). Else every block is packed
      * before any dst is written. */
     const int direct = L == 1 && !in_place;
-    if (li == 0) {
+    if (tupc_impl_mythread == first) {
         /* The plan's arrays, once every thread has read the last call's. */
         tupc_hier_wait_done(c->func, s - 1);
-        int *p = realloc(tupc_hier_.plan.perm, sizeof *p * (size_t)T * 2);
         int *cnt = realloc(tupc_hier_.plan.cnt, sizeof *cnt * (size_t)P * 4);
-        if (!p || !cnt)
-            tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
-        tupc_hier_.plan.perm = p, tupc_hier_.plan.cnt = cnt;
-        for (int j = 0; j < L; j++) { /* perm and src are read after each entry */
-            tupc_hier_wait_entered(c, j, s);
-            p[first + j] = *(const int *)block(perm, first + j);
-        }
-        TUPC_HIER_CALL(
-            MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm),
-            MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_), c->func);
-        tupc_hier_.plan.ok = tupc_hier_perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
-        if (tupc_hier_.plan.ok) {
-            int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
-            const int k = tupc_hier_count(c->func, nbytes);
-            for (int q = 0; q < P; q++)
-                sc[q] = rc[q] = 0;
-            for (int i = 0; i < T; i++) {
-                if (i / L == first / L)
-                    sc[p[i] / L] += k; /* ours, to p[i]'s process */
-                if (p[i] / L == first / L)
-                    rc[i / L] += k; /* to ours, from i's process */
-            }
-            for (int q = 0; q < P; q++) {
-                sd[q] = q ? sd[q - 1] + sc[q - 1] : 0;
-                rd[q] = q ? rd[q - 1] + rc[q - 1] : 0;
-            }
+        if (!cnt)
+            tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
+        tupc_hier_.plan.cnt = cnt;
+        if (perm_plan(c, s, perm, nbytes, cnt)) {
+            const int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
             const size_t bytes = (size_t)L * nbytes;
             char *out = direct ? block(src, first) : tupc_hier_buffer(c->func, s, 0, bytes),
                  *in = direct ? block(dst, first) : tupc_hier_buffer(c->func, s, 1, bytes);
-            /* Packed by target process, then by source thread: sd[] moves. */
-            for (int j = 0; j < L && !direct; j++) {
-                int q = p[first + j] / L;
-                memcpy(out + sd[q], block(src, first + j), nbytes);
-                sd[q] += k;
-            }
-            for (int q = 0; q < P && !direct; q++)
-                sd[q] -= sc[q];
+            if (!direct)
+                perm_pack(out, src, cnt, nbytes);
             TUPC_HIER_CALL(
                 MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, tupc_hier_.comm),
                 MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, tupc_hier_.comm, &r_),
                 c->func);
-            /* From process q, in source-thread order: each to its target. */
-            for (int i = 0; i < T && !direct; i++)
-                if (p[i] / L == first / L) {
-                    memcpy(block(dst, p[i]), in + rd[i / L], nbytes);
-                    rd[i / L] += k;
-                }
+            if (!direct)
+                perm_unpack(dst, in, cnt, nbytes, NULL);
         }
         tupc_word_set(&tupc_hier_.ready, s); /* release: dst, the verdict; every src is read */
     }
@@ -280,4 +324,42 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         memcpy(bad, tupc_hier_.plan.bad, sizeof tupc_hier_.plan.bad);
     tupc_hier_leave(c, me, s);
     return ok ? 0 : -1;
+}
+
+/* Posted (hier_post.c's posting): the plan at posting, and
+ * MPI_Ialltoallv from the post's buffer, whose head holds the counts MPI
+ * reads until it completes, into the post's buffer (with one thread and
+ * not in place, src and dst themselves); the job copies the received
+ * blocks to their dst. Only the leader learns the verdict, in time to
+ * refuse the call before it posts. */
+uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                               tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3],
+                               void **job)
+{
+    struct tupc_hier_member *me = tupc_hier_me();
+    uint32_t s, p;
+    *job = NULL;
+    if (tupc_hier_post_enter(c, me, &s, &p)) {
+        const int L = tupc_local_threads_, P = THREADS / L, first = tupc_first_thread_;
+        const int direct = L == 1 && !in_place;
+        const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
+        void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
+        char *own = tupc_hier_post_own(j, c->func, head + (direct ? 0 : 2 * bytes));
+        int *cnt = (int *)own;
+        if (!perm_plan(c, s, perm, nbytes, cnt)) {
+            memcpy(bad, tupc_hier_.plan.bad, sizeof tupc_hier_.plan.bad);
+            return 0; /* refused: the run ends */
+        }
+        char *out = direct ? block(src, first) : own + head,
+             *in = direct ? block(dst, first) : own + head + bytes;
+        if (!direct) {
+            perm_pack(out, src, cnt, nbytes);
+            perm_unpack(dst, in, cnt, nbytes, j);
+        }
+        MPI_Ialltoallv(out, cnt, cnt + P, MPI_BYTE, in, cnt + 2 * P, cnt + 3 * P, MPI_BYTE,
+                       tupc_hier_.comm, tupc_hier_post_request(j));
+        *job = j;
+    }
+    tupc_hier_post_leave(c, me, s);
+    return p;
 }

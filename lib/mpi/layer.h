@@ -227,6 +227,12 @@ void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red
 uint32_t tupc_mpi_reloc_post(const struct tupc_mpi_call *c, int verb, tupc_sptr_t dst,
                              tupc_sptr_t src, size_t nbytes, void **job);
 void tupc_mpi_post_job(void *arg, size_t k);
+/* A permute posted on UPC_TEAM_ALL (hier_reloc.c), as tupc_mpi_reloc_post:
+ * p, or on the leader 0 with bad[] as tupc_mpi_permute gives it (the
+ * caller refuses the call); its job runs as tupc_mpi_post_job. */
+uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                               tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3],
+                               void **job);
 /* A reduction (every 0) or reduce_all (1) posted on UPC_TEAM_ALL
  * (UPC_ASYNC, not OUT_ALLSYNC, not UPC_NONCOMM_FUNC), hier_post_reduce.c:
  * the entry and IN sync, and on the leader *job (NULL elsewhere), to run

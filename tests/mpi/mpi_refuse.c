@@ -8,6 +8,10 @@
  * perm: upc_all_permute with a perm whose entries are all 0, found by
  * every process alike (mpi/hier_reloc.c) and worded as in one process.
  * teamperm: the same on a split team, whose leaders check it alike.
+ * postperm: a posted permute on UPC_TEAM_ALL whose perm[1] is THREADS,
+ * refused at posting by the leaders. teamrange: on a split team, the entry
+ * of rank 1 (thread 3) out of range: the message names rank 1's thread,
+ * whichever member reports it.
  * teamcalls: a member of a team across processes makes one collective call
  * more than the others before a team barrier: the hang report names it. */
 #include "check.h"
@@ -49,6 +53,17 @@ int tupc_main(int argc, char **argv)
         upc_team_t t;
         tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
         tupc_put_int(tupc_index(a, me, 1, int), 0);
+        tupc_team_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, t);
+    } else if (strcmp(what, "postperm") == 0) {
+        tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
+        tupc_put_int(tupc_index(a, me, 1, int), me == 1 ? T : (me + 1) % T);
+        upc_wait(tupc_team_permute(d, d, a, sizeof(int),
+                                   UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, UPC_TEAM_ALL));
+    } else if (strcmp(what, "teamrange") == 0) {
+        tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
+        upc_team_t t;
+        tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
+        tupc_put_int(tupc_index(a, me, 1, int), me == 3 ? 5 : (me / 2 + 1) % 2);
         tupc_team_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, t);
     } else if (strcmp(what, "teamcalls") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));

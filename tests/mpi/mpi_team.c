@@ -201,11 +201,12 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
         default:
             h = tupc_team_permute(d0, s0, p0, nb, flags, tm);
         }
-        /* On every team each posted relocalization but a permute posts
-         * across processes (OUT_ALLSYNC runs at posting; the gather's dst
-         * is a member's). */
+        /* On every team each posted relocalization posts across processes
+         * but a permute on a split team (OUT_ALLSYNC runs at posting; the
+         * gather's dst is a member's). */
         if (flags & UPC_ASYNC)
-            CHECK((h != UPC_HANDLE_COMPLETE) == (v != PERMUTE && !(flags & UPC_OUT_ALLSYNC)));
+            CHECK((h != UPC_HANDLE_COMPLETE) ==
+                  ((v != PERMUTE || tm == UPC_TEAM_ALL) && !(flags & UPC_OUT_ALLSYNC)));
         upc_wait(h); /* a posted call (UPC_ASYNC in flags): its end */
         if (flags & UPC_OUT_NOSYNC)
             tupc_team_barrier(tm);
@@ -647,36 +648,41 @@ static void posted_late(int r)
     const int T = THREADS, me = MYTHREAD;
     const size_t nb = 5000, len = (size_t)T * nb;
     tupc_sptr_t src = upc_all_alloc((size_t)T, len), dst = upc_all_alloc((size_t)T, len);
-    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    tupc_sptr_t perm = upc_all_alloc((size_t)T, sizeof(int));
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst) && !tupc_isnull(perm));
     upc_team_t t;
     tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
-    static const enum verb vs[] = {BROADCAST, SCATTER, GATHER_ALL, EXCHANGE,
+    static const enum verb vs[] = {BROADCAST, SCATTER, GATHER_ALL, EXCHANGE, PERMUTE,
                                    BROADCAST, SCATTER, GATHER_ALL, EXCHANGE};
-    for (int i = 0; i < 8; i++, r++) {
-        const int split = i >= 4, v = vs[i];
+    for (int i = 0; i < 9; i++, r++) {
+        const int split = i >= 5, v = vs[i];
         const upc_team_t tm = split ? t : UPC_TEAM_ALL;
         const int rank = tupc_team_rank(tm);
         const int root = 2 * ((r + i) % (T / 2)) + split; /* a leader's thread */
         const int root_rank = split ? T - 1 - root : root;
         for (size_t k = 0; k < len; k++)
             part(src, me, 0)[k] = S(rank, k, r);
+        *(int *)part(perm, me, 0) = -1; /* not a thread */
         upc_barrier();
-        if (me != root && me % 2 == !split) {
+        const int late = me != root && me % 2 == !split;
+        if (late) { /* its dst, and a permute's perm entry, written just before its entry */
             struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
             memset(part(dst, me, 0), FILL, len);
         }
+        *(int *)part(perm, me, 0) = (me + 1) % T; /* a permute's target, on UPC_TEAM_ALL */
         const upc_flag_t f = UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
         const tupc_sptr_t d0 = at(dst, 0, 0), s0 = at(src, 0, 0), sr = at(src, root, 0);
         upc_coll_handle_t h = v == BROADCAST    ? tupc_team_broadcast(d0, sr, nb, f, tm)
                               : v == SCATTER    ? tupc_team_scatter(d0, sr, nb, f, tm)
                               : v == GATHER_ALL ? tupc_team_gather_all(d0, s0, nb, f, tm)
-                                                : tupc_team_exchange(d0, s0, nb, f, tm);
+                              : v == PERMUTE ? tupc_team_permute(d0, s0, at(perm, 0, 0), nb, f, tm)
+                                             : tupc_team_exchange(d0, s0, nb, f, tm);
         CHECK(h != UPC_HANDLE_COMPLETE);
         upc_wait(h);
-        const size_t dlen = v == BROADCAST || v == SCATTER ? nb : len;
+        const size_t dlen = v == BROADCAST || v == SCATTER || v == PERMUTE ? nb : len;
         for (size_t k = 0; k < dlen; k++)
-            if (part(dst, me, 0)[k] != expect(v, nb, T, rank, root_rank, 0, r, k)) {
+            if (part(dst, me, 0)[k] != expect(v, nb, T, rank, root_rank, 1, r, k)) {
                 fprintf(stderr, "late posted %s on %s: thread %d byte %zu is %d\n", names[v],
                         split ? "a split team" : "UPC_TEAM_ALL", me, k, part(dst, me, 0)[k]);
                 CHECK(0);
@@ -684,6 +690,7 @@ static void posted_late(int r)
         upc_barrier();
     }
     tupc_team_free(&t);
+    upc_all_free(perm);
     upc_all_free(dst);
     upc_all_free(src);
 }
@@ -1090,7 +1097,7 @@ int tupc_main(int argc, char **argv)
     prefix_apart(r);
     r += 24;
     posted_late(r);
-    r += 8;
+    r += 9;
     late_reductions(r);
     r += 8;
     posted_reductions(&r, quick);
