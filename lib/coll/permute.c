@@ -122,22 +122,31 @@ static _Noreturn void bad_perm(const struct tupc_reloc_form *fm, int me, int thr
 }
 
 #if TUPC_HAVE_MPI
-/* A permute posted across processes on UPC_TEAM_ALL (mpi/hier_reloc.c):
- * the leader's request finishes MPI_Ialltoallv and the process's copies;
- * every request is done once the post's mark is set. The leader refuses a
- * bad perm at posting. */
+/* A permute posted across processes (mpi/hier_reloc.c on UPC_TEAM_ALL,
+ * mpi/team_coll.c on another team): the leader's request finishes
+ * MPI_Ialltoallv and the process's copies; every request is done once the
+ * post's mark is set. A bad perm is refused at posting (on UPC_TEAM_ALL by
+ * the leaders, on another team by every member). */
 static __attribute__((noinline)) upc_coll_handle_t
 post_across(const struct tupc_reloc_form *fm, const struct tupc_mpi_call *c, tupc_sptr_t dst,
             tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place)
 {
+    struct tupc_team *t = c->team ? c->team : &tupc_team_all_;
     struct tupc_coll_request *r =
-        tupc_async_begin(&tupc_team_all_, tupc_impl_mythread, c->func, TUPC_NOSYNC);
+        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), c->func, TUPC_NOSYNC);
     void *job;
+    tupc_word *mark;
     int bad[3];
-    const uint32_t p = tupc_mpi_permute_post(c, dst, src, perm, nbytes, in_place, bad, &job);
+    uint32_t p;
+    if (c->team) { /* mpi/team_coll.c */
+        p = tupc_mpi_team_permute_post(c, dst, src, perm, nbytes, bad, &job, &mark);
+    } else {
+        p = tupc_mpi_permute_post(c, dst, src, perm, nbytes, in_place, bad, &job);
+        mark = tupc_mpi_post_word(p);
+    }
     if (!p)
-        bad_perm(fm, bad[0], bad[0], bad[1], bad[2], THREADS);
-    return tupc_async_post_also(r, tupc_mpi_post_job, job, tupc_mpi_post_word(p), p);
+        bad_perm(fm, bad[0], tupc_team_thread_of(t, bad[0]), bad[1], bad[2], tupc_team_n(t));
+    return tupc_async_post_also(r, tupc_mpi_post_job, job, mark, p);
 }
 #endif
 
@@ -161,8 +170,8 @@ permute(const struct tupc_reloc_form *fm, tupc_sptr_t dst, tupc_sptr_t src, tupc
                                      (uintptr_t)src.addr, nbytes, (uintptr_t)perm.addr, 0, 0),
                      &total);
 #if TUPC_HAVE_MPI
-    /* Posted on UPC_TEAM_ALL (not OUT_ALLSYNC); on another team at posting. */
-    if (tupc_reloc_mpi(fm) && (flags & UPC_ASYNC) && k.mpi.out != TUPC_ALLSYNC && !k.mpi.team)
+    /* Posted on any team (not OUT_ALLSYNC, which runs at posting). */
+    if (tupc_reloc_mpi(fm) && (flags & UPC_ASYNC) && k.mpi.out != TUPC_ALLSYNC)
         return post_across(fm, &k.mpi, dst, src, perm, nbytes, in_place);
     int bad[3]; /* perm's bad entry: its index, its value, the equal one's index or -1 */
     TUPC_RELOC_MPI(fm,

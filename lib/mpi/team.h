@@ -129,8 +129,8 @@ enum tupc_mpi_team_verb {
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
 /* Whether verb v (an exchange in place too) posts on c->team (UPC_ASYNC, not
- * OUT_ALLSYNC): every relocalization but permute, and a gather only where
- * dst's process holds a member; alike on every process. */
+ * OUT_ALLSYNC): every relocalization, but a gather only where dst's
+ * process holds a member; alike on every process. */
 int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst);
 /* A relocalization (an exchange in place too) posted (UPC_ASYNC, not OUT_ALLSYNC) on
  * c->team where tupc_mpi_team_posts says so, as tupc_mpi_reloc_post on
@@ -140,6 +140,13 @@ int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
 uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v,
                                   tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes, void **job,
                                   tupc_word **mark);
+/* A permute (in place too: src is dst) posted on c->team, as
+ * tupc_mpi_team_reloc_post; 0 on every member, with bad[] as
+ * tupc_mpi_team_reloc gives it, for a bad perm (the caller refuses the
+ * call). */
+uint32_t tupc_mpi_team_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                                    tupc_sptr_t perm, size_t nb, int bad[3], void **job,
+                                    tupc_word **mark);
 /* The posting of a call on c->team whose rest is the job of the leader's
  * request: the entry and IN sync (IN_ALLSYNC a team barrier), the post's
  * number p and the mark that reaches p once the post is done here; on the

@@ -85,13 +85,18 @@ static void begin(const struct tupc_mpi_call *c, struct tcall *k)
 /* The start of a two-phase call: the entry (IN_ALLSYNC a team barrier),
  * then the call's number in the part, its `entered` set (release: this
  * member's data, for a leader that reads it under IN_MYSYNC). */
-static uint32_t two_phase(const struct tupc_mpi_call *c, struct tcall *k)
+static uint32_t next_call(struct tcall *k)
 {
-    enter(c, k, c->in == TUPC_ALLSYNC);
     struct tupc_mpi_tmember *me = &k->g->m[k->li];
     const uint32_t s = ++me->seq;
     tupc_word_set(&me->entered, s); /* release: see above */
     return s;
+}
+
+static uint32_t two_phase(const struct tupc_mpi_call *c, struct tcall *k)
+{
+    enter(c, k, c->in == TUPC_ALLSYNC);
+    return next_call(k);
 }
 
 /* The leader, before it rewrites what its members read in call g->last
@@ -439,8 +444,7 @@ int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v
     /* A gather's job writes the root's area: it must lie in the root's
      * process (the job makes no MPI call, an RMA put included). Every
      * process decides alike. */
-    return v != TUPC_MPI_PERMUTE &&
-           (v != TUPC_MPI_GATHER || g->of_proc[tupc_mpi_rank_of(dst.thread)] >= 0);
+    return v != TUPC_MPI_GATHER || g->of_proc[tupc_mpi_rank_of(dst.thread)] >= 0;
 }
 
 /* The packing of spread's leader: its members' src blocks (gather_all: one
@@ -528,11 +532,12 @@ static void *spread_post(const struct tupc_mpi_call *c, const struct tcall *k, i
     return job;
 }
 
-/* The posting's start (tupc_mpi_team_post_begin), with the call's team. */
-static void post_begin(const struct tupc_mpi_call *c, struct tcall *k, int entries,
-                       struct tupc_mpi_team_post *tp)
+/* The posting's start (tupc_mpi_team_post_begin), with the call's team,
+ * after its entry (post_begin: with it). */
+static void post_next(const struct tupc_mpi_call *c, struct tcall *k, int entries,
+                      struct tupc_mpi_team_post *tp)
 {
-    tp->s = two_phase(c, k);
+    tp->s = next_call(k);
     struct tupc_mpi_team *g = k->g;
     tp->p = ++g->m[k->li].posts;
     tp->mark = &g->posted[tp->p % TUPC_HIER_POSTS];
@@ -547,6 +552,13 @@ static void post_begin(const struct tupc_mpi_call *c, struct tcall *k, int entri
     reuse(g, tp->s, c->func);
     for (int j = 1; entries && j < g->L; j++)
         wait_local(c, g, j, tp->s);
+}
+
+static void post_begin(const struct tupc_mpi_call *c, struct tcall *k, int entries,
+                       struct tupc_mpi_team_post *tp)
+{
+    enter(c, k, c->in == TUPC_ALLSYNC);
+    post_next(c, k, entries, tp);
 }
 
 void tupc_mpi_team_post_begin(const struct tupc_mpi_call *c, int entries,
@@ -647,12 +659,97 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
         barrier(c, &k);
 }
 
+/* A permute's perm, after the entry: every member's own entry (ready at
+ * its entry) gathered by the leaders and checked alike by every member;
+ * the entries by rank (malloc'd, 2n ints), or NULL with bad[] as
+ * tupc_hier_perm_check gives it. */
+static int *team_perm(const struct tupc_mpi_call *c, const struct tcall *k, tupc_sptr_t perm,
+                      int bad[3])
+{
+    struct tupc_mpi_team *g = k->g;
+    const int n = k->t->n;
+    int *p = alloc(c->func, sizeof *p * 2 * (size_t)n);
+    const uint32_t s0 = ++g->m[k->li].seq;
+    const int mine =
+        *(const int *)(perm.addr + (size_t)tupc_impl_mythread * tupc_impl_partition_size);
+    memcpy(p, tupc_mpi_team_allgather(g, k->li, s0, &mine, sizeof mine, c->func),
+           sizeof *p * (size_t)n);
+    tupc_mpi_team_done(g, k->li, s0);
+    if (tupc_hier_perm_check(p, n, p + n, bad) == 0)
+        return p;
+    free(p);
+    return NULL;
+}
+
+/* The leader's plan of a permute with entries p (by rank): cnt's four
+ * P-arrays (bytes to and from each process in comm, their displacements);
+ * *nout and *nin, the blocks sent and received. */
+static void perm_counts(const struct tupc_mpi_call *c, const struct tcall *k, const int *p,
+                        size_t nb, int *cnt, size_t *nout, size_t *nin)
+{
+    const struct tupc_mpi_team *g = k->g;
+    const int P = g->P;
+    int myrank;
+    MPI_Comm_rank(g->comm, &myrank);
+    *nout = *nin = 0;
+    for (int q = 0; q < P; q++) {
+        int so = 0, ri = 0;
+        for (int j = 0; j < g->L; j++)
+            so += g->proc[p[g->local[j]]] == q;
+        for (int ai = 0; ai < g->count[q]; ai++)
+            ri += g->proc[p[g->order[g->displ[q] + ai]]] == myrank;
+        cnt[q] = tupc_hier_count(c->func, (size_t)so * nb);
+        cnt[2 * P + q] = tupc_hier_count(c->func, (size_t)ri * nb);
+        cnt[P + q] = tupc_hier_count(c->func, *nout * nb);
+        cnt[3 * P + q] = tupc_hier_count(c->func, *nin * nb);
+        *nout += (size_t)so;
+        *nin += (size_t)ri;
+    }
+}
+
+/* The local members' src blocks into out, by target process, then by
+ * rank, each after the member's entry under IN_MYSYNC. */
+static void perm_pack(const struct tupc_mpi_call *c, const struct tcall *k, const int *p,
+                      tupc_sptr_t src, size_t nb, uint32_t s, char *out)
+{
+    struct tupc_mpi_team *g = k->g;
+    for (int q = 0, at = 0; q < g->P; q++)
+        for (int j = 0; j < g->L; j++) {
+            if (g->proc[p[g->local[j]]] != q)
+                continue;
+            wait_local(c, g, j, s);
+            memcpy(out + (size_t)at++ * nb,
+                   src.addr + (size_t)g->lthread[j] * tupc_impl_partition_size, nb);
+        }
+}
+
+/* The blocks received into in (from each process, by rank) to their
+ * targets' dst blocks: copied now, or by job. */
+static void perm_unpack(const struct tcall *k, const int *p, tupc_sptr_t dst, const char *in,
+                        size_t nb, void *job)
+{
+    const struct tupc_mpi_team *g = k->g;
+    int myrank;
+    MPI_Comm_rank(g->comm, &myrank);
+    for (int q = 0, at = 0; q < g->P; q++)
+        for (int ai = 0; ai < g->count[q]; ai++) {
+            const int a = g->order[g->displ[q] + ai];
+            if (g->proc[p[a]] != myrank)
+                continue;
+            char *d = dst.addr + (size_t)k->t->thread[p[a]] * tupc_impl_partition_size;
+            if (job)
+                tupc_hier_post_copy(job, d, in + (size_t)at++ * nb, nb);
+            else
+                memcpy(d, in + (size_t)at++ * nb, nb);
+        }
+}
+
 /* A permute (not in place) in two phases: the leaders gather every rank's
- * perm entry (each member's own, ready at its entry) and check it alike,
- * then MPI_Alltoallv sends each process's blocks to their targets'
- * processes, in rank order, and the leader there writes its members' dst
- * blocks. Every member waits for its process's `ready`: its src read, its
- * dst written. 0, or -1 with bad[] as tupc_hier_perm_check gives it. */
+ * perm entry and every member checks it alike (team_perm), then
+ * MPI_Alltoallv sends each process's blocks to their targets' processes,
+ * in rank order, and the leader there writes its members' dst blocks.
+ * Every member waits for its process's `ready`: its src read, its dst
+ * written. 0, or -1 with bad[] as tupc_hier_perm_check gives it. */
 static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                     tupc_sptr_t perm, size_t nb, int bad[3])
 {
@@ -660,61 +757,27 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
     enter(c, &k, c->in == TUPC_ALLSYNC);
     struct tupc_mpi_team *g = k.g;
     struct tupc_mpi_tmember *me = &g->m[k.li];
-    const size_t S = tupc_impl_partition_size;
-    const int n = k.t->n, P = g->P;
-    int *p = alloc(c->func, sizeof *p * 2 * (size_t)n);
-    const uint32_t s0 = ++me->seq;
-    const int mine = *(const int *)(perm.addr + (size_t)tupc_impl_mythread * S);
-    memcpy(p, tupc_mpi_team_allgather(g, k.li, s0, &mine, sizeof mine, c->func),
-           sizeof *p * (size_t)n);
-    tupc_mpi_team_done(g, k.li, s0);
-    if (tupc_hier_perm_check(p, n, p + n, bad) != 0) { /* every member finds the same */
-        free(p);
+    int *p = team_perm(c, &k, perm, bad);
+    if (!p) {
         if (c->out == TUPC_ALLSYNC)
             barrier(c, &k);
         return -1;
     }
-    const uint32_t s = ++me->seq;
-    tupc_word_set(&me->entered, s); /* release: this member's src */
+    const uint32_t s = next_call(&k);
     if (k.li == 0) {
-        int myrank;
-        MPI_Comm_rank(g->comm, &myrank);
         reuse(g, s, c->func);
-        int *sc = alloc(c->func, sizeof *sc * 4 * (size_t)P), *sd = sc + P, *rc = sd + P,
-            *rd = rc + P;
-        size_t nout = 0, nin = 0;
-        for (int q = 0; q < P; q++) {
-            int so = 0, ri = 0;
-            for (int j = 0; j < g->L; j++)
-                so += g->proc[p[g->local[j]]] == q;
-            for (int ai = 0; ai < g->count[q]; ai++)
-                ri += g->proc[p[g->order[g->displ[q] + ai]]] == myrank;
-            sc[q] = tupc_hier_count(c->func, (size_t)so * nb);
-            rc[q] = tupc_hier_count(c->func, (size_t)ri * nb);
-            sd[q] = tupc_hier_count(c->func, nout * nb);
-            rd[q] = tupc_hier_count(c->func, nin * nb);
-            nout += (size_t)so;
-            nin += (size_t)ri;
-        }
+        int *cnt = alloc(c->func, sizeof *cnt * 4 * (size_t)g->P);
+        const int P = g->P, *sc = cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+        size_t nout, nin;
+        perm_counts(c, &k, p, nb, cnt, &nout, &nin);
         char *out = tupc_hier_grow(c->func, &g->out, nout * nb + 1);
         char *in = tupc_hier_grow(c->func, &g->in, nin * nb + 1);
-        for (int q = 0, at = 0; q < P; q++) /* by target process, then by rank */
-            for (int j = 0; j < g->L; j++) {
-                if (g->proc[p[g->local[j]]] != q)
-                    continue;
-                wait_local(c, g, j, s);
-                memcpy(out + (size_t)at++ * nb, src.addr + (size_t)g->lthread[j] * S, nb);
-            }
+        perm_pack(c, &k, p, src, nb, s, out);
         TUPC_HIER_CALL(MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
                        MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_),
                        c->func);
-        for (int q = 0, at = 0; q < P; q++) /* from each process, by rank: to each target */
-            for (int ai = 0; ai < g->count[q]; ai++) {
-                const int a = g->order[g->displ[q] + ai];
-                if (g->proc[p[a]] == myrank)
-                    memcpy(dst.addr + (size_t)k.t->thread[p[a]] * S, in + (size_t)at++ * nb, nb);
-            }
-        free(sc);
+        perm_unpack(&k, p, dst, in, nb, NULL);
+        free(cnt);
         tupc_word_set(&g->ready, s); /* release: every dst here; every src here is read */
     } else {
         tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
@@ -724,6 +787,43 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
     if (c->out == TUPC_ALLSYNC)
         barrier(c, &k);
     return 0;
+}
+
+uint32_t tupc_mpi_team_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                                    tupc_sptr_t perm, size_t nb, int bad[3], void **job,
+                                    tupc_word **mark)
+{
+    struct tcall k;
+    enter(c, &k, c->in == TUPC_ALLSYNC);
+    int *p = team_perm(c, &k, perm, bad);
+    if (!p)
+        return 0;
+    struct tupc_mpi_team_post tp;
+    post_next(c, &k, 0, &tp); /* the packing waits for each entry */
+    *mark = tp.mark;
+    *job = NULL;
+    if (tp.leader) {
+        struct tupc_mpi_team *g = k.g;
+        const int P = g->P;
+        const size_t head = sizeof(int) * 4 * (size_t)P;
+        int *cnt = alloc(c->func, head);
+        size_t nout, nin;
+        perm_counts(c, &k, p, nb, cnt, &nout, &nin);
+        void *j = tupc_hier_post_job_new(c->func, tp.p, tp.mark, (int)nin);
+        char *own = tupc_hier_post_own(j, c->func, head + (nout + nin) * nb);
+        char *out = own + head, *in = out + nout * nb;
+        memcpy(own, cnt, head); /* MPI reads the counts until it completes */
+        free(cnt);
+        perm_pack(c, &k, p, src, nb, tp.s, out);
+        perm_unpack(&k, p, dst, in, nb, j);
+        const int *oc = (const int *)(void *)own;
+        MPI_Ialltoallv(out, oc, oc + P, MPI_BYTE, in, oc + 2 * P, oc + 3 * P, MPI_BYTE, g->comm,
+                       tupc_hier_post_request(j));
+        *job = j;
+    }
+    free(p);
+    tupc_mpi_team_post_end(c, &tp);
+    return tp.p;
 }
 
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,

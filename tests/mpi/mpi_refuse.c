@@ -10,8 +10,8 @@
  * teamperm: the same on a split team, whose leaders check it alike.
  * postperm: a posted permute on UPC_TEAM_ALL whose perm[1] is THREADS,
  * refused at posting by the leaders. teamrange: on a split team, the entry
- * of rank 1 (thread 3) out of range: the message names rank 1's thread,
- * whichever member reports it.
+ * of rank 1 (thread 3) out of range, posted: the message names rank 1's
+ * thread, whichever member reports it.
  * teamcalls: a member of a team across processes makes one collective call
  * more than the others before a team barrier: the hang report names it. */
 #include "check.h"
@@ -64,7 +64,8 @@ int tupc_main(int argc, char **argv)
         upc_team_t t;
         tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
         tupc_put_int(tupc_index(a, me, 1, int), me == 3 ? 5 : (me / 2 + 1) % 2);
-        tupc_team_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, t);
+        upc_wait(tupc_team_permute(d, d, a, sizeof(int),
+                                   UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
     } else if (strcmp(what, "teamcalls") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_team_t t;

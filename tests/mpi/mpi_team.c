@@ -202,11 +202,9 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
             h = tupc_team_permute(d0, s0, p0, nb, flags, tm);
         }
         /* On every team each posted relocalization posts across processes
-         * but a permute on a split team (OUT_ALLSYNC runs at posting; the
-         * gather's dst is a member's). */
+         * (OUT_ALLSYNC runs at posting; the gather's dst is a member's). */
         if (flags & UPC_ASYNC)
-            CHECK((h != UPC_HANDLE_COMPLETE) ==
-                  ((v != PERMUTE || tm == UPC_TEAM_ALL) && !(flags & UPC_OUT_ALLSYNC)));
+            CHECK((h != UPC_HANDLE_COMPLETE) == !(flags & UPC_OUT_ALLSYNC));
         upc_wait(h); /* a posted call (UPC_ASYNC in flags): its end */
         if (flags & UPC_OUT_NOSYNC)
             tupc_team_barrier(tm);
@@ -653,8 +651,8 @@ static void posted_late(int r)
     upc_team_t t;
     tupc_team_split(UPC_TEAM_ALL, 0, -me, &t);
     static const enum verb vs[] = {BROADCAST, SCATTER, GATHER_ALL, EXCHANGE, PERMUTE,
-                                   BROADCAST, SCATTER, GATHER_ALL, EXCHANGE};
-    for (int i = 0; i < 9; i++, r++) {
+                                   BROADCAST, SCATTER, GATHER_ALL, EXCHANGE, PERMUTE};
+    for (int i = 0; i < 10; i++, r++) {
         const int split = i >= 5, v = vs[i];
         const upc_team_t tm = split ? t : UPC_TEAM_ALL;
         const int rank = tupc_team_rank(tm);
@@ -670,7 +668,7 @@ static void posted_late(int r)
             nanosleep(&ts, NULL);
             memset(part(dst, me, 0), FILL, len);
         }
-        *(int *)part(perm, me, 0) = (me + 1) % T; /* a permute's target, on UPC_TEAM_ALL */
+        *(int *)part(perm, me, 0) = (rank + 1) % T; /* a permute's target */
         const upc_flag_t f = UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
         const tupc_sptr_t d0 = at(dst, 0, 0), s0 = at(src, 0, 0), sr = at(src, root, 0);
         upc_coll_handle_t h = v == BROADCAST    ? tupc_team_broadcast(d0, sr, nb, f, tm)
@@ -1097,21 +1095,20 @@ int tupc_main(int argc, char **argv)
     prefix_apart(r);
     r += 24;
     posted_late(r);
-    r += 9;
+    r += 10;
     late_reductions(r);
     r += 8;
     posted_reductions(&r, quick);
     posted_out_of_order(r++);
     posted_doubles(r++);
-    /* Every relocalization posted on UPC_TEAM_ALL, under each mode (the
-     * permute and OUT_ALLSYNC run at posting), every byte with the
-     * guards. */
+    /* Every relocalization posted on UPC_TEAM_ALL, under each mode
+     * (OUT_ALLSYNC runs at posting), every byte with the guards. */
     for (int v = 0; v < NVERBS; v++)
         for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
             reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
     {
-        /* Every relocalization posted on the interleaved split (the permute
-         * runs at posting, the others post on its communicator). */
+        /* Every relocalization posted on the interleaved split, on its
+         * communicator. */
         upc_team_t pt = split(UPC_TEAM_ALL, 0);
         for (int v = 0; v < NVERBS; v++)
             for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
