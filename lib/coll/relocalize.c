@@ -53,13 +53,9 @@ static __attribute__((noinline)) upc_coll_handle_t post_across(const struct tupc
 }
 
 /* Whether call k (flags) posts across processes: UPC_ASYNC but not
- * OUT_ALLSYNC (run at posting), on UPC_TEAM_ALL, or on another team where
- * tupc_mpi_team_posts says so (a gather whose dst lies in no member's
- * process does not); the other posted calls run at posting, their handle
- * complete. */
+ * OUT_ALLSYNC (run at posting, its handle complete), on any team. */
 #define TUPC_RELOC_POSTS(fm, k, flags, verb, dst)                                                  \
-    (tupc_reloc_mpi(fm) && ((flags)&UPC_ASYNC) && (k).mpi.out != TUPC_ALLSYNC &&                   \
-     (!(k).mpi.team || tupc_mpi_team_posts(&(k).mpi, verb, dst)))
+    (tupc_reloc_mpi(fm) && ((flags)&UPC_ASYNC) && (k).mpi.out != TUPC_ALLSYNC)
 #endif
 
 static inline __attribute__((always_inline)) upc_coll_handle_t

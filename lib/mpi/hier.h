@@ -180,11 +180,6 @@ int tupc_hier_post_msgs(MPI_Request *r, int n);
 void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f,
                       const struct tupc_hier_pair *in, struct tupc_hier_pair *out,
                       const char *func);
-/* A posted collective's job (hier_post.c, run once as tupc_mpi_post_job):
- * waits for its MPI request (tupc_hier_post_request: to post it into),
- * makes its copies (up to `copies`, added by tupc_hier_post_copy, which
- * skips one onto itself), frees its buffer (tupc_hier_post_own: n bytes
- * that the job owns), then sets *mark to p. */
 /* A posting's start on UPC_TEAM_ALL: the call's entry (s) and the post's
  * number (p); on the leader (returns 1) once p's mark is free and the
  * process's threads are done with call s - 1. Its end: the call's leave,
@@ -192,8 +187,17 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
 int tupc_hier_post_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t *s,
                          uint32_t *p);
 void tupc_hier_post_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s);
+/* A posted collective's job (hier_post.c, run once as tupc_mpi_post_job):
+ * waits for its MPI request (tupc_hier_post_request: to post it into),
+ * makes its copies (up to `copies`, added by tupc_hier_post_copy, which
+ * skips one onto itself), frees its buffer (tupc_hier_post_own: n bytes
+ * that the job owns), then sets *mark to p. */
 void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies);
 void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n);
+/* The same to d in thread th's partition in another process (th >= 0), a
+ * put through the window (MPI_THREAD_MULTIPLE: from whichever thread runs
+ * the job), or here (-1). */
+void tupc_hier_post_put(void *job, int th, char *d, const char *s, size_t n);
 char *tupc_hier_post_own(void *job, const char *func, size_t n);
 MPI_Request *tupc_hier_post_request(void *job);
 /* Whether thread t holds an element of the nelems of src (shared [B], B 0

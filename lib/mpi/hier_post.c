@@ -16,8 +16,10 @@
  * call alone does.
  *
  * The leader posts in call order, as the blocking calls post theirs
- * (every process alike, MPI 3.1 5.12); the job makes no MPI call but
- * MPI_Test. OUT_ALLSYNC, which asks every process's part done, is run
+ * (every process alike, MPI 3.1 5.12); the job starts no collective:
+ * it calls MPI_Test, and for a split team's gather whose dst lies in a
+ * process without members, flushed puts (one-sided, in no order with
+ * anything). OUT_ALLSYNC, which asks every process's part done, is run
  * as the blocking call at posting instead (an MPI barrier from the job
  * would be a collective outside the call order). (The permute:
  * hier_reloc.c; the reductions: hier_post_reduce.c.) */
@@ -43,6 +45,7 @@ struct post_copy {
     char *d;
     const char *s;
     size_t n;
+    int th; /* d's thread, to put to through the window; -1: here */
 };
 struct post {
     MPI_Request r;
@@ -63,11 +66,16 @@ void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int 
     return j;
 }
 
-void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n)
+void tupc_hier_post_put(void *job, int th, char *d, const char *s, size_t n)
 {
     struct post *j = job;
     if (d != s)
-        j->copy[j->n++] = (struct post_copy){d, s, n};
+        j->copy[j->n++] = (struct post_copy){d, s, n, th};
+}
+
+void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n)
+{
+    tupc_hier_post_put(job, -1, d, s, n);
 }
 
 /* Buffers of finished posts, kept for the next ones: a fresh 64 MiB
@@ -158,7 +166,10 @@ void tupc_mpi_post_job(void *arg, size_t k)
         sched_yield();
     }
     for (int i = 0; i < j->n; i++)
-        memcpy(j->copy[i].d, j->copy[i].s, j->copy[i].n);
+        if (j->copy[i].th < 0)
+            memcpy(j->copy[i].d, j->copy[i].s, j->copy[i].n);
+        else /* flushed: complete at the target before the mark is set */
+            tupc_mpi_put((uint32_t)j->copy[i].th, j->copy[i].d, j->copy[i].s, j->copy[i].n);
     if (j->own)
         give_back(j->own, j->own_n);
     j->own = NULL;

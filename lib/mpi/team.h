@@ -128,13 +128,8 @@ enum tupc_mpi_team_verb {
  * tupc_mpi_permute gives it. */
 int tupc_mpi_team_reloc(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst,
                         tupc_sptr_t src, tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3]);
-/* Whether verb v (an exchange in place too) posts on c->team (UPC_ASYNC, not
- * OUT_ALLSYNC): every relocalization, but a gather only where dst's
- * process holds a member; alike on every process. */
-int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst);
-/* A relocalization (an exchange in place too) posted (UPC_ASYNC, not OUT_ALLSYNC) on
- * c->team where tupc_mpi_team_posts says so, as tupc_mpi_reloc_post on
- * UPC_TEAM_ALL:
+/* A relocalization (an exchange in place too) posted (UPC_ASYNC, not
+ * OUT_ALLSYNC) on c->team, as tupc_mpi_reloc_post on UPC_TEAM_ALL:
  * *mark (set to the result once this member's part is done) and *job (the
  * leader's, NULL elsewhere). */
 uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v,

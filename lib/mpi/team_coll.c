@@ -383,7 +383,8 @@ static void rooted(const struct tupc_mpi_call *c, int gather, tupc_sptr_t dst, t
  * entry under IN_MYSYNC), posts MPI_Iscatterv or MPI_Igatherv with buffers
  * and counts the job owns, and the job copies the received blocks (each
  * member's dst block; or, on the root's process, the root's area in rank
- * order, which lies in that process: tupc_mpi_team_posts says so). */
+ * order, through the window where it lies in a process without members:
+ * each put is complete, flushed, before the post's mark is set). */
 static void *rooted_post(const struct tupc_mpi_call *c, const struct tcall *k, int gather,
                          tupc_sptr_t dst, tupc_sptr_t src, size_t nb, uint32_t s, uint32_t p,
                          tupc_word *mark)
@@ -415,7 +416,8 @@ static void *rooted_post(const struct tupc_mpi_call *c, const struct tcall *k, i
         if (myrank == root)
             wait_entry(c, k, dst.thread, s);
         for (size_t i = 0; i < N && myrank == root && !direct; i++) /* to dst's order */
-            tupc_hier_post_copy(job, dst.addr + (size_t)g->order[i] * nb, in + i * nb, nb);
+            tupc_hier_post_put(job, here ? -1 : (int)dst.thread,
+                               dst.addr + (size_t)g->order[i] * nb, in + i * nb, nb);
         MPI_Igatherv(out, kb, MPI_BYTE, direct ? dst.addr : in, cnt, cnt + P, MPI_BYTE, root,
                      g->comm, r);
         return job;
@@ -436,15 +438,6 @@ static void *rooted_post(const struct tupc_mpi_call *c, const struct tcall *k, i
     for (int j = 1; j < g->L; j++)
         wait_local(c, g, j, s);
     return job;
-}
-
-int tupc_mpi_team_posts(const struct tupc_mpi_call *c, enum tupc_mpi_team_verb v, tupc_sptr_t dst)
-{
-    const struct tupc_mpi_team *g = c->team->mpi;
-    /* A gather's job writes the root's area: it must lie in the root's
-     * process (the job makes no MPI call, an RMA put included). Every
-     * process decides alike. */
-    return v != TUPC_MPI_GATHER || g->of_proc[tupc_mpi_rank_of(dst.thread)] >= 0;
 }
 
 /* The packing of spread's leader: its members' src blocks (gather_all: one

@@ -548,10 +548,12 @@ static void posted(int r)
     upc_barrier();
     memset(part(dst[1], me, 0), FILL, nb[1]);
     upc_barrier();
-    /* Posted too: where dst lies in no member's process (4 x 1) it runs at
-     * posting, elsewhere it posts. */
-    upc_wait(tupc_team_gather(at(dst[1], sth, 0), at(dst[2], 0, 0), sb,
-                              UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
+    /* Posted too: where dst lies in no member's process (4 x 1) the job
+     * puts the blocks there through the window. */
+    upc_coll_handle_t gh = tupc_team_gather(at(dst[1], sth, 0), at(dst[2], 0, 0), sb,
+                                            UPC_IN_MYSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t);
+    CHECK(gh != UPC_HANDLE_COMPLETE);
+    upc_wait(gh);
     upc_barrier();
     const int c_of = (me + T - 1) % 2, nc = T / 2 + (c_of == 0 && T % 2); /* the team I hold for */
     if (me == 1 || me == 2)
