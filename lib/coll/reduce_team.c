@@ -253,32 +253,27 @@ post_across(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc
     struct tupc_coll_request *r =
         tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
     void *job;
-    uint32_t p;
-    if (mc->team) {
-        p = tupc_mpi_team_reduce_post(mc, ty, every, dst, src, op, nelems, blk_size,
-                                      (void (*)(void))f, &job, &r->also);
-    } else {
-        p = tupc_mpi_reduce_post(mc, ty, every, dst, src, op, nelems, blk_size, (void (*)(void))f,
-                                 &job);
-        r->also = tupc_mpi_post_word(p);
-    }
-    return tupc_async_post_also(r, tupc_mpi_reduce_post_job, job, r->also, p);
+    tupc_word *mark;
+    const uint32_t p = tupc_mpi_reduce_post(mc, ty, every, dst, src, op, nelems, blk_size,
+                                            (void (*)(void))f, &job, &mark);
+    return tupc_async_post_also(r, tupc_mpi_reduce_post_job, job, mark, p);
 }
 
-/* A reduction by blocks posted on UPC_TEAM_ALL (mpi/hier_post_blocks.c):
+/* A reduction by blocks posted across processes (mpi/hier_post_blocks.c):
  * the same ending as post_across's. */
 static __attribute__((noinline)) upc_coll_handle_t
 post_blocks(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc_sptr_t dst,
             tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, int what,
             int excl)
 {
+    struct tupc_team *t = mc->team ? mc->team : &tupc_team_all_;
     struct tupc_coll_request *r =
-        tupc_async_begin(&tupc_team_all_, tupc_team_rank_in(&tupc_team_all_, tupc_impl_mythread),
-                         mc->func, TUPC_NOSYNC);
+        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
     void *job;
+    tupc_word *mark;
     const uint32_t p = tupc_mpi_reduce_post_blocks(mc, ty, what, excl, dst, src, op, nelems,
-                                                   blk_size, (void (*)(void))f, &job);
-    return tupc_async_post_also(r, tupc_mpi_reduce_blocks_job, job, tupc_mpi_post_word(p), p);
+                                                   blk_size, (void (*)(void))f, &job, &mark);
+    return tupc_async_post_also(r, tupc_mpi_reduce_blocks_job, job, mark, p);
 }
 #endif
 
@@ -331,11 +326,14 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         if (async && !prefix && op != UPC_NONCOMM_FUNC && out != TUPC_ALLSYNC &&
             (!mc.team || tupc_mpi_team_reduce_posts(&mc, what == ALL, dst, src, nelems, blk_size)))
             return post_across(ty, &mc, dst, src, op, nelems, blk_size, f, what == ALL);
-        /* By blocks on UPC_TEAM_ALL: a prefix whose dst and src share their
-         * layout (in place too), UPC_NONCOMM_FUNC's reductions. */
-        if (async && !mc.team && out != TUPC_ALLSYNC &&
+        /* By blocks: a prefix whose dst and src share their layout (in
+         * place too), UPC_NONCOMM_FUNC's reductions; on a split team where
+         * its processes hold src (and a reduction's dst). */
+        if (async && out != TUPC_ALLSYNC &&
             (prefix ? !nelems || (dst.thread == src.thread && (!blk_size || dst.phase == src.phase))
-                    : op == UPC_NONCOMM_FUNC))
+                    : op == UPC_NONCOMM_FUNC) &&
+            (!mc.team ||
+             tupc_mpi_team_reduce_posts(&mc, prefix || what == ALL, dst, src, nelems, blk_size)))
             return post_blocks(ty, &mc, dst, src, op, nelems, blk_size, f,
                                prefix        ? 1
                                : what == ALL ? 2

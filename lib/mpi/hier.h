@@ -164,12 +164,20 @@ void tupc_hier_scan_blocks(const struct tupc_red_type *ty, upc_op_t op, tupc_red
  * for its own earlier posts, each of which waited for the partials it
  * combines); MPI matches equal tags from one sender in order. */
 #define TUPC_HIER_TAGS 32768
-/* The posting of a reduction on UPC_TEAM_ALL: the entry and IN sync, the
- * call's number *s and the post's *p; 1 on the leader, which then makes
- * the job (the post that last used p's mark is complete, and under
- * IN_MYSYNC every thread here has entered). tupc_hier_post_red_end after. */
-int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, uint32_t *s, uint32_t *p);
-void tupc_hier_post_red_end(const struct tupc_mpi_call *c, uint32_t s);
+/* Where a posted reduction's partials go (hier_post_reduce.c,
+ * hier_post_blocks.c): P processes in comm, this one me, a reduction's dst
+ * in root; a reduce_all's dst written for the nd threads dth here; the
+ * mark set to p once done here. of_proc: by MPI rank, its rank in comm or
+ * -1 (a team's; NULL where comm ranks are MPI ranks). */
+struct tupc_hier_where {
+    MPI_Comm comm;
+    int P, me, root;
+    const int *dth;
+    int nd;
+    tupc_word *mark;
+    uint32_t p;
+    const int *of_proc;
+};
 /* A job's wait for its n messages r, running queued chunks meanwhile; 0
  * if the run stops first (nobody waits for the post then). */
 int tupc_hier_post_msgs(MPI_Request *r, int n);

@@ -46,18 +46,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where a post's partials go: P processes in comm, this one me, a
- * reduction's dst in root; a reduce_all's dst written for the nd threads
- * dth here; the mark set to p once done here. */
-struct red_where {
-    MPI_Comm comm;
-    int P, me, root;
-    const int *dth;
-    int nd;
-    tupc_word *mark;
-    uint32_t p;
-};
-
 struct red_post {
     const struct tupc_red_type *ty;
     upc_op_t op;
@@ -65,7 +53,7 @@ struct red_post {
     tupc_sptr_t dst, src;
     size_t nelems, B;
     int every; /* reduce_all: every process combines */
-    struct red_where w;
+    struct tupc_hier_where w;
     MPI_Request *r;             /* 2 (P - 1), after at */
     struct tupc_hier_pair at[]; /* by process */
 };
@@ -149,7 +137,7 @@ void tupc_mpi_reduce_post_job(void *arg, size_t k)
 static struct red_post *job_new(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                                 int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                                 size_t nelems, size_t blk_size, void (*f)(void),
-                                const struct red_where *w)
+                                const struct tupc_hier_where *w)
 {
     const size_t n = (size_t)w->P;
     struct red_post *j = malloc(sizeof *j + n * sizeof j->at[0] + 2 * n * sizeof(MPI_Request));
@@ -164,7 +152,10 @@ static struct red_post *job_new(const struct tupc_mpi_call *c, const struct tupc
     return j;
 }
 
-int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, uint32_t *s, uint32_t *p)
+/* UPC_TEAM_ALL's posting start: the call's number *s and the post's *p;
+ * 1 on the leader, once p's mark is free and under IN_MYSYNC every thread
+ * here has entered (its elements, and its dst). */
+static int all_begin(const struct tupc_mpi_call *c, uint32_t *s, uint32_t *p)
 {
     struct tupc_hier_member *me = tupc_hier_me();
     *s = tupc_hier_enter(c, me);
@@ -179,33 +170,63 @@ int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, uint32_t *s, uint32_
     return 1;
 }
 
-void tupc_hier_post_red_end(const struct tupc_mpi_call *c, uint32_t s)
+int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, tupc_sptr_t dst,
+                             struct tupc_hier_posting *ps, struct tupc_hier_where *w)
 {
+    if (!c->team) {
+        const int leader = all_begin(c, &ps->s, &ps->p);
+        ps->mark = tupc_mpi_post_word(ps->p);
+        *w = (struct tupc_hier_where){.comm = tupc_hier_.partials,
+                                      .P = tupc_procs_,
+                                      .me = tupc_mpi_rank_,
+                                      .root = tupc_mpi_rank_of(dst.thread),
+                                      .dth = tupc_mpi_team_all_->lthread,
+                                      .nd = tupc_local_threads_,
+                                      .mark = ps->mark,
+                                      .p = ps->p};
+        return leader;
+    }
+    tupc_mpi_team_post_begin(c, 1, &ps->tp);
+    const struct tupc_mpi_team *g = c->team->mpi;
+    ps->p = ps->tp.p;
+    ps->mark = ps->tp.mark;
+    *w = (struct tupc_hier_where){.comm = g->comm,
+                                  .P = g->P,
+                                  .me = ps->tp.rank,
+                                  .root = g->of_proc[tupc_mpi_rank_of(dst.thread)],
+                                  .dth = g->lthread,
+                                  .nd = g->L,
+                                  .mark = ps->mark,
+                                  .p = ps->p,
+                                  .of_proc = g->of_proc};
+    return ps->tp.leader;
+}
+
+void tupc_hier_post_red_end(const struct tupc_mpi_call *c, const struct tupc_hier_posting *ps)
+{
+    if (c->team) {
+        tupc_mpi_team_post_end(c, &ps->tp);
+        return;
+    }
     /* The call's numbers as every call's; no OUT sync here (the requests'). */
     struct tupc_mpi_call nosync = *c;
     nosync.out = TUPC_NOSYNC;
-    tupc_hier_leave(&nosync, tupc_hier_me(), s);
+    tupc_hier_leave(&nosync, tupc_hier_me(), ps->s);
 }
 
 uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                               int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                              size_t nelems, size_t blk_size, void (*f)(void), void **job)
+                              size_t nelems, size_t blk_size, void (*f)(void), void **job,
+                              tupc_word **mark)
 {
-    uint32_t s, p;
-    *job = NULL;
-    if (tupc_hier_post_red_begin(c, &s, &p)) {
-        const struct red_where w = {.comm = tupc_hier_.partials,
-                                    .P = tupc_procs_,
-                                    .me = tupc_mpi_rank_,
-                                    .root = tupc_mpi_rank_of(dst.thread),
-                                    .dth = tupc_mpi_team_all_->lthread,
-                                    .nd = tupc_local_threads_,
-                                    .mark = tupc_mpi_post_word(p),
-                                    .p = p};
-        *job = job_new(c, ty, every, dst, src, op, nelems, blk_size, f, &w);
-    }
-    tupc_hier_post_red_end(c, s);
-    return p;
+    struct tupc_hier_posting ps;
+    struct tupc_hier_where w;
+    *job = tupc_hier_post_red_begin(c, dst, &ps, &w)
+               ? job_new(c, ty, every, dst, src, op, nelems, blk_size, f, &w)
+               : NULL;
+    tupc_hier_post_red_end(c, &ps);
+    *mark = ps.mark;
+    return ps.p;
 }
 
 int tupc_mpi_team_reduce_posts(const struct tupc_mpi_call *c, int every, tupc_sptr_t dst,
@@ -220,29 +241,4 @@ int tupc_mpi_team_reduce_posts(const struct tupc_mpi_call *c, int every, tupc_sp
         if (g->of_proc[tupc_mpi_rank_of(t)] < 0 && tupc_hier_holds(t, src, nelems, blk_size))
             return 0;
     return 1;
-}
-
-uint32_t tupc_mpi_team_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
-                                   int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                   size_t nelems, size_t blk_size, void (*f)(void), void **job,
-                                   tupc_word **mark)
-{
-    struct tupc_mpi_team_post tp;
-    tupc_mpi_team_post_begin(c, 1, &tp);
-    const struct tupc_mpi_team *g = c->team->mpi;
-    *mark = tp.mark;
-    *job = NULL;
-    if (tp.leader) {
-        const struct red_where w = {.comm = g->comm,
-                                    .P = g->P,
-                                    .me = tp.rank,
-                                    .root = g->of_proc[tupc_mpi_rank_of(dst.thread)],
-                                    .dth = g->lthread,
-                                    .nd = g->L,
-                                    .mark = tp.mark,
-                                    .p = tp.p};
-        *job = job_new(c, ty, every, dst, src, op, nelems, blk_size, f, &w);
-    }
-    tupc_mpi_team_post_end(c, &tp);
-    return tp.p;
 }

@@ -217,6 +217,7 @@ void tupc_mpi_reduce_all(const struct tupc_mpi_call *c, const struct tupc_red_ty
 void tupc_mpi_prefix_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                             tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                             size_t blk_size, void (*f)(void), int in_place, int excl);
+struct tupc_word;
 /* A relocalization posted on UPC_TEAM_ALL (UPC_ASYNC, not OUT_ALLSYNC;
  * verb: mpi/team.h's enum tupc_mpi_team_verb, a broadcast, scatter,
  * gather, gather_all or exchange, in place too), hier_post.c: the entry and
@@ -233,29 +234,33 @@ void tupc_mpi_post_job(void *arg, size_t k);
 uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                                tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3],
                                void **job);
-/* A reduction (every 0) or reduce_all (1) posted on UPC_TEAM_ALL
- * (UPC_ASYNC, not OUT_ALLSYNC, not UPC_NONCOMM_FUNC), hier_post_reduce.c:
- * the entry and IN sync, and on the leader *job (NULL elsewhere), to run
- * once as tupc_mpi_reduce_post_job(*job, 0); p as tupc_mpi_reloc_post's. */
+/* A reduction (every 0) or reduce_all (1) posted (UPC_ASYNC, not
+ * OUT_ALLSYNC, not UPC_NONCOMM_FUNC), hier_post_reduce.c, on
+ * UPC_TEAM_ALL (c->team NULL), or on c->team where
+ * tupc_mpi_team_reduce_posts says so: the entry and IN sync, and on the
+ * leader *job (NULL elsewhere), to run once as
+ * tupc_mpi_reduce_post_job(*job, 0); every member's part is done once
+ * *mark reaches the result. */
 uint32_t tupc_mpi_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                               int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                              size_t nelems, size_t blk_size, void (*f)(void), void **job);
+                              size_t nelems, size_t blk_size, void (*f)(void), void **job,
+                              struct tupc_word **mark);
 void tupc_mpi_reduce_post_job(void *arg, size_t k);
-/* By blocks (hier_post_blocks.c), on UPC_TEAM_ALL: a reduction (what 0)
- * or reduce_all (2) with UPC_NONCOMM_FUNC, or a prefix reduction (1,
+/* By blocks (hier_post_blocks.c), on UPC_TEAM_ALL or, where
+ * tupc_mpi_team_reduce_posts says so, on c->team: a reduction (what 0) or
+ * reduce_all (2) with UPC_NONCOMM_FUNC, or a prefix reduction (1,
  * exclusive with excl; in place where src is dst) whose dst and src share
  * their layout; every block's total combined in index order, as the
  * blocking call's general path does. *job to run once as
- * tupc_mpi_reduce_blocks_job(*job, 0); p as tupc_mpi_reloc_post's. */
+ * tupc_mpi_reduce_blocks_job(*job, 0); *mark as tupc_mpi_reduce_post's. */
 uint32_t tupc_mpi_reduce_post_blocks(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
                                      int what, int excl, tupc_sptr_t dst, tupc_sptr_t src,
                                      upc_op_t op, size_t nelems, size_t blk_size, void (*f)(void),
-                                     void **job);
+                                     void **job, struct tupc_word **mark);
 void tupc_mpi_reduce_blocks_job(void *arg, size_t k);
 /* Frees the buffers that finished posts left for the next ones (the run's
  * end, run.c: every post is complete). */
 void tupc_mpi_post_drop_spares(void);
-struct tupc_word;
 struct tupc_word *tupc_mpi_post_word(uint32_t p);
 /* Calls fn(arg, index, address, run) for each run of the elements of array
  * p (shared [B], elements of es bytes) below m that have affinity to this

@@ -166,18 +166,25 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
 
 /* ---- hier_post_reduce.c: reductions posted on a team ------------------- */
 
-/* Whether a reduction (every 0) or reduce_all (1) posted on c->team
- * (UPC_ASYNC, not OUT_ALLSYNC, not UPC_NONCOMM_FUNC) posts: where every
+/* Whether a reduction (every 0) or reduce_all or prefix reduction (1)
+ * posted on c->team (UPC_ASYNC, not OUT_ALLSYNC) posts: where every
  * process that holds an element of src, and a reduction's dst, holds a
- * member; alike on every process. */
+ * member (a prefix's dst shares src's layout); alike on every process. */
 int tupc_mpi_team_reduce_posts(const struct tupc_mpi_call *c, int every, tupc_sptr_t dst,
                                tupc_sptr_t src, size_t nelems, size_t blk_size);
-/* That post, as tupc_mpi_reduce_post on UPC_TEAM_ALL: *mark (set to the
- * result once the post is done here) and *job (the leader's, NULL
- * elsewhere, to run once as tupc_mpi_reduce_post_job). */
-uint32_t tupc_mpi_team_reduce_post(const struct tupc_mpi_call *c, const struct tupc_red_type *ty,
-                                   int every, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
-                                   size_t nelems, size_t blk_size, void (*f)(void), void **job,
-                                   tupc_word **mark);
 
+/* The posting of a reduction across processes (hier_post_reduce.c), on
+ * UPC_TEAM_ALL (c->team NULL) or c->team: the entry and IN sync, the
+ * post's number p and the mark that reaches p once the post is done here;
+ * on the leader (1), once the post that last used the mark is complete and
+ * under IN_MYSYNC every member here has entered, w: where its partials go.
+ * tupc_hier_post_red_end after. */
+struct tupc_hier_posting {
+    uint32_t s, p;
+    tupc_word *mark;
+    struct tupc_mpi_team_post tp;
+};
+int tupc_hier_post_red_begin(const struct tupc_mpi_call *c, tupc_sptr_t dst,
+                             struct tupc_hier_posting *ps, struct tupc_hier_where *w);
+void tupc_hier_post_red_end(const struct tupc_mpi_call *c, const struct tupc_hier_posting *ps);
 #endif

@@ -322,16 +322,13 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
                                             B, fn, flags | extra, tm);
         if (flags & UPC_ASYNC) {
             /* Not OUT_ALLSYNC: on UPC_TEAM_ALL every reduction posts (the
-             * prefix's dst and src share their layout), on a split team a
-             * reduction (not UPC_NONCOMM_FUNC) where its processes hold
-             * src. */
-            const int posts =
-                !(flags & UPC_OUT_ALLSYNC) &&
-                (tm == UPC_TEAM_ALL || (op != UPC_NONCOMM_FUNC && team_reduce_posts(tm, &a[c], n)));
+             * prefix's dst and src share their layout), on a split team
+             * every one where its processes hold src. */
+            const int posts = !(flags & UPC_OUT_ALLSYNC) &&
+                              (tm == UPC_TEAM_ALL || team_reduce_posts(tm, &a[c], n));
             CHECK((h[0] != UPC_HANDLE_COMPLETE) == posts);
             CHECK((h[1] != UPC_HANDLE_COMPLETE) == posts);
-            CHECK((h[2] != UPC_HANDLE_COMPLETE) ==
-                  (B && tm == UPC_TEAM_ALL && !(flags & UPC_OUT_ALLSYNC)));
+            CHECK((h[2] != UPC_HANDLE_COMPLETE) == (B && posts));
         }
         /* Posted: all in flight at once, completed last first; OUT_MYSYNC
          * then promises only this thread's data, which rank 0 reads. */
