@@ -233,6 +233,9 @@ static int perm_plan(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t perm
     if (!tupc_hier_.plan.ok)
         return 0;
     int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
+    /* A process sends and receives L blocks: every count and displacement
+     * below is at most L * nbytes, an int once this holds. */
+    (void)tupc_hier_count(c->func, (size_t)L * nbytes);
     const int k = tupc_hier_count(c->func, nbytes);
     for (int q = 0; q < P; q++)
         sc[q] = rc[q] = 0;

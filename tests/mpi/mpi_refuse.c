@@ -12,6 +12,8 @@
  * refused at posting by the leaders. teamrange: on a split team, the entry
  * of rank 1 (thread 3) out of range, posted: the message names rank 1's
  * thread, whichever member reports it.
+ * bigperm: a permute whose process sends more bytes than an MPI count
+ * holds (two 1.25 GiB blocks), refused before any count wraps.
  * teamcalls: a member of a team across processes makes one collective call
  * more than the others before a team barrier: the hang report names it. */
 #include "check.h"
@@ -66,6 +68,11 @@ int tupc_main(int argc, char **argv)
         tupc_put_int(tupc_index(a, me, 1, int), me == 3 ? 5 : (me / 2 + 1) % 2);
         upc_wait(tupc_team_permute(d, d, a, sizeof(int),
                                    UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
+    } else if (strcmp(what, "bigperm") == 0) { /* 2 x 1.25 GiB blocks per process */
+        const size_t nb = (size_t)5 << 28;
+        tupc_sptr_t d = upc_all_alloc((size_t)T, nb);
+        tupc_put_int(tupc_index(a, me, 1, int), (me + 2) % T);
+        upc_all_permute(d, d, a, nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
     } else if (strcmp(what, "teamcalls") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_team_t t;
