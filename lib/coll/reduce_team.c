@@ -27,9 +27,12 @@
  * a prefix) records the members' computation as jobs: for a reduction one
  * per range, the last to finish combining the partials in rank order; for
  * a prefix one that walks the ranges in rank order. The same operations in
- * the same order as the blocking team form: the same bits. Whoever runs
- * chunks runs them (the progress thread, members in completion calls), so
- * the user's function may be called on another thread than the posting one. */
+ * the same order as the blocking team form: the same bits (in one process;
+ * across processes a posted call groups by processes or by blocks, the
+ * blocking one by ranges: index order either way, floating-point bits
+ * fixed for each form). Whoever runs chunks runs them (the progress
+ * thread, members in completion calls), so the user's function may be
+ * called on another thread than the posting one. */
 #include "observe/trace.h"
 #include "coll/reduce_types.h"
 
