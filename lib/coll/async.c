@@ -22,6 +22,7 @@
 static struct async_state {
     pthread_mutex_t qlock;
     struct tupc_coll_request *qhead, *qtail; /* chunks nobody has claimed yet, oldest first */
+    struct tupc_coll_request *phead, *ptail; /* jobs in steps between two steps, in turn */
     tupc_word posted_word;
     tupc_word done_word;
     pthread_t progress;
@@ -125,7 +126,7 @@ void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, siz
     for (size_t at = 0; at < n; at += CHUNK) {
         size_t len = n - at < CHUNK ? n - at : CHUNK;
         *add_chunk(r) =
-            (struct tupc_async_chunk){(char *)dst + at, (const char *)src + at, len, NULL};
+            (struct tupc_async_chunk){(char *)dst + at, (const char *)src + at, len, NULL, NULL};
     }
 }
 
@@ -133,7 +134,13 @@ void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size
                         size_t k)
 {
     r->job_arg = arg;
-    *add_chunk(r) = (struct tupc_async_chunk){arg, NULL, k, job};
+    *add_chunk(r) = (struct tupc_async_chunk){arg, NULL, k, job, NULL};
+}
+
+void tupc_async_add_steps(struct tupc_coll_request *r, int (*step)(void *arg), void *arg)
+{
+    r->job_arg = arg;
+    *add_chunk(r) = (struct tupc_async_chunk){arg, NULL, 0, NULL, step};
 }
 
 /* r's part is done. Release: its copies, to whoever sees done reach
@@ -153,18 +160,67 @@ static void chunk_done(struct tupc_coll_request *r)
         part_done(r);
 }
 
-static void run_chunk(struct tupc_coll_request *r, uint32_t k)
+/* A job in steps that is not done goes to the end of the parked list. */
+static void park(struct tupc_coll_request *r, uint32_t k)
 {
-    const struct tupc_async_chunk *c = &r->chunk[k];
-    if (c->job)
-        c->job(c->dst, c->n);
+    r->parked_k = k;
+    r->pnext = NULL;
+    pthread_mutex_lock(&async_.qlock);
+    if (async_.ptail)
+        async_.ptail->pnext = r;
     else
-        tupc_copy(c->dst, c->src, c->n, r->streams);
-    chunk_done(r);
+        async_.phead = r;
+    async_.ptail = r;
+    pthread_mutex_unlock(&async_.qlock);
+    /* Whoever took the job from the list may not be who waits for it: the
+     * waiters (done_word) and the progress thread (posted_word) that found
+     * the list empty meanwhile must look again, not sleep. */
+    tupc_word_add(&async_.posted_word);
+    tupc_word_add(&async_.done_word);
 }
 
-/* Claims and runs one chunk of any queued request: 0 if there was none.
- * The progress thread's work, and a waiter's with nothing of its own left. */
+/* Runs chunk k of r: 1 if it is a job in steps that parked again (it is
+ * done once its last step returns 1; r may be completed and reused as
+ * soon as its last chunk is done, so nothing of r is read after). */
+static int run_chunk(struct tupc_coll_request *r, uint32_t k)
+{
+    const struct tupc_async_chunk *c = &r->chunk[k];
+    if (c->step) {
+        if (!c->step(c->dst)) {
+            park(r, k);
+            return 1;
+        }
+    } else if (c->job) {
+        c->job(c->dst, c->n);
+    } else {
+        tupc_copy(c->dst, c->src, c->n, r->streams);
+    }
+    chunk_done(r);
+    return 0;
+}
+
+/* Takes the first parked job and runs its next step: 0 if none was
+ * parked. A step that is not done yields the CPU (it waits for others). */
+static int run_parked(void)
+{
+    pthread_mutex_lock(&async_.qlock);
+    struct tupc_coll_request *r = async_.phead;
+    if (r) {
+        async_.phead = r->pnext;
+        if (!async_.phead)
+            async_.ptail = NULL;
+    }
+    pthread_mutex_unlock(&async_.qlock);
+    if (!r)
+        return 0;
+    if (run_chunk(r, r->parked_k))
+        sched_yield(); /* parked again: it waits for others */
+    return 1;
+}
+
+/* Claims and runs one chunk of any queued request, else the next step of
+ * a parked job: 0 if there was neither. The progress thread's work, and a
+ * waiter's with nothing of its own left. */
 int tupc_async_help_any_(void)
 {
     pthread_mutex_lock(&async_.qlock);
@@ -172,7 +228,7 @@ int tupc_async_help_any_(void)
         struct tupc_coll_request *r = async_.qhead;
         if (!r) {
             pthread_mutex_unlock(&async_.qlock);
-            return 0;
+            return run_parked();
         }
         uint32_t k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
         if (k + 1 >= r->nchunks) { /* its last chunk is claimed: off the queue */
@@ -183,7 +239,7 @@ int tupc_async_help_any_(void)
         }
         if (k < r->nchunks) {
             pthread_mutex_unlock(&async_.qlock);
-            run_chunk(r, k);
+            (void)run_chunk(r, k);
             return 1;
         }
     }
@@ -269,7 +325,7 @@ void tupc_async_help_(struct tupc_coll_request *r, uint32_t most)
         uint32_t k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
         if (k >= r->nchunks)
             return;
-        run_chunk(r, k);
+        (void)run_chunk(r, k);
     }
 }
 

@@ -33,6 +33,7 @@ struct tupc_async_chunk {
     const char *src;
     size_t n;
     void (*job)(void *arg, size_t k);
+    int (*step)(void *arg); /* a job in steps (tupc_async_add_steps) */
 };
 
 struct tupc_coll_request {
@@ -61,6 +62,10 @@ struct tupc_coll_request {
     upc_coll_handle_t handle;        /* owner only: its handle (coll/handle.h) */
     struct tupc_coll_request *qnext; /* under the queue's lock */
     int queued;                      /* under the queue's lock */
+    /* A job in steps between two of its steps, parked (under the queue's
+     * lock): the request's chunk `parked_k`, in the list of parked jobs. */
+    struct tupc_coll_request *pnext;
+    uint32_t parked_k;
 };
 
 /* A member's requests on a team: a row of TUPC_ASYNC_MAX, made by the
@@ -113,6 +118,14 @@ void tupc_async_add(struct tupc_coll_request *r, void *dst, const void *src, siz
  * for every job of r) is r's until r's slot is reused or its team freed. */
 void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size_t k), void *arg,
                         size_t k);
+
+/* Records a job in steps: step(arg) is called, later, by whoever runs
+ * queued chunks, again and again until it returns 1; between two calls it
+ * is parked, and the runners take parked jobs in turn. A step never waits
+ * for another job (another process's included): it returns 0 to be called
+ * again, so that jobs never wait inside each other (coll/async.c). arg as
+ * tupc_async_add_job's. */
+void tupc_async_add_steps(struct tupc_coll_request *r, int (*step)(void *arg), void *arg);
 
 /* Posts r (its copies go to the progress thread) and returns it as the
  * caller's handle. */

@@ -278,6 +278,27 @@ post_blocks(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc
                                                    blk_size, (void (*)(void))f, &job, &mark);
     return tupc_async_post_also(r, tupc_mpi_reduce_blocks_job, job, mark, p);
 }
+
+/* Any other reduction posted on team t by index ranges, a job in steps
+ * (mpi/team_post_ranges.c; UPC_TEAM_ALL's part for a prefix whose dst and
+ * src lie apart). */
+static __attribute__((noinline)) upc_coll_handle_t
+post_ranges(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, struct tupc_team *t,
+            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
+            tupc_red_fn f, int what, int excl)
+{
+    struct tupc_mpi_call on = *mc;
+    on.team = t;
+    struct tupc_coll_request *r =
+        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
+    void *job;
+    tupc_word *mark;
+    const uint32_t p = tupc_mpi_team_reduce_post_ranges(&on, ty, what, excl, dst, src, op, nelems,
+                                                        blk_size, (void (*)(void))f, &job, &mark);
+    if (job)
+        tupc_async_add_steps(r, tupc_mpi_team_ranges_step, job);
+    return tupc_async_post_also(r, NULL, NULL, mark, p);
+}
 #endif
 
 static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char *func,
@@ -342,7 +363,16 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
                                : what == ALL ? 2
                                              : 0,
                                excl);
-        if (!mc.team) { /* posted: the 1.3 function's path */
+        /* Every other posted call by index ranges: on a split team with
+         * elements in a process without members, and a prefix whose dst
+         * and src lie apart (on UPC_TEAM_ALL too). */
+        if (async && out != TUPC_ALLSYNC && (mc.team || prefix))
+            return post_ranges(ty, &mc, t, dst, src, op, nelems, blk_size, f,
+                               prefix        ? 1
+                               : what == ALL ? 2
+                                             : 0,
+                               excl);
+        if (!mc.team) { /* OUT_ALLSYNC: the 1.3 function's path */
             if (prefix)
                 (void)tupc_red_prefix_on(ty, func, t, dst, src, op, nelems, blk_size, f, bflags);
             else

@@ -178,6 +178,9 @@ struct tupc_hier_where {
     uint32_t p;
     const int *of_proc;
 };
+/* Whether the n messages r are all done, without waiting (a job in
+ * steps tests them between its steps). */
+int tupc_hier_test_msgs(MPI_Request *r, int n);
 /* A job's wait for its n messages r, running queued chunks meanwhile; 0
  * if the run stops first (nobody waits for the post then). */
 int tupc_hier_post_msgs(MPI_Request *r, int n);

@@ -75,26 +75,30 @@ static struct tupc_hier_pair fold_process(const struct red_post *j)
     return acc;
 }
 
+int tupc_hier_test_msgs(MPI_Request *r, int n)
+{
+    /* One by one: a finished request becomes MPI_REQUEST_NULL, which tests
+     * done (MPICH's MPI_STATUSES_IGNORE trips gcc's bounds check in
+     * MPI_Testall). */
+    int all = 1;
+    for (int i = 0; i < n; i++) {
+        int flag = 0;
+        MPI_Test(&r[i], &flag, MPI_STATUS_IGNORE);
+        all &= flag;
+    }
+    return all;
+}
+
 int tupc_hier_post_msgs(MPI_Request *r, int n)
 {
-    for (;;) {
-        /* One by one: a finished request becomes MPI_REQUEST_NULL, which
-         * tests done (MPICH's MPI_STATUSES_IGNORE trips gcc's bounds
-         * check in MPI_Testall). */
-        int all = 1;
-        for (int i = 0; i < n; i++) {
-            int flag = 0;
-            MPI_Test(&r[i], &flag, MPI_STATUS_IGNORE);
-            all &= flag;
-        }
-        if (all)
-            return 1;
+    while (!tupc_hier_test_msgs(r, n)) {
         /* Relaxed: the flag only says that the run is ending. */
         if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
             return 0;
         if (!tupc_async_help_any_())
             sched_yield();
     }
+    return 1;
 }
 
 void tupc_mpi_reduce_post_job(void *arg, size_t k)

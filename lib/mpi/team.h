@@ -142,18 +142,20 @@ uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_t
 uint32_t tupc_mpi_team_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                                     tupc_sptr_t perm, size_t nb, int bad[3], void **job,
                                     tupc_word **mark);
-/* The posting of a call on c->team whose rest is the job of the leader's
- * request: the entry and IN sync (IN_ALLSYNC a team barrier), the post's
- * number p and the mark that reaches p once the post is done here; on the
- * leader, the wait for the post that last used the mark and, with
- * `entries`, for every local member's entry under IN_MYSYNC (the job
+/* The posting of a call on c->team (UPC_TEAM_ALL too: its part is the
+ * run's) whose rest is the job of the leader's request: the entry and IN
+ * sync (IN_ALLSYNC a team barrier; with `entries` 2, IN_MYSYNC too), the
+ * post's number p and the mark that reaches p once the post is done here;
+ * on the leader, the wait for the post that last used the mark and, with
+ * `entries` 1, for every local member's entry under IN_MYSYNC (the job
  * reads and writes their data). tupc_mpi_team_post_end once the job is
  * made. */
 struct tupc_mpi_team_post {
-    uint32_t s, p;   /* the call's number in the part, and the post's */
-    tupc_word *mark; /* reaches p once the post is done here */
-    int leader;      /* this member makes the job */
-    int rank;        /* this process's rank in the team's communicator */
+    uint32_t s, p;           /* the call's number in the part, and the post's */
+    tupc_word *mark;         /* reaches p once the post is done here */
+    int leader;              /* this member makes the job */
+    int rank;                /* this process's rank in the team's communicator */
+    struct tupc_mpi_team *g; /* the team's part here */
 };
 void tupc_mpi_team_post_begin(const struct tupc_mpi_call *c, int entries,
                               struct tupc_mpi_team_post *tp);
@@ -163,6 +165,29 @@ void tupc_mpi_team_post_end(const struct tupc_mpi_call *c, const struct tupc_mpi
 void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_type *ty, int what,
                           tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems,
                           size_t blk_size, void (*f)(void), int in_place, int excl);
+
+/* Elements lo..lo+m-1 of the array at L->src, reduced into *out (scan 0)
+ * or scanned into dst (1 inclusive, 2 exclusive, from seed or none), each
+ * read and written where it lies (its own process, or through the window);
+ * the cut of tupc_mpi_team_reduce. */
+void tupc_mpi_team_walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
+                        tupc_sptr_t dst, size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan,
+                        const void *seed, union tupc_red_val *out, const char *func);
+
+/* ---- team_post_ranges.c: any reduction posted on a team, by ranges ---- */
+
+/* A reduction (what 0), reduce_all (2) or prefix reduction (1, exclusive
+ * with excl; in place where src is dst) posted on c->team (UPC_TEAM_ALL
+ * too: a prefix whose dst and src lie apart), cut as tupc_mpi_team_reduce
+ * cuts it: the entry and IN sync at posting (a team barrier but under
+ * IN_NOSYNC); *mark as tupc_mpi_reduce_post's, and on the leader *job, a
+ * job in steps (coll/async.h) to run as tupc_mpi_team_ranges_step. */
+uint32_t tupc_mpi_team_reduce_post_ranges(const struct tupc_mpi_call *c,
+                                          const struct tupc_red_type *ty, int what, int excl,
+                                          tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+                                          size_t nelems, size_t blk_size, void (*f)(void),
+                                          void **job, tupc_word **mark);
+int tupc_mpi_team_ranges_step(void *arg);
 
 /* ---- hier_post_reduce.c: reductions posted on a team ------------------- */
 

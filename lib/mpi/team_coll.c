@@ -531,7 +531,7 @@ static void post_next(const struct tupc_mpi_call *c, struct tcall *k, int entrie
                       struct tupc_mpi_team_post *tp)
 {
     tp->s = next_call(k);
-    struct tupc_mpi_team *g = k->g;
+    struct tupc_mpi_team *g = tp->g = k->g;
     tp->p = ++g->m[k->li].posts;
     tp->mark = &g->posted[tp->p % TUPC_HIER_POSTS];
     tp->leader = k->li == 0;
@@ -558,12 +558,17 @@ void tupc_mpi_team_post_begin(const struct tupc_mpi_call *c, int entries,
                               struct tupc_mpi_team_post *tp)
 {
     struct tcall k;
-    post_begin(c, &k, entries, tp);
+    if (entries == 2) { /* the IN sync as a team barrier, as the blocking cut's */
+        enter(c, &k, 1);
+        post_next(c, &k, 0, tp);
+    } else {
+        post_begin(c, &k, entries, tp);
+    }
 }
 
 void tupc_mpi_team_post_end(const struct tupc_mpi_call *c, const struct tupc_mpi_team_post *tp)
 {
-    struct tupc_mpi_team *g = c->team->mpi;
+    struct tupc_mpi_team *g = tp->g;
     /* This member reads nothing of the leader's. */
     tupc_word_set(&g->m[g->lidx[c->team->rank[tupc_impl_mythread]]].done, tp->s);
 }
@@ -921,9 +926,9 @@ static char *here(const struct span *sp, tupc_sptr_t p)
  * exclusive (2), as tupc_red_walk does (coll/reduce_types.h), with every
  * stretch of another process moved in one transfer (a range over blocks
  * of 1 took a get per element), PIECE elements at a time. */
-static void walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L, tupc_sptr_t dst,
-                 size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan, const void *seed,
-                 union tupc_red_val *out, const char *func)
+void tupc_mpi_team_walk(const struct tupc_red_type *ty, const struct tupc_red_lay *L,
+                        tupc_sptr_t dst, size_t lo, size_t m, upc_op_t op, tupc_red_fn f, int scan,
+                        const void *seed, union tupc_red_val *out, const char *func)
 {
     const size_t T = (size_t)THREADS, es = L->es;
     struct span *ss = calloc(2 * T, sizeof *ss), *ds = ss + T;
@@ -991,7 +996,7 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
     struct tupc_hier_pair mine;
     memset(&mine, 0, sizeof mine);
     if (m) {
-        walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, c->func);
+        tupc_mpi_team_walk(ty, &L, dst, lo, m, op, f, 0, NULL, &mine.v, c->func);
         mine.has = 1;
     }
     const uint32_t s = ++k.g->m[k.li].seq;
@@ -1017,7 +1022,8 @@ void tupc_mpi_team_reduce(const struct tupc_mpi_call *c, const struct tupc_red_t
         if (any)
             memcpy(tupc_red_dst_of(dst, tupc_impl_mythread), &acc, ty->size);
     } else if (m) {
-        walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL, c->func);
+        tupc_mpi_team_walk(ty, &L, dst, lo, m, op, f, excl ? 2 : 1, any ? &acc : NULL, NULL,
+                           c->func);
     }
     end(c, &k);
 }

@@ -244,44 +244,6 @@ static tupc_sptr_t arr_at(const struct arr *a, ptrdiff_t i)
     return tupc_ptr_add(a->p, i, a->B, sizeof(long));
 }
 
-/* Each thread's process, named by its first thread (this thread's copy):
- * what posts across processes depends on it. */
-static _Thread_local int proc_of[64];
-
-static void procs_learn(void)
-{
-    const int T = THREADS;
-    CHECK(T <= 64);
-    tupc_sptr_t first = upc_all_alloc((size_t)T, sizeof(int));
-    CHECK(!tupc_isnull(first));
-    int f = 0;
-    while (!upc_thread_info(f).guaranteedCastable)
-        f++;
-    *(int *)part(first, MYTHREAD, 0) = f;
-    upc_barrier();
-    for (int t = 0; t < T; t++)
-        upc_memget(&proc_of[t], at(first, t, 0), sizeof proc_of[t]);
-    upc_barrier();
-    upc_all_free(first);
-}
-
-/* Whether a reduction or reduce_all posted on tm over the n elements of a
- * posts across processes (else it runs at posting): on UPC_TEAM_ALL, or
- * where every process that holds an element holds a member (the dst of
- * red()'s reduction is a member's). */
-static int team_reduce_posts(upc_team_t tm, const struct arr *a, size_t n)
-{
-    int in[64] = {0};
-    if (tm == UPC_TEAM_ALL)
-        return 1;
-    for (int r = 0; r < tupc_team_size(tm); r++)
-        in[proc_of[tupc_team_thread(tm, r)]] = 1;
-    for (size_t i = 0; i < n; i++)
-        if (!in[proc_of[upc_threadof(arr_at(a, (ptrdiff_t)i))]])
-            return 0;
-    return 1;
-}
-
 /* On each team of a split (the caller's colour c, NC colours at most),
  * its own arrays: reduce to a member's element, reduce_all, and (B > 0)
  * a prefix reduction with `extra` flags; rank 0 checks everything. */
@@ -321,11 +283,10 @@ static void red(upc_team_t tm, int c, size_t n, size_t B, size_t off, int r, upc
             h[2] = tupc_team_prefix_reduceL(d[c].p, (extra & UPC_IN_PLACE) ? d[c].p : a[c].p, op, n,
                                             B, fn, flags | extra, tm);
         if (flags & UPC_ASYNC) {
-            /* Not OUT_ALLSYNC: on UPC_TEAM_ALL every reduction posts (the
-             * prefix's dst and src share their layout), on a split team
-             * every one where its processes hold src. */
-            const int posts = !(flags & UPC_OUT_ALLSYNC) &&
-                              (tm == UPC_TEAM_ALL || team_reduce_posts(tm, &a[c], n));
+            /* On every team every posted reduction posts but under
+             * OUT_ALLSYNC (which runs at posting): by processes or blocks
+             * where the team's processes hold src, else by index ranges. */
+            const int posts = !(flags & UPC_OUT_ALLSYNC);
             CHECK((h[0] != UPC_HANDLE_COMPLETE) == posts);
             CHECK((h[1] != UPC_HANDLE_COMPLETE) == posts);
             CHECK((h[2] != UPC_HANDLE_COMPLETE) == (B && posts));
@@ -414,9 +375,12 @@ static void prefix_apart(int r)
         const upc_flag_t fl = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
         if (form == 0)
             upc_all_prefix_reduceL(d.p, a.p, op, n, B, fn, fl);
-        else if (tm != TUPC_TEAM_NONE)
-            upc_wait(tupc_team_prefix_reduceL(d.p, a.p, op, n, B, fn,
-                                              fl | (form == 2 ? UPC_ASYNC : 0), tm));
+        else if (tm != TUPC_TEAM_NONE) {
+            upc_coll_handle_t h = tupc_team_prefix_reduceL(d.p, a.p, op, n, B, fn,
+                                                           fl | (form == 2 ? UPC_ASYNC : 0), tm);
+            CHECK((h != UPC_HANDLE_COMPLETE) == (form == 2)); /* posted: by ranges or blocks */
+            upc_wait(h);
+        }
         upc_barrier();
         if (MYTHREAD == 0) {
             long acc = 0;
@@ -1061,7 +1025,6 @@ int tupc_main(int argc, char **argv)
     const int quick = argc > 2 && strcmp(argv[2], "quick") == 0;
     const int T = THREADS;
     pool_alloc();
-    procs_learn();
     int r = 0;
     for (int k = 0; k < (quick ? 1 : 4); k++) {
         upc_team_t tm = split(UPC_TEAM_ALL, k);
