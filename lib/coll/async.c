@@ -452,7 +452,10 @@ void tupc_async_fini(void)
         pthread_join(async_.progress, NULL);
     }
     atomic_store_explicit(&async_.progress_started, 0, memory_order_relaxed);
+    /* A run that stopped may leave requests queued or jobs parked: their
+     * memory goes with the teams, and the next run starts with neither. */
     async_.qhead = async_.qtail = NULL;
+    async_.phead = async_.ptail = NULL;
     tupc_async_team_free(&tupc_team_all_);
     tupc_handle_fini();
 }

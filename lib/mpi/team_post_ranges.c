@@ -181,7 +181,11 @@ int tupc_mpi_team_ranges_step(void *arg)
         if (!tupc_hier_test_msgs(j->r, j->nr))
             return 0;
     }
-    /* Release: dst, for the requests' acquire. */
+    /* Every other process's puts into this one are complete (their done
+     * messages are in): in this process's view before the mark (the
+     * separate memory model needs MPI_Win_sync, as a team barrier makes it
+     * for the blocking cut). Release: dst, for the requests' acquire. */
+    tupc_mpi_sync();
     tupc_word_set(j->mark, j->p);
     return 1;
 }
