@@ -243,58 +243,44 @@ static upc_coll_handle_t post(const struct tupc_red_type *ty, const char *func, 
 }
 
 #if TUPC_HAVE_MPI
-/* A reduction or reduce_all posted across processes, on UPC_TEAM_ALL or on
- * another team where tupc_mpi_team_reduce_posts says so
- * (mpi/hier_post_reduce.c): the leader's request runs the fold and the
- * exchange of partials; every request is done once the post's mark is
- * set. */
+/* How a reduction posted across processes runs (mpi/): by processes, each
+ * folding its elements (hier_post_reduce.c: commuting operators, where the
+ * team's processes hold the elements and a reduction's dst); by blocks,
+ * their totals combined in index order (hier_post_blocks.c: the same
+ * processes, UPC_NONCOMM_FUNC and the prefix reductions whose dst and src
+ * share their layout); else by the blocking team cut's index ranges, a job
+ * in steps (team_post_ranges.c; on UPC_TEAM_ALL its part, for a prefix
+ * whose dst and src lie apart). */
+enum post_how { BY_PROCESSES, BY_BLOCKS, BY_RANGES };
+
+/* The post (kind: 0 a reduction, 1 a prefix reduction, 2 reduce_all) on
+ * team t: the leader's request runs the job; every request is done once
+ * the post's mark is set. */
 static __attribute__((noinline)) upc_coll_handle_t
-post_across(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc_sptr_t dst,
-            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, int every)
+post_reduction(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, struct tupc_team *t,
+               enum post_how how, int kind, int excl, tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
+               size_t nelems, size_t blk_size, tupc_red_fn f)
 {
-    struct tupc_team *t = mc->team ? mc->team : &tupc_team_all_;
     struct tupc_coll_request *r =
         tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
+    void (*const fn)(void) = (void (*)(void))f;
     void *job;
     tupc_word *mark;
-    const uint32_t p = tupc_mpi_reduce_post(mc, ty, every, dst, src, op, nelems, blk_size,
-                                            (void (*)(void))f, &job, &mark);
-    return tupc_async_post_also(r, tupc_mpi_reduce_post_job, job, mark, p);
-}
-
-/* A reduction by blocks posted across processes (mpi/hier_post_blocks.c):
- * the same ending as post_across's. */
-static __attribute__((noinline)) upc_coll_handle_t
-post_blocks(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, tupc_sptr_t dst,
-            tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size, tupc_red_fn f, int what,
-            int excl)
-{
-    struct tupc_team *t = mc->team ? mc->team : &tupc_team_all_;
-    struct tupc_coll_request *r =
-        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
-    void *job;
-    tupc_word *mark;
-    const uint32_t p = tupc_mpi_reduce_post_blocks(mc, ty, what, excl, dst, src, op, nelems,
-                                                   blk_size, (void (*)(void))f, &job, &mark);
-    return tupc_async_post_also(r, tupc_mpi_reduce_blocks_job, job, mark, p);
-}
-
-/* Any other reduction posted on team t by index ranges, a job in steps
- * (mpi/team_post_ranges.c; UPC_TEAM_ALL's part for a prefix whose dst and
- * src lie apart). */
-static __attribute__((noinline)) upc_coll_handle_t
-post_ranges(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, struct tupc_team *t,
-            tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op, size_t nelems, size_t blk_size,
-            tupc_red_fn f, int what, int excl)
-{
+    uint32_t p;
+    if (how == BY_PROCESSES) {
+        p = tupc_mpi_reduce_post(mc, ty, kind == 2, dst, src, op, nelems, blk_size, fn, &job,
+                                 &mark);
+        return tupc_async_post_also(r, tupc_mpi_reduce_post_job, job, mark, p);
+    }
+    if (how == BY_BLOCKS) {
+        p = tupc_mpi_reduce_post_blocks(mc, ty, kind, excl, dst, src, op, nelems, blk_size, fn,
+                                        &job, &mark);
+        return tupc_async_post_also(r, tupc_mpi_reduce_blocks_job, job, mark, p);
+    }
     struct tupc_mpi_call on = *mc;
-    on.team = t;
-    struct tupc_coll_request *r =
-        tupc_async_begin(t, tupc_team_rank_in(t, tupc_impl_mythread), mc->func, TUPC_NOSYNC);
-    void *job;
-    tupc_word *mark;
-    const uint32_t p = tupc_mpi_team_reduce_post_ranges(&on, ty, what, excl, dst, src, op, nelems,
-                                                        blk_size, (void (*)(void))f, &job, &mark);
+    on.team = t; /* UPC_TEAM_ALL's part too */
+    p = tupc_mpi_team_reduce_post_ranges(&on, ty, kind, excl, dst, src, op, nelems, blk_size, fn,
+                                         &job, &mark);
     if (job)
         tupc_async_add_steps(r, tupc_mpi_team_ranges_step, job);
     return tupc_async_post_also(r, NULL, NULL, mark, p);
@@ -347,31 +333,17 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
         const struct tupc_mpi_call mc = {
             func,    (unsigned)flags, tupc_sig(sig, (uint64_t)(unsigned)flags),
             (int)in, (int)out,        t == &tupc_team_all_ ? NULL : t};
-        if (async && !prefix && op != UPC_NONCOMM_FUNC && out != TUPC_ALLSYNC &&
-            (!mc.team || tupc_mpi_team_reduce_posts(&mc, what == ALL, dst, src, nelems, blk_size)))
-            return post_across(ty, &mc, dst, src, op, nelems, blk_size, f, what == ALL);
-        /* By blocks: a prefix whose dst and src share their layout (in
-         * place too), UPC_NONCOMM_FUNC's reductions; on a split team where
-         * its processes hold src (and a reduction's dst). */
-        if (async && out != TUPC_ALLSYNC &&
-            (prefix ? !nelems || (dst.thread == src.thread && (!blk_size || dst.phase == src.phase))
-                    : op == UPC_NONCOMM_FUNC) &&
-            (!mc.team ||
-             tupc_mpi_team_reduce_posts(&mc, prefix || what == ALL, dst, src, nelems, blk_size)))
-            return post_blocks(ty, &mc, dst, src, op, nelems, blk_size, f,
-                               prefix        ? 1
-                               : what == ALL ? 2
-                                             : 0,
-                               excl);
-        /* Every other posted call by index ranges: on a split team with
-         * elements in a process without members, and a prefix whose dst
-         * and src lie apart (on UPC_TEAM_ALL too). */
-        if (async && out != TUPC_ALLSYNC && (mc.team || prefix))
-            return post_ranges(ty, &mc, t, dst, src, op, nelems, blk_size, f,
-                               prefix        ? 1
-                               : what == ALL ? 2
-                                             : 0,
-                               excl);
+        const int kind = prefix ? 1 : what == ALL ? 2 : 0;
+        if (async && out != TUPC_ALLSYNC) { /* OUT_ALLSYNC runs now, as below */
+            const int holds =
+                !mc.team || tupc_mpi_team_reduce_posts(&mc, kind != 0, dst, src, nelems, blk_size);
+            const int same_layout =
+                !nelems || (dst.thread == src.thread && (!blk_size || dst.phase == src.phase));
+            const enum post_how how = !holds || (prefix && !same_layout) ? BY_RANGES
+                                      : prefix || op == UPC_NONCOMM_FUNC ? BY_BLOCKS
+                                                                         : BY_PROCESSES;
+            return post_reduction(ty, &mc, t, how, kind, excl, dst, src, op, nelems, blk_size, f);
+        }
         if (!mc.team) { /* OUT_ALLSYNC: the 1.3 function's path */
             if (prefix)
                 (void)tupc_red_prefix_on(ty, func, t, dst, src, op, nelems, blk_size, f, bflags);
@@ -380,11 +352,8 @@ static upc_coll_handle_t team_reduce(const struct tupc_red_type *ty, const char 
                              src, op, nelems, blk_size, f, bflags);
             return UPC_HANDLE_COMPLETE;
         }
-        tupc_mpi_team_reduce(&mc, ty,
-                             prefix        ? 1
-                             : what == ALL ? 2
-                                           : 0,
-                             dst, src, op, nelems, blk_size, (void (*)(void))f, in_place, excl);
+        tupc_mpi_team_reduce(&mc, ty, kind, dst, src, op, nelems, blk_size, (void (*)(void))f,
+                             in_place, excl);
         return UPC_HANDLE_COMPLETE;
     }
 #endif
