@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Copies larger than this are split, so that the owner and the progress
  * thread can share one. */
@@ -30,7 +31,17 @@ static struct async_state {
     int progress_wanted;     /* a CPU is free for it */
     _Atomic int progress_started;
     _Atomic int progress_stop;
-} async_ = {.qlock = PTHREAD_MUTEX_INITIALIZER};
+    /* Chunks and steps started: the stalled-work rescue's sign of life. */
+    _Atomic uint32_t ran;
+    pthread_mutex_t stall_lock;
+    uint32_t stall_ran;       /* ran when the rescue last looked, under stall_lock */
+    struct timespec stall_at; /* since when it has not moved */
+} async_ = {.qlock = PTHREAD_MUTEX_INITIALIZER, .stall_lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* How long posted work may wait with nobody running it before the rescue
+ * runs it (tupc_async_help_stalled): 25 ticks of the MPI layer's progress
+ * thread, long beside a waiter's turn, short beside a hang. */
+#define STALL_NS 500000L
 
 tupc_word *tupc_async_done_word_(void)
 {
@@ -185,6 +196,8 @@ static void park(struct tupc_coll_request *r, uint32_t k)
 static int run_chunk(struct tupc_coll_request *r, uint32_t k)
 {
     const struct tupc_async_chunk *c = &r->chunk[k];
+    /* Relaxed: a count that only has to move, read by the rescue. */
+    atomic_fetch_add_explicit(&async_.ran, 1, memory_order_relaxed);
     if (c->step) {
         if (!c->step(c->dst)) {
             park(r, k);
@@ -243,6 +256,27 @@ int tupc_async_help_any_(void)
             return 1;
         }
     }
+}
+
+int tupc_async_help_stalled(void)
+{
+    /* Acquire: with the progress thread started it runs everything. */
+    if (atomic_load_explicit(&async_.progress_started, memory_order_acquire) == 1 ||
+        pthread_mutex_trylock(&async_.stall_lock) != 0)
+        return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const uint32_t ran = atomic_load_explicit(&async_.ran, memory_order_relaxed);
+    const long since = (now.tv_sec - async_.stall_at.tv_sec) * 1000000000L +
+                       (now.tv_nsec - async_.stall_at.tv_nsec);
+    const int stalled = ran == async_.stall_ran && since >= STALL_NS;
+    if (ran != async_.stall_ran || stalled) {
+        async_.stall_ran = ran;
+        async_.stall_at = now;
+    }
+    pthread_mutex_unlock(&async_.stall_lock);
+    /* Nothing queued or parked: a lock and a look, every STALL_NS. */
+    return stalled && tupc_async_help_any_();
 }
 
 static void *progress_main(void *arg)

@@ -145,6 +145,17 @@ void tupc_async_help_(struct tupc_coll_request *r, uint32_t most);
 int tupc_async_help_any_(void);
 void tupc_async_unqueue_(struct tupc_coll_request *r);
 
+/* The rescue of posted work that nobody runs, for a thread that polls
+ * (the MPI layer's progress thread, a barrier's long wait): where no
+ * progress thread runs the queue (no CPU free for one), queued chunks and
+ * parked steps run only in completion calls, and a process whose threads
+ * all wait in a barrier that another process reaches only after its own
+ * completion call, which waits for a message from this process's job,
+ * would wait forever (a legal order: completion calls are not collective).
+ * Once no chunk or step has started for STALL_NS, runs one: 1 if it ran
+ * one. Cheap to call often. */
+int tupc_async_help_stalled(void);
+
 /* Fails, naming func, when member `rank` has requests outstanding on t
  * (tupc_team_free). tupc_async_check_end: 1 and a message in buf when a
  * thread returned with requests outstanding on any team. */

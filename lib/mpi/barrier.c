@@ -276,7 +276,7 @@ static const struct tupc_mpi_li *await(const char *func, uint32_t e)
             if (n == 4096)
                 tupc_wait_napping(&ev);
             nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
-            tupc_mpi_stop_poll(); /* where no progress thread does (TUPC_MPI_PROGRESS=0) */
+            tupc_mpi_idle(); /* where no progress thread does (TUPC_MPI_PROGRESS=0) */
         }
     }
 }

@@ -81,6 +81,14 @@ void tupc_mpi_fence(void);
 void tupc_mpi_sync(void);
 /* Lets MPI progress the transfers that other processes make to this one. */
 void tupc_mpi_progress(void);
+/* What a thread that polls runs besides: the progress thread on every
+ * tick, a long wait (tupc_mpi_idle) between naps. Set by the launcher
+ * (the rescue of stalled posted work, coll/async.h) once the layer it
+ * belongs to has started, cleared before that layer stops: clearing
+ * waits for a run in progress to end. */
+void tupc_mpi_set_idle_work(int (*work)(void));
+/* MPI's progress and the idle work: for a thread that waits long. */
+void tupc_mpi_idle(void);
 /* Offset in upc_global_alloc's region of a new block of len bytes in every
  * partition, or SIZE_MAX when the region is full (rank 0 counts them). */
 size_t tupc_mpi_global_offset(size_t len);

@@ -58,6 +58,10 @@ static pthread_t progress_thread;
 static int progress_running;
 static _Atomic int progress_stop;
 static long progress_ns;
+/* Work of the layers above for a thread that polls (tupc_mpi_idle); the
+ * lock keeps it from being cleared while it runs. */
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static int (*idle_work)(void);
 
 static void *progress_main(void *arg)
 {
@@ -68,6 +72,10 @@ static void *progress_main(void *arg)
     /* Relaxed: a flag polled until set; the join orders the rest. */
     while (!atomic_load_explicit(&progress_stop, memory_order_relaxed)) {
         tupc_mpi_progress();
+        pthread_mutex_lock(&idle_lock);
+        if (idle_work)
+            (void)idle_work();
+        pthread_mutex_unlock(&idle_lock);
         nanosleep(&(struct timespec){.tv_nsec = progress_ns}, NULL);
     }
     return NULL;
@@ -261,6 +269,24 @@ void tupc_mpi_progress(void)
      * waits on its own memory (a strict flag) must let MPI progress. */
     /* The probe for another process's stop progresses MPI as any call. */
     tupc_mpi_stop_poll();
+}
+
+void tupc_mpi_set_idle_work(int (*work)(void))
+{
+    pthread_mutex_lock(&idle_lock);
+    idle_work = work;
+    pthread_mutex_unlock(&idle_lock);
+}
+
+void tupc_mpi_idle(void)
+{
+    tupc_mpi_progress();
+    /* Not while the progress thread (or another idler) runs it. */
+    if (pthread_mutex_trylock(&idle_lock) != 0)
+        return;
+    if (idle_work)
+        (void)idle_work();
+    pthread_mutex_unlock(&idle_lock);
 }
 
 size_t tupc_mpi_global_offset(size_t len)

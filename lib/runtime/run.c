@@ -223,7 +223,19 @@ static int start_async(char *err, size_t len)
 {
     (void)err, (void)len;
     tupc_async_init();
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1) /* the window's progress thread runs: it rescues stalled posts */
+        tupc_mpi_set_idle_work(tupc_async_help_stalled);
+#endif
     return 0;
+}
+static void stop_async(void)
+{
+#if TUPC_HAVE_MPI
+    if (tupc_procs_ > 1)
+        tupc_mpi_set_idle_work(NULL);
+#endif
+    tupc_async_fini();
 }
 static const struct module modules[] = {
     {start_heap, stop_heap},
@@ -234,7 +246,7 @@ static const struct module modules[] = {
     {NULL, tupc_lock_fini}, /* locks start on demand */
     {start_trace, stop_trace},
     {start_watchdog, tupc_watchdog_stop},
-    {start_async, tupc_async_fini},
+    {start_async, stop_async},
 };
 #define NMODULES (sizeof modules / sizeof modules[0])
 

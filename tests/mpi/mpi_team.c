@@ -979,6 +979,44 @@ static void posted_out_of_order(int r)
     upc_all_free(src);
 }
 
+/* Posted reductions that one process completes before a barrier and the
+ * others after it (legal: completion calls are not collective). The
+ * processes that wait first wait for partials from the others, whose
+ * threads sit in the barrier: someone there must run their jobs though no
+ * thread of theirs is in a completion call (with no CPU free for a
+ * progress thread, at 2 x 2 on 2 CPUs and on one CPU, it hung). On
+ * UPC_TEAM_ALL (each process's fold a job) and on the interleaved split
+ * (by index ranges, a job in steps). */
+static void posted_past_barrier(int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, sizeof(long)),
+                dst = upc_all_alloc((size_t)T, 2 * sizeof(long));
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    *(long *)part(src, me, 0) = (long)me + r;
+    upc_team_t t = split(UPC_TEAM_ALL, 0);
+    const int root = tupc_team_thread(t, tupc_team_size(t) - 1);
+    upc_barrier();
+    const upc_flag_t f = UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
+    upc_coll_handle_t h[2];
+    h[0] = tupc_team_reduce_allL(at(dst, 0, 0), at(src, 0, 0), UPC_ADD, (size_t)T, 1, NULL, f,
+                                 UPC_TEAM_ALL);
+    h[1] = tupc_team_reduceL(at(dst, root, sizeof(long)), src, UPC_MAX, (size_t)T, 1, NULL, f, t);
+    const int first = upc_thread_info(0).guaranteedCastable != 0; /* thread 0's process */
+    if (first)
+        upc_waitall(2, h);
+    upc_barrier();
+    if (!first)
+        upc_waitall(2, h);
+    CHECK(((const long *)part(dst, me, 0))[0] == (long)T * (T - 1) / 2 + (long)T * r);
+    if (me == root) /* the largest element of the team's src: every thread's */
+        CHECK(((const long *)part(dst, me, 0))[1] == (long)T - 1 + r);
+    upc_barrier();
+    tupc_team_free(&t);
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
 /* Posted reduce_all of doubles that round: every thread's element holds
  * the same bits, the same again when posted again (the order of the
  * combination is fixed), close to the serial sum. */
@@ -1062,6 +1100,7 @@ int tupc_main(int argc, char **argv)
     r += 8;
     posted_reductions(&r, quick);
     posted_out_of_order(r++);
+    posted_past_barrier(r++);
     posted_doubles(r++);
     /* Every relocalization posted on UPC_TEAM_ALL, under each mode
      * (OUT_ALLSYNC runs at posting), every byte with the guards. */
