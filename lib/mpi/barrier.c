@@ -114,6 +114,12 @@ int tupc_mpi_barrier_start(char *err, size_t len)
                    on_node > (cpus > 0 ? cpus : 1)};
     mine[1] = mine[0] && tupc_local_threads_ <= tupc_run_.cpus &&
               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
+    /* The waits spin where every thread that shares this process's CPUs
+     * has one: by THREADS (as tupc_run tuned them), a job of 2 nodes of 16
+     * threads on 16 CPUs each would yield and nap in every wait. Per
+     * process: a wait's tuning needs no agreement. */
+    tupc_wait_tune(tupc_local_threads_ > tupc_run_.cpus ||
+                   (long)on_node * tupc_local_threads_ > (cpus > 0 ? cpus : 1));
     int agreed[3];
     MPI_Allreduce(mine, agreed, 3, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     stop_safe = agreed[0];

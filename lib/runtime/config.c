@@ -167,8 +167,8 @@ static const struct var vars[] = {
      "per thread (up to 16 THREADS, or all with `all`): calls, bytes, time in the call, time "
      "waiting for other threads, and the thread waited for most where the wait names one"},
     {"TUPC_VERBOSE", parse_not0, F(verbose), NULL, 0, "`1`", "unset",
-     "print the placement (thread, CPU, node) and the algorithms of `UPC_TEAM_ALL`'s calls at the "
-     "start of every run"},
+     "print the placement (thread, CPU, node), how long waits spin, yield and nap, and the "
+     "algorithms of `UPC_TEAM_ALL`'s calls at the start of every run"},
     {"TUPC_BARRIER", parse_word, F(barrier), bars, 0, NULL,
      "`flat` while THREADS (a team: its members) <= CPUs and <= 6, else `tree`",
      "barrier algorithm of all threads and of each team (`tree`: a team's counter; "

@@ -395,7 +395,9 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
     atomic_store_explicit(&tupc_end_.gone, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.left, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.status, 0, memory_order_relaxed);
-    tupc_wait_tune(threads, tupc_run_.cpus);
+    /* Across processes the MPI layer tunes again by the threads that share
+     * this process's CPUs (mpi/barrier.c): THREADS counts other nodes'. */
+    tupc_wait_tune(threads > tupc_run_.cpus);
     /* The options' timeout, else the environment's, else 60 s. */
     run_.hang_timeout_s = o->hang_timeout > 0              ? o->hang_timeout
                           : o->hang_timeout < 0            ? 0

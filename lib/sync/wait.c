@@ -9,6 +9,7 @@
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -49,7 +50,7 @@ static struct wait_limits {
 } limits_ = {.spin = 4096, .yield = 64, .nap = 0};
 #define NAP_NS (10 * 1000)
 
-void tupc_wait_tune(int threads, int cpus)
+void tupc_wait_tune(int over)
 {
     /* With more threads than CPUs the thread we wait for may need our CPU:
      * spinning only delays it, so give the CPU up at once. Yielding hands
@@ -65,7 +66,6 @@ void tupc_wait_tune(int threads, int cpus)
      * yields 1.4-1.6x; these settings with the threads pinned in blocks
      * take 0.73x. With threads <= CPUs the thread we wait for runs: spin,
      * then yield. */
-    int over = threads > cpus;
     unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over ? 100u : 0u;
     /* Tuning knobs, mainly for measuring (README, environment table),
      * validated by tupc_run. */
@@ -80,6 +80,9 @@ void tupc_wait_tune(int threads, int cpus)
     atomic_store_explicit(&limits_.spin, spin, memory_order_relaxed);
     atomic_store_explicit(&limits_.yield, yield, memory_order_relaxed);
     atomic_store_explicit(&limits_.nap, nap, memory_order_relaxed);
+    if (tupc_config_.verbose)
+        fprintf(stderr, "tupc: waits spin %u times, yield %u, nap %u (%s)\n", spin, yield, nap,
+                over ? "more threads than CPUs" : "a CPU per thread");
     /* TUPC_FENCE=symmetric: seq_cst on both sides (tupc_run has refused
      * any value but asymmetric and symmetric). */
     int asym = !tupc_config_.fence_symmetric && asym_fences();
