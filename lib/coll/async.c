@@ -473,7 +473,7 @@ void tupc_async_init(void)
      * thread that computes, and a chunk it holds while descheduled would
      * keep the waiters waiting. The waiters run the chunks then. */
     async_.progress_wanted =
-        CPU_COUNT(&free_cpus) > 0 && tupc_run_.threads < CPU_COUNT(&async_.progress_cpus);
+        CPU_COUNT(&free_cpus) > 0 && tupc_run_.crowd < CPU_COUNT(&async_.progress_cpus);
     if (async_.progress_wanted)
         async_.progress_cpus = free_cpus;
 }

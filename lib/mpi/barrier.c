@@ -114,12 +114,15 @@ int tupc_mpi_barrier_start(char *err, size_t len)
                    on_node > (cpus > 0 ? cpus : 1)};
     mine[1] = mine[0] && tupc_local_threads_ <= tupc_run_.cpus &&
               (long)on_node * tupc_local_threads_ <= (cpus > 0 ? cpus : 1);
-    /* The waits spin where every thread that shares this process's CPUs
-     * has one: by THREADS (as tupc_run tuned them), a job of 2 nodes of 16
-     * threads on 16 CPUs each would yield and nap in every wait. Per
-     * process: a wait's tuning needs no agreement. */
-    tupc_wait_tune(tupc_local_threads_ > tupc_run_.cpus ||
-                   (long)on_node * tupc_local_threads_ > (cpus > 0 ? cpus : 1));
+    /* The threads that compete for this process's CPUs: its own, or its
+     * share of the node's where the processes share the node's CPUs (by
+     * THREADS, as tupc_run counted them, a job of 2 nodes of 16 threads on
+     * 16 CPUs each yielded and napped in every wait, and a progress thread
+     * never ran where CPUs were free). Per process: no agreement needed. */
+    const long online = cpus > 0 ? cpus : 1;
+    const long share = ((long)on_node * tupc_local_threads_ * tupc_run_.cpus + online - 1) / online;
+    tupc_run_.crowd = (int)(share > tupc_local_threads_ ? share : tupc_local_threads_);
+    tupc_wait_tune(tupc_run_.crowd > tupc_run_.cpus);
     int agreed[3];
     MPI_Allreduce(mine, agreed, 3, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     stop_safe = agreed[0];

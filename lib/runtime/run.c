@@ -378,6 +378,7 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
     tupc_run_ = (struct tupc_run_state){
         .threads = threads,
         .cpus = tupc_allowed_cpus(),
+        .crowd = threads,
         .return_on_error = o->return_on_error,
         .quiet = o->quiet,
         .main_mode = run_.main_mode,
@@ -395,9 +396,9 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
     atomic_store_explicit(&tupc_end_.gone, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.left, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.status, 0, memory_order_relaxed);
-    /* Across processes the MPI layer tunes again by the threads that share
-     * this process's CPUs (mpi/barrier.c): THREADS counts other nodes'. */
-    tupc_wait_tune(threads > tupc_run_.cpus);
+    /* Across processes the MPI layer tunes again by its crowd (mpi/barrier.c):
+     * THREADS counts other nodes' threads. */
+    tupc_wait_tune(tupc_run_.crowd > tupc_run_.cpus);
     /* The options' timeout, else the environment's, else 60 s. */
     run_.hang_timeout_s = o->hang_timeout > 0              ? o->hang_timeout
                           : o->hang_timeout < 0            ? 0

@@ -12,8 +12,12 @@
 enum tupc_check_level { TUPC_CHECK_OFF, TUPC_CHECK_DEFAULT, TUPC_CHECK_FULL };
 
 struct tupc_run_state {
-    int threads;         /* THREADS of the run */
-    int cpus;            /* CPUs the process may use */
+    int threads; /* THREADS of the run */
+    int cpus;    /* CPUs the process may use */
+    /* Threads that compete for those CPUs: THREADS in one process; across
+     * processes this process's own, or its share of its node's where the
+     * processes there share CPUs (mpi/barrier.c), whichever is more. */
+    int crowd;
     int active;          /* a run is in progress */
     int return_on_error; /* errors end the run, not the process */
     int quiet;           /* errors are not printed */
