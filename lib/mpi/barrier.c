@@ -123,6 +123,8 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     const long share = ((long)on_node * tupc_local_threads_ * tupc_run_.cpus + online - 1) / online;
     tupc_run_.crowd = (int)(share > tupc_local_threads_ ? share : tupc_local_threads_);
     tupc_wait_tune(tupc_run_.crowd > tupc_run_.cpus);
+    if (tupc_run_.crowd > tupc_run_.cpus)
+        tupc_mpi_progress_crowded();
     int agreed[3];
     MPI_Allreduce(mine, agreed, 3, MPI_INT, MPI_MIN, tupc_mpi_comm_);
     stop_safe = agreed[0];

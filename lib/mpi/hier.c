@@ -108,6 +108,7 @@ int tupc_mpi_hier_start(char *err, size_t len)
     }
     memset(tupc_hier_.m, 0, n * sizeof *tupc_hier_.m);
     memset(&tupc_hier_.ready, 0, sizeof tupc_hier_.ready);
+    memset(&tupc_hier_.taken, 0, sizeof tupc_hier_.taken);
     memset(tupc_hier_.posted, 0, sizeof tupc_hier_.posted);
     memset(tupc_hier_.slot, 0, sizeof tupc_hier_.slot);
     memset(tupc_hier_.big, 0, sizeof tupc_hier_.big);

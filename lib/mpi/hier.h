@@ -58,6 +58,9 @@ struct tupc_hier_state {
     MPI_Op op, op_ordered;      /* pair_op (hier.c), commuting or in rank order */
     struct tupc_hier_member *m; /* this process's threads, by local index */
     tupc_word ready;            /* the calls whose data is in place (hier.c) */
+    /* The gathers whose src blocks the leader has read into its buffer,
+     * before its MPI call (hier_reloc.c). */
+    tupc_word taken;
     /* Posted broadcast p is complete here once posted[p % POSTS] reaches p
      * (hier_post.c). */
     tupc_word posted[TUPC_HIER_POSTS];

@@ -34,12 +34,15 @@ static char *block(tupc_sptr_t p, int i)
     return p.addr + (size_t)i * tupc_impl_partition_size;
 }
 
-/* The end of a call for a thread that did not wait for `ready`: under
- * OUT_MYSYNC its src may still be read by the leader. */
+/* The end of a gather for a thread that did not wait for `ready`: under
+ * OUT_MYSYNC its src may still be read by the leader, until `taken` says
+ * that its block is in the leader's buffer, not until the MPI call is
+ * done (`ready`): a thread that waited for the call was late for the
+ * next, and the 8-byte gather at 2 x 2 paid a nap per call. */
 static void leave_read(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)
 {
-    if (c->out == TUPC_MYSYNC)
-        tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
+    if (c->out == TUPC_MYSYNC && me != &tupc_hier_.m[0]) /* the leader read them */
+        tupc_wait_peer(&tupc_hier_.taken, s, tupc_first_thread_, c->func);
     tupc_hier_leave(c, me, s);
 }
 
@@ -88,6 +91,8 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
                 tupc_hier_wait_entered(c, j, s);
                 memcpy(buf + (size_t)j * nbytes, block(src, tupc_first_thread_ + j), nbytes);
             }
+            /* Release: the reads above, before a thread overwrites its src. */
+            tupc_word_set(&tupc_hier_.taken, s);
         }
         /* The root's process receives into dst itself, in thread order. */
         TUPC_HIER_CALL(

@@ -89,6 +89,9 @@ void tupc_mpi_progress(void);
 void tupc_mpi_set_idle_work(int (*work)(void));
 /* MPI's progress and the idle work: for a thread that waits long. */
 void tupc_mpi_idle(void);
+/* The progress thread ticks every 200 us instead of 20 unless
+ * TUPC_MPI_PROGRESS says: for a process whose CPUs are crowded. */
+void tupc_mpi_progress_crowded(void);
 /* Offset in upc_global_alloc's region of a new block of len bytes in every
  * partition, or SIZE_MAX when the region is full (rank 0 counts them). */
 size_t tupc_mpi_global_offset(size_t len);

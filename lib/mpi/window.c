@@ -23,7 +23,7 @@
  * target process must be inside MPI to serve. UPC threads compute for as
  * long as they like without calling the library, so each process has a
  * progress thread that calls into MPI every TUPC_MPI_PROGRESS microseconds
- * (20 unless set; 0: none) while the run lasts. */
+ * (20 unless set, 200 on a crowded node; 0: none) while the run lasts. */
 #include "mpi/layer.h"
 
 #include "runtime/runtime.h"
@@ -57,7 +57,10 @@ static uint64_t *words; /* this process's pair */
 static pthread_t progress_thread;
 static int progress_running;
 static _Atomic int progress_stop;
-static long progress_ns;
+/* Relaxed: a period, read by the progress thread on each tick; the
+ * barrier's start may lengthen it once the crowd is known. */
+static _Atomic long progress_ns;
+static int progress_asked; /* TUPC_MPI_PROGRESS was set */
 /* Work of the layers above for a thread that polls (tupc_mpi_idle); the
  * lock keeps it from being cleared while it runs. */
 static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -76,7 +79,9 @@ static void *progress_main(void *arg)
         if (idle_work)
             (void)idle_work();
         pthread_mutex_unlock(&idle_lock);
-        nanosleep(&(struct timespec){.tv_nsec = progress_ns}, NULL);
+        nanosleep(
+            &(struct timespec){.tv_nsec = atomic_load_explicit(&progress_ns, memory_order_relaxed)},
+            NULL);
     }
     return NULL;
 }
@@ -171,7 +176,8 @@ int tupc_mpi_window_start(char *err, size_t len)
     MPI_Barrier(tupc_mpi_comm_);
     const char *env = getenv("TUPC_MPI_PROGRESS");
     long us = env && *env ? strtol(env, NULL, 10) : 20;
-    progress_ns = (us > 999999 ? 999999 : us) * 1000;
+    progress_asked = env && *env;
+    atomic_store_explicit(&progress_ns, (us > 999999 ? 999999 : us) * 1000, memory_order_relaxed);
     atomic_store_explicit(&progress_stop, 0, memory_order_relaxed);
     progress_running = us > 0 && pthread_create(&progress_thread, NULL, progress_main, NULL) == 0;
     return 0;
@@ -269,6 +275,18 @@ void tupc_mpi_progress(void)
      * waits on its own memory (a strict flag) must let MPI progress. */
     /* The probe for another process's stop progresses MPI as any call. */
     tupc_mpi_stop_poll();
+}
+
+void tupc_mpi_progress_crowded(void)
+{
+    /* Where more threads than CPUs share the node, each tick takes a CPU
+     * from a UPC thread: at 2 x 2 on 2 CPUs every 20 us made an 8-byte
+     * broadcast 3-30 times slower than every 200 us, and 4 x 1 gets and
+     * barriers 1.4 and 3-5 times (docs/design.md). The ticks there serve
+     * transfers to a process that computes, whose threads wait for a CPU
+     * anyway. */
+    if (!progress_asked)
+        atomic_store_explicit(&progress_ns, 200 * 1000L, memory_order_relaxed);
 }
 
 void tupc_mpi_set_idle_work(int (*work)(void))

@@ -601,6 +601,48 @@ static void many_then_reduce(int r)
  * dst[i] against the serial oracle (longs), and every thread's double the
  * same bits as thread 0's (Extended Collectives 0.3 5.5.1 footnote 7), with
  * values whose sum depends on the order of the additions. */
+/* A gather under OUT_MYSYNC returns once the caller's src is read, and
+ * not before: each thread overwrites its src as soon as the call returns,
+ * and every root's dst must hold the blocks as they were at entry. The
+ * even threads (each process's leader, at 2 threads per process) come
+ * late and copy their own block first, so the others wait in the call
+ * while the leader reads theirs. */
+static void gather_overwrite(int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    const size_t nb = (size_t)256 << 10;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, nb), dst = upc_all_alloc((size_t)T, (size_t)T * nb);
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    unsigned char *mine = (unsigned char *)src.addr + (size_t)me * tupc_impl_partition_size;
+    upc_barrier();
+    for (int i = 0; i < T; i++) {
+        for (size_t b = 0; b < nb; b++)
+            mine[b] = S(me, b, r + i);
+        if (me % 2 == 0)
+            usleep(300);
+        tupc_sptr_t d = dst;
+        d.thread = (unsigned)i;
+        d.addr += (size_t)i * tupc_impl_partition_size;
+        upc_all_gather(d, src, nb, UPC_IN_MYSYNC | UPC_OUT_MYSYNC);
+        memset(mine, 0xEE, nb);
+    }
+    upc_barrier();
+    const unsigned char *got =
+        (const unsigned char *)dst.addr + (size_t)me * tupc_impl_partition_size;
+    for (int t = 0; t < T; t++)
+        for (size_t b = 0; b < nb; b++)
+            if (got[(size_t)t * nb + b] != S(t, b, r + me)) {
+                fprintf(stderr,
+                        "gather_overwrite: root %d: byte %zu of thread %d's block is %d, "
+                        "expected %d\n",
+                        me, b, t, got[(size_t)t * nb + b], S(t, b, r + me));
+                CHECK(0);
+            }
+    upc_barrier();
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
 static void red_all(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_flag_t flags)
 {
     const int T = THREADS, me = MYTHREAD;
@@ -664,6 +706,7 @@ int tupc_main(int argc, char **argv)
     /* gather_all's and exchange's buffers past 1 MiB: one buffer, reused. */
     chain_reloc(300000, 2, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain_reloc(300000, 2, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
+    gather_overwrite(r++);
 
     static const upc_op_t ops[] = {UPC_ADD, UPC_MULT,   UPC_AND,         UPC_OR,
                                    UPC_XOR, UPC_LOGAND, UPC_LOGOR,       UPC_MIN,
