@@ -39,8 +39,8 @@ static struct async_state {
 } async_ = {.qlock = PTHREAD_MUTEX_INITIALIZER, .stall_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* How long posted work may wait with nobody running it before the rescue
- * runs it (tupc_async_help_stalled): 25 ticks of the MPI layer's progress
- * thread, long beside a waiter's turn, short beside a hang. */
+ * runs it (tupc_async_help_stalled): long beside a waiter's turn, short
+ * beside a hang (the MPI layer's progress thread looks every 20 or 200 us). */
 #define STALL_NS 500000L
 
 tupc_word *tupc_async_done_word_(void)
