@@ -131,13 +131,21 @@ void tupc_mpi_hier_stop(void)
     MPI_Op_free(&tupc_hier_.op_ordered);
     MPI_Op_free(&tupc_hier_.op);
     MPI_Type_free(&tupc_hier_.pair);
-    MPI_Comm_free(&tupc_hier_.partials);
-    MPI_Comm_free(&tupc_hier_.comm);
-    for (int i = 0; i < TUPC_HIER_SLOTS; i++)
+    /* A run that stopped early may leave messages and collectives in
+     * flight: a freed communicator's context may be reused by the next
+     * run's, whose receives would then match them (MPICH: "Message
+     * truncated", mpi_stop), and a collective the leaders left may still
+     * write into their buffers. Both are kept (a leak per stopped run).
+     * Relaxed: set before the threads ended. */
+    if (!atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed)) {
+        MPI_Comm_free(&tupc_hier_.partials);
+        MPI_Comm_free(&tupc_hier_.comm);
+        for (int i = 0; i < TUPC_HIER_SLOTS; i++)
+            for (int k = 0; k < 2; k++)
+                free(tupc_hier_.slot[i][k].p);
         for (int k = 0; k < 2; k++)
-            free(tupc_hier_.slot[i][k].p);
-    for (int k = 0; k < 2; k++)
-        free(tupc_hier_.big[k].p);
+            free(tupc_hier_.big[k].p);
+    }
     free(tupc_hier_.plan.perm);
     free(tupc_hier_.plan.cnt);
     tupc_hier_.plan.perm = tupc_hier_.plan.cnt = NULL;

@@ -184,6 +184,10 @@ struct tupc_hier_where {
 /* Whether the n messages r are all done, without waiting (a job in
  * steps tests them between its steps). */
 int tupc_hier_test_msgs(MPI_Request *r, int n);
+/* For a job that a stopping run ends with messages in flight: cancels
+ * them (a receive then never writes into the job) and lets MPI keep the
+ * sends that cannot be cancelled. */
+void tupc_hier_drop_msgs(MPI_Request *r, int n);
 /* A job's wait for its n messages r, running queued chunks meanwhile; 0
  * if the run stops first (nobody waits for the post then). */
 int tupc_hier_post_msgs(MPI_Request *r, int n);

@@ -163,6 +163,7 @@ void tupc_mpi_post_job(void *arg, size_t k)
          * nobody waits for this post. */
         if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
             return;
+        tupc_mpi_stop_poll(); /* another process's stop, where no progress thread looks */
         sched_yield();
     }
     for (int i = 0; i < j->n; i++)

@@ -86,15 +86,39 @@ int tupc_hier_test_msgs(MPI_Request *r, int n)
         MPI_Test(&r[i], &flag, MPI_STATUS_IGNORE);
         all &= flag;
     }
+    /* A message that never comes: the other process may have stopped, and
+     * with no progress thread (TUPC_MPI_PROGRESS=0) nobody else looks. */
+    if (!all)
+        tupc_mpi_stop_poll();
     return all;
+}
+
+void tupc_hier_drop_msgs(MPI_Request *r, int n)
+{
+    /* A cancelled receive completes at once, so MPI writes nothing into
+     * the job's memory once it is freed; a send that cannot be cancelled
+     * waits for a receive that will never be posted (the other processes
+     * stop too, and the stopped run's communicators are never freed, so
+     * that no later run meets its messages: tupc_mpi_hier_stop): it is
+     * given to MPI, which never reads it again. */
+    for (int i = 0; i < n; i++)
+        if (r[i] != MPI_REQUEST_NULL)
+            MPI_Cancel(&r[i]);
+    for (int k = 0; k < 1000 && !tupc_hier_test_msgs(r, n); k++)
+        sched_yield();
+    for (int i = 0; i < n; i++)
+        if (r[i] != MPI_REQUEST_NULL)
+            MPI_Request_free(&r[i]);
 }
 
 int tupc_hier_post_msgs(MPI_Request *r, int n)
 {
     while (!tupc_hier_test_msgs(r, n)) {
         /* Relaxed: the flag only says that the run is ending. */
-        if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+        if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed)) {
+            tupc_hier_drop_msgs(r, n);
             return 0;
+        }
         if (!tupc_async_help_any_())
             sched_yield();
     }

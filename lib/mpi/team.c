@@ -41,7 +41,11 @@ void tupc_mpi_team_unmake(struct tupc_mpi_team *g)
 {
     if (!g)
         return;
-    if (g->comm != MPI_COMM_NULL)
+    /* Not in a run that stopped early: see tupc_mpi_hier_stop. Relaxed:
+     * set before the threads ended (a team freed in a run that goes on
+     * has no message in flight). */
+    if (g->comm != MPI_COMM_NULL &&
+        !atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
         MPI_Comm_free(&g->comm);
     for (int j = 0; g->m && j < g->L; j++)
         free(g->m[j].item.p);

@@ -5,11 +5,16 @@
  *   tupc_last_error names the error in every process;
  * - upc_global_exit(3) by thread 0 while the others wait: every process's
  *   tupc_run returns 3;
+ * - an error while posted reductions across processes are outstanding
+ *   (their jobs queued, parked or waiting for messages);
  * - after each, a whole run works: its barriers and data are its own, no
- *   stop of the stopped run reaches it.
+ *   stop of the stopped run reaches it, and its posts start from nothing of
+ *   the stopped run's.
  * argv[1]: the processes. Run with each barrier (TUPC_MPI_BARRIER=mpi) and
  * without a progress thread (TUPC_MPI_PROGRESS=0) too. */
 #include <upc.h>
+#include <upc_collective.h>
+#include <upc_collective_ext.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +54,78 @@ static int exiting(void *arg)
     }
     upc_barrier();
     return 0; /* not reached */
+}
+
+/* Element i of an array of blocks of one long. */
+static tupc_sptr_t elem(tupc_sptr_t a, int i)
+{
+    return tupc_ptr_add(a, i, 1, sizeof(long));
+}
+
+/* Two posted reductions across processes: a reduce_all (each process's
+ * fold a job that sends its partial and waits for the others') and a
+ * prefix reduction whose dst and src lie apart (by index ranges, a job in
+ * steps, parked while it waits). h gets their handles; src holds thread
+ * t's t + k. */
+static void post_two(tupc_sptr_t src, tupc_sptr_t all, tupc_sptr_t pre, int k,
+                     upc_coll_handle_t h[2])
+{
+    *(long *)elem(src, MYTHREAD).addr = MYTHREAD + k;
+    upc_barrier();
+    const upc_flag_t f = UPC_IN_NOSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
+    h[0] = tupc_team_reduce_allL(all, src, UPC_ADD, (size_t)THREADS, 1, NULL, f, UPC_TEAM_ALL);
+    h[1] = tupc_team_prefix_reduceL(elem(pre, 1), src, UPC_ADD, (size_t)THREADS, 1, NULL, f,
+                                    UPC_TEAM_ALL);
+}
+
+/* A run that stops with posted reductions across processes outstanding:
+ * the last thread fails as soon as it has posted, while the others wait
+ * for their handles, whose jobs wait for its process's messages. */
+static int failing_posts(void *arg)
+{
+    (void)arg;
+    upc_lock_t *l = upc_all_lock_alloc();
+    tupc_sptr_t src = upc_all_alloc((size_t)THREADS, sizeof(long));
+    tupc_sptr_t all = upc_all_alloc((size_t)THREADS, sizeof(long));
+    tupc_sptr_t pre = upc_all_alloc((size_t)THREADS * 2, sizeof(long));
+    upc_coll_handle_t h[2];
+    post_two(src, all, pre, 1, h);
+    if (MYTHREAD == THREADS - 1)
+        upc_unlock(l); /* not held: an error */
+    upc_waitall(2, h);
+    upc_barrier();
+    return 0; /* not reached: the last thread never gets here */
+}
+
+/* A whole run of the same posts: every result right, nothing of the
+ * stopped run's jobs or messages in the way. */
+static int whole_posts(void *arg)
+{
+    (void)arg;
+    tupc_sptr_t src = upc_all_alloc((size_t)THREADS, sizeof(long));
+    tupc_sptr_t all = upc_all_alloc((size_t)THREADS, sizeof(long));
+    tupc_sptr_t pre = upc_all_alloc((size_t)THREADS * 2, sizeof(long));
+    int bad = 0;
+    for (int k = 2; k < 5; k++) {
+        upc_coll_handle_t h[2];
+        post_two(src, all, pre, k, h);
+        upc_wait(h[1]);
+        upc_wait(h[0]);
+        upc_barrier();
+        const long T = THREADS;
+        bad |= *(long *)elem(all, MYTHREAD).addr != T * (T - 1) / 2 + T * k;
+        /* pre[1 + i] = the sum of src[0..i], the element of thread i + 1 */
+        for (int i = 0; i < THREADS; i++) {
+            tupc_sptr_t e = elem(pre, 1 + i);
+            if ((int)e.thread == MYTHREAD)
+                bad |= *(long *)e.addr != (long)i * (i + 1) / 2 + (long)(i + 1) * k;
+        }
+        upc_barrier();
+    }
+    upc_all_free(pre);
+    upc_all_free(all);
+    upc_all_free(src);
+    return bad ? 20 + MYTHREAD : 0;
 }
 
 /* A whole run: every thread writes its neighbour's element, and reads
@@ -92,6 +169,9 @@ int main(int argc, char **argv)
         expect("a whole run after it", tupc_run_opts(&o, whole, &round), 0);
         expect("the exiting run", tupc_run_opts(&o, exiting, NULL), 3);
         expect("a whole run after it", tupc_run_opts(&o, whole, &round), 0);
+        expect("the run that fails with posts outstanding", tupc_run_opts(&o, failing_posts, NULL),
+               TUPC_RUN_ERROR);
+        expect("posts in a whole run after it", tupc_run_opts(&o, whole_posts, NULL), 0);
     }
     if (!fails)
         printf("mpi_stop: every run as expected in each of %d processes\n", procs);
