@@ -38,11 +38,14 @@
  *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
  *    communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast, gather_all, exchange,
- *    reduce_allL (UPC_ADD, blocked as above) and permute (each process's
- *    16 MiB, its threads' blocks, to the next process) (UPC_ASYNC) with
- *    computation as long as the raw call, against MPI_Ibcast,
+ *    reduce_allL (UPC_ADD, blocked as above), permute (each process's
+ *    16 MiB, its threads' blocks, to the next process) and prefix_reduceL
+ *    into dst one element on (apart from src: by index ranges) (UPC_ASYNC)
+ *    with computation as long as the raw call, against MPI_Ibcast,
  *    MPI_Iallgather, MPI_Ialltoall, MPI_Iallreduce of one long (after each
- *    process's sum, which it cannot overlap) and MPI_Ialltoallv, with the
+ *    process's sum, which it cannot overlap), MPI_Ialltoallv and
+ *    MPI_Iexscan of one long (after the sum; the scan from its seed
+ *    after the wait), with the
  *    same computation: (comm + comp - both) /
  * min(comm, comp); on UPC_TEAM_ALL, then the broadcast and reduce_all on a split team of
  * every thread ("team").
@@ -102,10 +105,10 @@ static void spin_us(double us)
  * call: a broadcast of n bytes, a gather_all or an exchange of n / THREADS
  * bytes per block (n bytes of dst per thread; on UPC_TEAM_ALL). */
 static _Thread_local upc_team_t post_team = UPC_TEAM_ALL; /* each thread its own */
-enum { POST_BCAST, POST_GATHER_ALL, POST_EXCHANGE, POST_REDUCE_ALL, POST_PERMUTE };
+enum { POST_BCAST, POST_GATHER_ALL, POST_EXCHANGE, POST_REDUCE_ALL, POST_PERMUTE, POST_PREFIX };
 static _Thread_local int post_verb = POST_BCAST;
-static const char *const post_names[] = {"bcast", "gather_all", "exchange", "reduce_all",
-                                         "permute"};
+static const char *const post_names[] = {"bcast",      "gather_all", "exchange",
+                                         "reduce_all", "permute",    "prefix"};
 
 static void post_one(int tupc, size_t n, double comp, int leader)
 {
@@ -120,18 +123,26 @@ static void post_one(int tupc, size_t n, double comp, int leader)
             : post_verb == POST_EXCHANGE ? tupc_team_exchange(D, S, nb, MY | UPC_ASYNC, post_team)
             : post_verb == POST_PERMUTE /* each thread's n / per bytes to the next process */
                 ? tupc_team_permute(D, S, PERM, n / (size_t)per, MY | UPC_ASYNC, post_team)
-                : tupc_team_reduce_allL(D, S, UPC_ADD, ne, blk, NULL, MY | UPC_ASYNC, post_team);
+                : post_verb == POST_PREFIX /* dst one element on: apart, by index ranges */
+                      ? tupc_team_prefix_reduceL(tupc_ptr_add(D, 1, blk, sizeof(long)), S, UPC_ADD,
+                                                 ne, blk, NULL, MY | UPC_ASYNC, post_team)
+                      : tupc_team_reduce_allL(D, S, UPC_ADD, ne, blk, NULL, MY | UPC_ASYNC,
+                                              post_team);
         spin_us(comp);
         upc_wait(h);
     } else if (leader) {
         MPI_Request r;
         const int k = (int)((size_t)per * nb), k2 = (int)((size_t)per * (size_t)per * nb);
         long sum = 0, all;
-        if (post_verb == POST_REDUCE_ALL) { /* the process's sum, then one long */
-            const long *v = (const long *)raw_buf;
+        const long *v = (const long *)raw_buf;
+        if (post_verb == POST_REDUCE_ALL || post_verb == POST_PREFIX) /* the process's sum */
             for (size_t i = 0; i < (size_t)per * blk; i++)
                 sum += v[i];
+        if (post_verb == POST_REDUCE_ALL) { /* then one long */
             MPI_Iallreduce(&sum, &all, 1, MPI_LONG, MPI_SUM, raw_comm, &r);
+        } else if (post_verb == POST_PREFIX) { /* the seed; the scan after it */
+            all = 0;
+            MPI_Iexscan(&sum, &all, 1, MPI_LONG, MPI_SUM, raw_comm, &r);
         } else if (post_verb == POST_PERMUTE) { /* n bytes to the next process */
             const int np = THREADS / per, p = MYTHREAD / per;
             int cnt[2 * 64] = {0}, dsp[64] = {0};
@@ -147,6 +158,11 @@ static void post_one(int tupc, size_t n, double comp, int leader)
             MPI_Ialltoall(raw_buf, k2, MPI_BYTE, raw_out, k2, MPI_BYTE, raw_comm, &r);
         spin_us(comp);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
+        if (post_verb == POST_PREFIX) { /* the process's scan from its seed */
+            long *out = (long *)raw_out;
+            for (size_t i = 0; i < (size_t)per * blk; i++)
+                out[i] = all += v[i];
+        }
     }
 }
 
@@ -472,7 +488,7 @@ int tupc_main(int argc, char **argv)
     if (!only_overlap)
         team_figs(leader, sizes, reps);
     if (!only_team) {
-        for (post_verb = POST_BCAST; post_verb <= POST_PERMUTE; post_verb++)
+        for (post_verb = POST_BCAST; post_verb <= POST_PREFIX; post_verb++)
             overlap(max, leader);
         /* The broadcast and reduce_all on a split team of every thread. */
         tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &post_team);
