@@ -157,7 +157,18 @@ void tupc_heap_fini(void)
     free(heap_.parts);
     heap_.parts = NULL;
     tupc_arena_fini(&heap_.sym);
-    munmap(tupc_heap_base_, heap_.map_len);
+#if TUPC_HAVE_MPI
+    /* A run across processes that stopped early may leave a collective in
+     * flight (a leader's MPI_Ibcast cannot be cancelled) whose late bytes
+     * land in its dst: the next run's heap must not lie there, as it could
+     * if the range were unmapped (the next mapping may take the same
+     * address). The range stays reserved, its pages dropped. Relaxed: set
+     * before the threads ended. */
+    if (tupc_procs_ > 1 && atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+        madvise(tupc_heap_base_, heap_.map_len, MADV_DONTNEED);
+    else
+#endif
+        munmap(tupc_heap_base_, heap_.map_len);
     tupc_heap_base_ = NULL;
     tupc_impl_partition_size = 0;
 }
