@@ -486,6 +486,16 @@ void tupc_async_fini(void)
         pthread_join(async_.progress, NULL);
     }
     atomic_store_explicit(&async_.progress_started, 0, memory_order_relaxed);
+    /* Each parked job's step once more: in a run that stopped, a step that
+     * sees the stop ends its messages (a receive left posted would write
+     * into the job's memory once it is freed); in a run that ended well
+     * none is parked. The threads are joined: nobody else runs them. */
+    while (async_.phead) {
+        struct tupc_coll_request *r = async_.phead;
+        async_.phead = r->pnext;
+        const struct tupc_async_chunk *c = &r->chunk[r->parked_k];
+        (void)c->step(c->dst);
+    }
     /* A run that stopped may leave requests queued or jobs parked: their
      * memory goes with the teams, and the next run starts with neither. */
     async_.qhead = async_.qtail = NULL;

@@ -145,13 +145,13 @@ void tupc_mpi_hier_stop(void)
                 free(tupc_hier_.slot[i][k].p);
         for (int k = 0; k < 2; k++)
             free(tupc_hier_.big[k].p);
+        free(tupc_hier_.plan.perm); /* a permute's MPI_Iallgather and MPI_Ialltoallv */
+        free(tupc_hier_.plan.cnt);
+        for (int j = 0; j < tupc_local_threads_; j++)
+            free(tupc_hier_.m[j].own.p);
+        free(tupc_hier_.m);
     }
-    free(tupc_hier_.plan.perm);
-    free(tupc_hier_.plan.cnt);
     tupc_hier_.plan.perm = tupc_hier_.plan.cnt = NULL;
-    for (int j = 0; j < tupc_local_threads_; j++)
-        free(tupc_hier_.m[j].own.p);
-    free(tupc_hier_.m);
     tupc_hier_.m = NULL;
 }
 

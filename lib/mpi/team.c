@@ -39,13 +39,13 @@ struct tupc_mpi_team *tupc_mpi_team_all_;
 
 void tupc_mpi_team_unmake(struct tupc_mpi_team *g)
 {
-    if (!g)
+    /* Kept whole in a run that stopped early, its communicator and the
+     * buffers its calls' MPI requests may still use: see
+     * tupc_mpi_hier_stop. Relaxed: set before the threads ended (a team
+     * freed in a run that goes on has no message in flight). */
+    if (!g || atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
         return;
-    /* Not in a run that stopped early: see tupc_mpi_hier_stop. Relaxed:
-     * set before the threads ended (a team freed in a run that goes on
-     * has no message in flight). */
-    if (g->comm != MPI_COMM_NULL &&
-        !atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+    if (g->comm != MPI_COMM_NULL)
         MPI_Comm_free(&g->comm);
     for (int j = 0; g->m && j < g->L; j++)
         free(g->m[j].item.p);

@@ -296,15 +296,25 @@ void tupc_mpi_set_idle_work(int (*work)(void))
     pthread_mutex_unlock(&idle_lock);
 }
 
+static void idle_unlock(void *arg)
+{
+    (void)arg;
+    pthread_mutex_unlock(&idle_lock);
+}
+
 void tupc_mpi_idle(void)
 {
     tupc_mpi_progress();
     /* Not while the progress thread (or another idler) runs it. */
     if (pthread_mutex_trylock(&idle_lock) != 0)
         return;
+    /* A UPC thread leaves the run with pthread_exit where the work fails
+     * (tupc_fail): the lock must not go with it, or the progress thread and
+     * the run's end would wait for it forever. */
+    pthread_cleanup_push(idle_unlock, NULL);
     if (idle_work)
         (void)idle_work();
-    pthread_mutex_unlock(&idle_lock);
+    pthread_cleanup_pop(1);
 }
 
 size_t tupc_mpi_global_offset(size_t len)
