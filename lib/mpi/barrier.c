@@ -34,6 +34,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -80,6 +81,26 @@ int tupc_mpi_may_block(int yields)
     return yields ? stop_safe : block_ok;
 }
 
+/* The CPUs the node's processes may use, together: the union of their
+ * affinities (a Slurm cgroup or a taskset around mpirun holds fewer than
+ * the node has online), else the node's online CPUs. */
+static long node_cpus(void)
+{
+    cpu_set_t set;
+    int ok = sched_getaffinity(0, sizeof set, &set) == 0, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
+    if (all_ok) {
+        unsigned char bits[sizeof set];
+        memcpy(bits, &set, sizeof bits);
+        MPI_Allreduce(MPI_IN_PLACE, bits, (int)sizeof bits, MPI_UNSIGNED_CHAR, MPI_BOR, node);
+        memcpy(&set, bits, sizeof bits);
+        if (CPU_COUNT(&set) > 0)
+            return CPU_COUNT(&set);
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
+
 int tupc_mpi_barrier_start(char *err, size_t len)
 {
     int on_node = 1, all_here;
@@ -106,7 +127,7 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     /* The process's threads on the CPUs it may use, and the node's on the
      * node's (each process may be bound to CPUs of its own). The progress
      * thread sleeps between its calls: not counted. */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = node_cpus();
     /* A run that may stop early (return_on_error, or upc_global_exit
      * outside tupc_main: mpi/stop.c) never blocks: the other processes
      * may never post the reduction waited for. */
