@@ -9,40 +9,38 @@
 set -eu
 impl=$1 launcher=$2 prog=$3
 [ "$(nproc --all)" -ge 2 ] || exit 77 # one core: both processes share it
-case $impl in
-openmpi)
-    set -- --bind-to core -x TUPC_VERBOSE -np 2 "$prog" -n 1 2
-    [ "$(id -u)" -eq 0 ] && set -- --allow-run-as-root "$@"
-    ;;
-mpich) set -- -bind-to core -n 2 "$prog" -n 1 2 ;;
-esac
-out=$(TUPC_VERBOSE=1 "$launcher" "$@" 2>&1) || {
-    echo "$out"
-    exit 1
+
+# check WANT PATTERN WHAT [PREFIX...] -- LAUNCHER-OPTIONS...: two processes of
+# one thread under PREFIX and the launcher; WANT lines of their waits'
+# tunings must match PATTERN.
+check() {
+    want=$1 pattern=$2 what=$3
+    shift 3
+    pre=
+    while [ "$1" != -- ]; do
+        pre="$pre $1"
+        shift
+    done
+    shift
+    [ "$impl" = openmpi ] && [ "$(id -u)" -eq 0 ] && set -- --allow-run-as-root "$@"
+    [ "$impl" = openmpi ] && set -- -x TUPC_VERBOSE "$@"
+    out=$(TUPC_VERBOSE=1 $pre "$launcher" "$@" -np 2 "$prog" -n 1 2 2>&1) || {
+        echo "$out"
+        exit 1
+    }
+    echo "$out" | grep '^tupc: waits' || true
+    n=$(echo "$out" | grep -c "$pattern" || true)
+    [ "$n" -eq "$want" ] || {
+        echo "wait_tune.sh: expected $what"
+        exit 1
+    }
 }
-echo "$out" | grep '^tupc: waits' || true
-# The last tuning of each process is the one its run keeps.
-n=$(echo "$out" | grep -c '^tupc: waits spin 20000 times, yield 200, nap 0 (a CPU per thread)$' || true)
-[ "$n" -eq 2 ] || {
-    echo "wait_tune.sh: expected both processes to spin (a CPU per thread)"
-    exit 1
-}
-case $impl in
-openmpi)
-    set -- --oversubscribe --bind-to none -x TUPC_VERBOSE -np 2 "$prog" -n 1 2
-    [ "$(id -u)" -eq 0 ] && set -- --allow-run-as-root "$@"
-    ;;
-mpich) set -- -n 2 "$prog" -n 1 2 ;;
-esac
-out=$(TUPC_VERBOSE=1 taskset -c 0 "$launcher" "$@" 2>&1) || {
-    echo "$out"
-    exit 1
-}
-echo "$out" | grep '^tupc: waits' || true
-# Two tunings per process (tupc_run's by THREADS, then the crowd's), none
-# that spins.
-n=$(echo "$out" | grep -c '^tupc: waits.*(more threads than CPUs)$' || true)
-[ "$n" -eq 4 ] || {
-    echo "wait_tune.sh: expected both processes on one CPU not to spin (more threads than CPUs)"
-    exit 1
-}
+bind=--bind-to free="--oversubscribe --bind-to none"
+[ "$impl" = mpich ] && bind=-bind-to free=
+# A core each: the last tuning of each process (the one its run keeps) spins.
+check 2 '^tupc: waits spin 20000 times, yield 200, nap 0 (a CPU per thread)$' \
+    "both processes to spin (a CPU per thread)" -- $bind core
+# One CPU for both: two tunings per process (tupc_run's by THREADS, then the
+# crowd's), none that spins.
+check 4 '^tupc: waits.*(more threads than CPUs)$' \
+    "both processes on one CPU not to spin (more threads than CPUs)" taskset -c 0 -- $free
