@@ -280,6 +280,7 @@ static const struct tupc_mpi_li *poll_mpi(uint32_t e)
         int flag = 0;
         if (started == e && (int32_t)(atomic_load_explicit(&done, memory_order_relaxed) - e) < 0)
             MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        tupc_mpi_polled();
         if (flag)
             complete(e);
         pthread_mutex_unlock(&lock);

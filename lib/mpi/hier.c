@@ -168,6 +168,7 @@ void tupc_hier_finish(MPI_Request *r, const char *func)
     for (unsigned n = 0;; n++) {
         int flag = 0;
         MPI_Test(r, &flag, MPI_STATUS_IGNORE);
+        tupc_mpi_polled();
         if (flag) {
             if (n > 4096)
                 tupc_wait_napped(&ev);

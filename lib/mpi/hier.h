@@ -123,6 +123,7 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
     do {                                                                                           \
         if (tupc_hier_.block_copy) {                                                               \
             blocking;                                                                              \
+            tupc_mpi_polled();                                                                     \
         } else {                                                                                   \
             MPI_Request r_;                                                                        \
             posted;                                                                                \

@@ -157,6 +157,7 @@ void tupc_mpi_post_job(void *arg, size_t k)
     for (;;) {
         int flag = 0;
         MPI_Test(&j->r, &flag, MPI_STATUS_IGNORE);
+        tupc_mpi_polled();
         if (flag)
             break;
         /* Relaxed: the flag only says that the run is ending, and then

@@ -86,6 +86,7 @@ int tupc_hier_test_msgs(MPI_Request *r, int n)
         MPI_Test(&r[i], &flag, MPI_STATUS_IGNORE);
         all &= flag;
     }
+    tupc_mpi_polled();
     /* A message that never comes: the other process may have stopped, and
      * with no progress thread (TUPC_MPI_PROGRESS=0) nobody else looks. */
     if (!all)

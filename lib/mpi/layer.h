@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,6 +82,17 @@ void tupc_mpi_fence(void);
 void tupc_mpi_sync(void);
 /* Lets MPI progress the transfers that other processes make to this one. */
 void tupc_mpi_progress(void);
+/* A UPC thread has just let MPI progress (a test in a poll, a blocking
+ * call): the progress thread's ticks lengthen while they do (window.c).
+ * Relaxed: a count that only has to change; two threads that store the
+ * same value lose nothing, since the count changed. */
+extern _Atomic unsigned long tupc_mpi_polls_;
+static inline void tupc_mpi_polled(void)
+{
+    atomic_store_explicit(&tupc_mpi_polls_,
+                          atomic_load_explicit(&tupc_mpi_polls_, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
 /* What a thread that polls runs besides: the progress thread on every
  * tick, a long wait (tupc_mpi_idle) between naps. Set by the launcher
  * (the rescue of stalled posted work, coll/async.h) once the layer it
