@@ -185,7 +185,9 @@ static const struct var vars[] = {
      "how many times a waiting thread polls (with `pause`) before it yields"},
     {"TUPC_YIELD", parse_count, F(yield), NULL, 100000, NULL,
      "200, or 8 when THREADS exceed the CPUs", "how many times it then yields"},
-    {"TUPC_NAP", parse_count, F(nap), NULL, 100000, NULL, "0, or 100 when THREADS exceed the CPUs",
+    {"TUPC_NAP", parse_count, F(nap), NULL, 100000, NULL,
+     "0, or 100 when THREADS exceed the CPUs (across MPI processes: when more than two "
+     "threads share a CPU)",
      "how many 10 us sleeps it then takes before it sleeps on a futex"},
     {"TUPC_FENCE", parse_word, F(fence_symmetric), fences, 0, NULL,
      "`asymmetric` where membarrier(2) works, else `symmetric`",

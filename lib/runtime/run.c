@@ -398,7 +398,7 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
     atomic_store_explicit(&tupc_end_.status, 0, memory_order_relaxed);
     /* Across processes the MPI layer tunes again by its crowd (mpi/barrier.c):
      * THREADS counts other nodes' threads. */
-    tupc_wait_tune(tupc_run_.crowd > tupc_run_.cpus);
+    tupc_wait_tune(tupc_run_.crowd > tupc_run_.cpus, 1);
     /* The options' timeout, else the environment's, else 60 s. */
     run_.hang_timeout_s = o->hang_timeout > 0              ? o->hang_timeout
                           : o->hang_timeout < 0            ? 0

@@ -50,7 +50,7 @@ static struct wait_limits {
 } limits_ = {.spin = 4096, .yield = 64, .nap = 0};
 #define NAP_NS (10 * 1000)
 
-void tupc_wait_tune(int over)
+void tupc_wait_tune(int over, int naps)
 {
     /* With more threads than CPUs the thread we wait for may need our CPU:
      * spinning only delays it, so give the CPU up at once. Yielding hands
@@ -66,7 +66,7 @@ void tupc_wait_tune(int over)
      * yields 1.4-1.6x; these settings with the threads pinned in blocks
      * take 0.73x. With threads <= CPUs the thread we wait for runs: spin,
      * then yield. */
-    unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over ? 100u : 0u;
+    unsigned spin = over ? 0u : 20000u, yield = over ? 8u : 200u, nap = over && naps ? 100u : 0u;
     /* Tuning knobs, mainly for measuring (README, environment table),
      * validated by tupc_run. */
     const long spin_env = tupc_config_.spin, yield_env = tupc_config_.yield,

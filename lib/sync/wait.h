@@ -48,9 +48,10 @@ static inline int tupc_reached(uint32_t v, uint32_t t)
 
 /* How long a waiter spins, yields and naps before it sleeps; set per run
  * from whether more threads than CPUs share the CPUs this process may use
- * (`over`), or from TUPC_SPIN, TUPC_YIELD and TUPC_NAP (runtime/config.h);
- * and the fence (TUPC_FENCE). */
-void tupc_wait_tune(int over);
+ * (`over`) and whether naps pay there (`naps`; else a crowded waiter goes
+ * from its yields to the futex), or from TUPC_SPIN, TUPC_YIELD and TUPC_NAP
+ * (runtime/config.h); and the fence (TUPC_FENCE). */
+void tupc_wait_tune(int over, int naps);
 
 /* Who a wait depends on, for tupc_wait_peer. */
 #define TUPC_NO_PEER (-2)  /* nobody in particular: no check */

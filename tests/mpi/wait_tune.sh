@@ -6,13 +6,16 @@
 # the other processes' threads too. And two processes that share one CPU
 # (taskset around the launcher, as a cgroup would) must not spin, though the
 # node has more CPUs online: the node's CPUs are those its processes may use.
+# Those two, a thread each on one CPU, must not nap (two threads per CPU);
+# two threads each on one CPU must (four).
 set -eu
 impl=$1 launcher=$2 prog=$3
 [ "$(nproc --all)" -ge 2 ] || exit 77 # one core: both processes share it
 
 # check WANT PATTERN WHAT [PREFIX...] -- LAUNCHER-OPTIONS...: two processes of
-# one thread under PREFIX and the launcher; WANT lines of their waits'
+# $threads threads under PREFIX and the launcher; WANT lines of their waits'
 # tunings must match PATTERN.
+threads=1
 check() {
     want=$1 pattern=$2 what=$3
     shift 3
@@ -24,7 +27,7 @@ check() {
     shift
     [ "$impl" = openmpi ] && [ "$(id -u)" -eq 0 ] && set -- --allow-run-as-root "$@"
     [ "$impl" = openmpi ] && set -- -x TUPC_VERBOSE "$@"
-    out=$(TUPC_VERBOSE=1 $pre "$launcher" "$@" -np 2 "$prog" -n 1 2 2>&1) || {
+    out=$(TUPC_VERBOSE=1 $pre "$launcher" "$@" -np 2 "$prog" -n $threads $((2 * threads)) 2>&1) || {
         echo "$out"
         exit 1
     }
@@ -41,6 +44,12 @@ bind=--bind-to free="--oversubscribe --bind-to none"
 check 2 '^tupc: waits spin 20000 times, yield 200, nap 0 (a CPU per thread)$' \
     "both processes to spin (a CPU per thread)" -- $bind core
 # One CPU for both: two tunings per process (tupc_run's by THREADS, then the
-# crowd's), none that spins.
-check 4 '^tupc: waits.*(more threads than CPUs)$' \
+# crowd's), none that spins; the crowd's (two threads on the CPU) not to nap.
+check 4 '^tupc: waits spin 0 times.*(more threads than CPUs)$' \
     "both processes on one CPU not to spin (more threads than CPUs)" taskset -c 0 -- $free
+check 2 '^tupc: waits spin 0 times, yield 8, nap 0 (more threads than CPUs)$' \
+    "both processes on one CPU, a thread each, not to nap" taskset -c 0 -- $free
+# Two threads each on one CPU: every tuning naps.
+threads=2
+check 4 '^tupc: waits spin 0 times, yield 8, nap 100 (more threads than CPUs)$' \
+    "both processes on one CPU, two threads each, to nap" taskset -c 0 -- $free
