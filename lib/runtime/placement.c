@@ -1,6 +1,7 @@
 #include "runtime/placement.h"
 
 #include "runtime/config.h"
+#include "runtime/runtime.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -102,15 +103,23 @@ int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, cha
      * pinned, so the scheduler balances them. */
     int pin = !none && n > 0 && (threads <= n || threads % n == 0);
     int per_cpu = threads > n && n > 0 ? threads / n : 1;
+    /* Across processes mpirun places the processes (--bind-to): a thread
+     * pinned by its global number would land on another's CPU. Its
+     * memory still goes to the node of a CPU its process may use. */
+    const int across = tupc_procs_ > 1;
     for (int t = 0; t < threads; t++) {
-        cpu_of_thread[t] = pin ? cpus[t / per_cpu].cpu : -1;
+        cpu_of_thread[t] = pin && !across ? cpus[t / per_cpu].cpu : -1;
         node_of_thread[t] = pin && have_numa() ? cpus[t / per_cpu].node : -1;
     }
     free(cpus);
 
     if (tupc_config_.verbose) {
         fprintf(stderr, "tupc: %d threads on %d allowed CPUs, placement %s%s, NUMA %s\n", threads,
-                n, policy, pin ? "" : " (not pinned)", have_numa() ? "available" : "not available");
+                n, policy,
+                across ? " (not pinned: across MPI processes the launcher places them)"
+                : pin  ? ""
+                       : " (not pinned)",
+                have_numa() ? "available" : "not available");
         for (int t = 0; t < threads; t++)
             fprintf(stderr, "tupc:   thread %d: cpu %d, node %d\n", t, cpu_of_thread[t],
                     node_of_thread[t]);

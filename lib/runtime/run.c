@@ -509,12 +509,6 @@ static int run_claimed_opts(const tupc_options *opts, const char *bad_size, int 
     }
     if (tupc_place_threads(threads, cpu, node, err, sizeof err) != 0)
         goto fail;
-#if TUPC_HAVE_MPI
-    /* Across processes mpirun places the processes (--bind-to): a thread
-     * pinned by its global number would land on another's CPU. */
-    for (int t = 0; t < threads && tupc_procs_ > 1; t++)
-        cpu[t] = -1;
-#endif
     set_run_state(&o, threads, heap, cpu, node, gone);
     if (start_modules(err, sizeof err) != 0)
         goto fail;

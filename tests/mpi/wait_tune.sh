@@ -7,7 +7,8 @@
 # (taskset around the launcher, as a cgroup would) must not spin, though the
 # node has more CPUs online: the node's CPUs are those its processes may use.
 # Those two, a thread each on one CPU, must not nap (two threads per CPU);
-# two threads each on one CPU must (four).
+# two threads each on one CPU must (four). TUPC_VERBOSE's placement must
+# say that no thread is pinned (the launcher places them).
 set -eu
 impl=$1 launcher=$2 prog=$3
 [ "$(nproc --all)" -ge 2 ] || exit 77 # one core: both processes share it
@@ -32,6 +33,12 @@ check() {
         exit 1
     }
     echo "$out" | grep '^tupc: waits' || true
+    # Across processes the launcher places the threads: none pinned, and
+    # TUPC_VERBOSE must not say otherwise.
+    if echo "$out" | grep '^tupc:   thread [0-9]*: cpu [0-9]'; then
+        echo "wait_tune.sh: expected no thread pinned across processes"
+        exit 1
+    fi
     n=$(echo "$out" | grep -c "$pattern" || true)
     [ "$n" -eq "$want" ] || {
         echo "wait_tune.sh: expected $what"
