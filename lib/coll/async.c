@@ -199,10 +199,13 @@ static int run_chunk(struct tupc_coll_request *r, uint32_t k)
     /* Relaxed: a count that only has to move, read by the rescue. */
     atomic_fetch_add_explicit(&async_.ran, 1, memory_order_relaxed);
     if (c->step) {
-        if (!c->step(c->dst)) {
+        const int done = c->step(c->dst);
+        if (!done) {
             park(r, k);
             return 1;
         }
+        if (done == TUPC_ASYNC_KEEP_ARG)
+            r->job_arg = NULL;
     } else if (c->job) {
         c->job(c->dst, c->n);
     } else {
@@ -494,7 +497,8 @@ void tupc_async_fini(void)
         struct tupc_coll_request *r = async_.phead;
         async_.phead = r->pnext;
         const struct tupc_async_chunk *c = &r->chunk[r->parked_k];
-        (void)c->step(c->dst);
+        if (c->step(c->dst) == TUPC_ASYNC_KEEP_ARG)
+            r->job_arg = NULL;
     }
     /* A run that stopped may leave requests queued or jobs parked: their
      * memory goes with the teams, and the next run starts with neither. */

@@ -124,7 +124,10 @@ void tupc_async_add_job(struct tupc_coll_request *r, void (*job)(void *arg, size
  * is parked, and the runners take parked jobs in turn. A step never waits
  * for another job (another process's included): it returns 0 to be called
  * again, so that jobs never wait inside each other (coll/async.c). arg as
- * tupc_async_add_job's. */
+ * tupc_async_add_job's, but a step that ends with TUPC_ASYNC_KEEP_ARG
+ * (done) leaves arg allocated for good: a stopped run's send that MPI may
+ * still read from it. */
+enum { TUPC_ASYNC_KEEP_ARG = 2 };
 void tupc_async_add_steps(struct tupc_coll_request *r, int (*step)(void *arg), void *arg);
 
 /* Posts r (its copies go to the progress thread) and returns it as the

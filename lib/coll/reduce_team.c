@@ -281,6 +281,8 @@ post_reduction(const struct tupc_red_type *ty, const struct tupc_mpi_call *mc, s
     on.team = t; /* UPC_TEAM_ALL's part too */
     p = tupc_mpi_team_reduce_post_ranges(&on, ty, kind, excl, dst, src, op, nelems, blk_size, fn,
                                          &job, &mark);
+    _Static_assert((int)TUPC_MPI_STEP_KEEP == (int)TUPC_ASYNC_KEEP_ARG,
+                   "the step's and the queue's keep");
     if (job)
         tupc_async_add_steps(r, tupc_mpi_team_ranges_step, job);
     return tupc_async_post_also(r, NULL, NULL, mark, p);

@@ -187,10 +187,12 @@ struct tupc_hier_where {
 int tupc_hier_test_msgs(MPI_Request *r, int n);
 /* For a job that a stopping run ends with messages in flight: cancels
  * them (a receive then never writes into the job) and lets MPI keep the
- * sends that cannot be cancelled. */
-void tupc_hier_drop_msgs(MPI_Request *r, int n);
-/* A job's wait for its n messages r, running queued chunks meanwhile; 0
- * if the run stops first (nobody waits for the post then). */
+ * sends that cannot be cancelled; returns how many it kept, whose
+ * buffers MPI may still read and the job must not free. */
+int tupc_hier_drop_msgs(MPI_Request *r, int n);
+/* A job's wait for its n messages r, running queued chunks meanwhile: 1
+ * once they are done; if the run stops first (nobody waits for the post
+ * then), 0, or -1 where MPI kept sends whose buffers must stay. */
 int tupc_hier_post_msgs(MPI_Request *r, int n);
 
 /* The leaders' exclusive scan of the process partials *in, in process

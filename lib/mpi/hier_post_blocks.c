@@ -109,8 +109,8 @@ void tupc_mpi_reduce_blocks_job(void *arg, size_t k)
         tupc_hier_fold_blocks(j->ty, j->op, j->f, t, j->src, j->nelems, j->k.B,
                               all + first[t] * es);
     }
-    if (tupc_hier_post_msgs(j->r, exchange(j, all, first)) &&
-        (j->what != 0 || j->w.me == j->w.root) && nb) {
+    const int got = tupc_hier_post_msgs(j->r, exchange(j, all, first));
+    if (got > 0 && (j->what != 0 || j->w.me == j->w.root) && nb) {
         char *seeds = prefix ? all + nb * es : NULL;
         union tupc_red_val total;
         combine(j, all, first, seeds, &total);
@@ -122,7 +122,8 @@ void tupc_mpi_reduce_blocks_job(void *arg, size_t k)
         if (j->what == 0)
             memcpy(j->dst.addr, &total, es);
     }
-    free(all);
+    if (got >= 0) /* else a stopped run's send may still read it: kept, as its communicators */
+        free(all);
     free(first);
     /* Release: dst, for the requests' acquire (nobody waits once the run
      * stops). */

@@ -94,32 +94,37 @@ int tupc_hier_test_msgs(MPI_Request *r, int n)
     return all;
 }
 
-void tupc_hier_drop_msgs(MPI_Request *r, int n)
+int tupc_hier_drop_msgs(MPI_Request *r, int n)
 {
     /* A cancelled receive completes at once, so MPI writes nothing into
      * the job's memory once it is freed; a send that cannot be cancelled
      * waits for a receive that will never be posted (the other processes
      * stop too, and the stopped run's communicators are never freed, so
      * that no later run meets its messages: tupc_mpi_hier_stop): it is
-     * given to MPI, which never reads it again. */
+     * given to MPI. A large send (past the eager limit) whose receive
+     * matched before the receiver cancelled is still being read, by MPI
+     * or by the receiver itself (Open MPI's single copy): its buffer must
+     * outlive it, and so the caller keeps it. */
     for (int i = 0; i < n; i++)
         if (r[i] != MPI_REQUEST_NULL)
             MPI_Cancel(&r[i]);
     for (int k = 0; k < 1000 && !tupc_hier_test_msgs(r, n); k++)
         sched_yield();
+    int kept = 0;
     for (int i = 0; i < n; i++)
-        if (r[i] != MPI_REQUEST_NULL)
+        if (r[i] != MPI_REQUEST_NULL) {
             MPI_Request_free(&r[i]);
+            kept++;
+        }
+    return kept;
 }
 
 int tupc_hier_post_msgs(MPI_Request *r, int n)
 {
     while (!tupc_hier_test_msgs(r, n)) {
         /* Relaxed: the flag only says that the run is ending. */
-        if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed)) {
-            tupc_hier_drop_msgs(r, n);
-            return 0;
-        }
+        if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+            return tupc_hier_drop_msgs(r, n) ? -1 : 0;
         if (!tupc_async_help_any_())
             sched_yield();
     }
@@ -142,7 +147,7 @@ void tupc_mpi_reduce_post_job(void *arg, size_t k)
         if (combines)
             MPI_Irecv(&j->at[q], (int)sizeof j->at[q], MPI_BYTE, q, tag, j->w.comm, &j->r[n++]);
     }
-    if (!tupc_hier_post_msgs(j->r, n))
+    if (tupc_hier_post_msgs(j->r, n) <= 0) /* the job's memory lives as long as the request */
         return;
     if (combines) {
         struct tupc_hier_pair all = {0};

@@ -187,6 +187,10 @@ uint32_t tupc_mpi_team_reduce_post_ranges(const struct tupc_mpi_call *c,
                                           tupc_sptr_t dst, tupc_sptr_t src, upc_op_t op,
                                           size_t nelems, size_t blk_size, void (*f)(void),
                                           void **job, tupc_word **mark);
+/* 0: to be called again; 1: done; TUPC_MPI_STEP_KEEP: done in a stopped
+ * run whose sends MPI may still read from arg, which must stay allocated
+ * (coll/async.h's TUPC_ASYNC_KEEP_ARG). */
+enum { TUPC_MPI_STEP_KEEP = 2 };
 int tupc_mpi_team_ranges_step(void *arg);
 
 /* ---- hier_post_reduce.c: reductions posted on a team ------------------- */

@@ -165,10 +165,8 @@ int tupc_mpi_team_ranges_step(void *arg)
     struct ranges_post *j = arg;
     /* Relaxed: the flag only says that the run is ending; nobody waits for
      * this post then. */
-    if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed)) {
-        tupc_hier_drop_msgs(j->r, j->step ? j->nr : 0);
-        return 1;
-    }
+    if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+        return tupc_hier_drop_msgs(j->r, j->step ? j->nr : 0) ? TUPC_MPI_STEP_KEEP : 1;
     struct tupc_red_lay L;
     tupc_red_lay_init(&L, j->src, j->nelems, j->B, j->ty->size, 0);
     if (j->step == 0) {

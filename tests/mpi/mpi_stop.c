@@ -6,7 +6,9 @@
  * - upc_global_exit(3) by thread 0 while the others wait: every process's
  *   tupc_run returns 3;
  * - an error while posted reductions across processes are outstanding
- *   (their jobs queued, parked or waiting for messages);
+ *   (their jobs queued, parked or waiting for messages), small, and large
+ *   enough that their messages pass both MPIs' eager limits (a send MPI
+ *   may still read from the job's buffer after the stop);
  * - after each, a whole run works: its barriers and data are its own, no
  *   stop of the stopped run reaches it, and its posts start from nothing of
  *   the stopped run's.
@@ -97,6 +99,32 @@ static int failing_posts(void *arg)
     return 0; /* not reached: the last thread never gets here */
 }
 
+/* The same with a prefix reduction whose block totals are 1 MiB per thread
+ * (blocks of one long, dst and src alike: by blocks, hier_post_blocks.c),
+ * posted twice so that one may be in flight when the stop comes. */
+static int failing_big_posts(void *arg)
+{
+    (void)arg;
+    enum { PER = 1 << 17 }; /* elements per thread */
+    upc_lock_t *l = upc_all_lock_alloc();
+    tupc_sptr_t src = upc_all_alloc((size_t)THREADS * PER, sizeof(long));
+    tupc_sptr_t dst = upc_all_alloc((size_t)THREADS * PER, sizeof(long));
+    long *mine = (long *)elem(src, MYTHREAD).addr; /* blocks of one: contiguous here */
+    for (int i = 0; i < PER; i++)
+        mine[i] = i;
+    upc_barrier();
+    const upc_flag_t f = UPC_IN_NOSYNC | UPC_OUT_MYSYNC | UPC_ASYNC;
+    const size_t n = (size_t)THREADS * PER;
+    upc_coll_handle_t h[2];
+    h[0] = tupc_team_prefix_reduceL(dst, src, UPC_ADD, n, 1, NULL, f, UPC_TEAM_ALL);
+    h[1] = tupc_team_prefix_reduceL(dst, src, UPC_ADD, n, 1, NULL, f, UPC_TEAM_ALL);
+    if (MYTHREAD == THREADS - 1)
+        upc_unlock(l); /* not held: an error */
+    upc_waitall(2, h);
+    upc_barrier();
+    return 0; /* not reached */
+}
+
 /* A whole run of the same posts: every result right, nothing of the
  * stopped run's jobs or messages in the way. */
 static int whole_posts(void *arg)
@@ -171,6 +199,9 @@ int main(int argc, char **argv)
         expect("a whole run after it", tupc_run_opts(&o, whole, &round), 0);
         expect("the run that fails with posts outstanding", tupc_run_opts(&o, failing_posts, NULL),
                TUPC_RUN_ERROR);
+        expect("posts in a whole run after it", tupc_run_opts(&o, whole_posts, NULL), 0);
+        expect("the run that fails with large posts outstanding",
+               tupc_run_opts(&o, failing_big_posts, NULL), TUPC_RUN_ERROR);
         expect("posts in a whole run after it", tupc_run_opts(&o, whole_posts, NULL), 0);
     }
     if (!fails)
