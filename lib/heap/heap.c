@@ -162,9 +162,9 @@ void tupc_heap_fini(void)
      * flight (a leader's MPI_Ibcast cannot be cancelled) whose late bytes
      * land in its dst: the next run's heap must not lie there, as it could
      * if the range were unmapped (the next mapping may take the same
-     * address). The range stays reserved, its pages dropped. Relaxed: set
-     * before the threads ended. */
-    if (tupc_procs_ > 1 && atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+     * address). The range stays reserved, its pages dropped, where the run
+     * stopped in any process. */
+    if (tupc_procs_ > 1 && tupc_run_keeps_mpi_state())
         madvise(tupc_heap_base_, heap_.map_len, MADV_DONTNEED);
     else
 #endif

@@ -136,8 +136,8 @@ void tupc_mpi_hier_stop(void)
      * run's, whose receives would then match them (MPICH: "Message
      * truncated", mpi_stop), and a collective the leaders left may still
      * write into their buffers. Both are kept (a leak per stopped run).
-     * Relaxed: set before the threads ended. */
-    if (!atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed)) {
+     * Whether any process stopped, so that every process frees the same. */
+    if (!tupc_run_keeps_mpi_state()) {
         MPI_Comm_free(&tupc_hier_.partials);
         MPI_Comm_free(&tupc_hier_.comm);
         for (int i = 0; i < TUPC_HIER_SLOTS; i++)

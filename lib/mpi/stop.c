@@ -103,6 +103,7 @@ int tupc_mpi_run_status(int stopped, int first_failed, int status, char *line, s
                {first_failed, status}},
       res[2];
     MPI_Allreduce(in, res, 2, MPI_2INT, MPI_MINLOC, tupc_mpi_comm_);
+    tupc_end_.stopped_anywhere = res[0].key < 2;
     int senders;
     MPI_Allreduce(&mine, &senders, 1, MPI_INT, MPI_SUM, tupc_mpi_comm_);
     /* Every stop sent to this process arrives before the next run. */

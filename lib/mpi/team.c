@@ -41,9 +41,9 @@ void tupc_mpi_team_unmake(struct tupc_mpi_team *g)
 {
     /* Kept whole in a run that stopped early, its communicator and the
      * buffers its calls' MPI requests may still use: see
-     * tupc_mpi_hier_stop. Relaxed: set before the threads ended (a team
-     * freed in a run that goes on has no message in flight). */
-    if (!g || atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
+     * tupc_mpi_hier_stop (a team freed in a run that goes on has no
+     * message in flight). */
+    if (!g || tupc_run_keeps_mpi_state())
         return;
     if (g->comm != MPI_COMM_NULL)
         MPI_Comm_free(&g->comm);

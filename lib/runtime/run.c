@@ -393,6 +393,7 @@ static void set_run_state(const tupc_options *o, int threads, size_t heap, int *
                                               : TUPC_CHECK_DEFAULT;
     tupc_impl_threads = threads;
     atomic_store_explicit(&tupc_end_.stopping, 0, memory_order_relaxed);
+    tupc_end_.stopped_anywhere = 0;
     atomic_store_explicit(&tupc_end_.gone, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.left, 0, memory_order_relaxed);
     atomic_store_explicit(&tupc_end_.status, 0, memory_order_relaxed);

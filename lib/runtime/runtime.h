@@ -5,6 +5,7 @@
 #include <upc.h>
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* The check level of the run (TUPC_CHECKS, tupc_options.checks): what the
@@ -58,8 +59,23 @@ struct tupc_run_end {
     /* Threads that left through tupc_thread_leave (a stopped run), so that
      * upc_global_exit can tell when every other thread is out of the run. */
     _Atomic int left;
+    /* Across processes, from the run's end on (mpi/stop.c, every process
+     * alike): whether the run stopped in any process. What a stopped run
+     * keeps for the MPI requests it may have left in flight (communicators,
+     * buffers, the heap's range) follows it, not this process's stopping:
+     * a process whose threads had all returned before the stop reached it
+     * freed communicators that the others kept, and MPI_Comm_free is
+     * collective. Plain: written and read by the thread that ends the run. */
+    int stopped_anywhere;
 };
 extern struct tupc_run_end tupc_end_;
+/* Whether the run's MPI state is to be kept (see stopped_anywhere).
+ * Relaxed: stopping was set before the threads ended. */
+static inline int tupc_run_keeps_mpi_state(void)
+{
+    return tupc_end_.stopped_anywhere ||
+           atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed);
+}
 
 /* The run's exit status of a stop's status (tupc_end_.status, not 0). */
 static inline int tupc_stop_exit_status(int stopped)

@@ -5,6 +5,10 @@
  *   tupc_last_error names the error in every process;
  * - upc_global_exit(3) by thread 0 while the others wait: every process's
  *   tupc_run returns 3;
+ * - an error after every thread of the first process has returned (that
+ *   process's run is over when the stop comes): every tupc_run still
+ *   returns TUPC_RUN_ERROR, and every process keeps or frees the stopped
+ *   run's MPI state alike;
  * - an error while posted reductions across processes are outstanding
  *   (their jobs queued, parked or waiting for messages), small, and large
  *   enough that their messages pass both MPIs' eager limits (a send MPI
@@ -44,6 +48,23 @@ static int failing(void *arg)
     upc_barrier();
     upc_barrier();
     return 0; /* not reached: the barrier never completes */
+}
+
+static int per; /* threads per process */
+
+static int early_return(void *arg)
+{
+    (void)arg;
+    upc_lock_t *l = upc_all_lock_alloc();
+    upc_barrier();
+    if (MYTHREAD < per)
+        return 0; /* the first process is done */
+    if (MYTHREAD == THREADS - 1) {
+        nap_ms(100);
+        upc_unlock(l); /* not held: an error */
+    }
+    upc_barrier(); /* never completes: the first process's threads are gone */
+    return 0;
 }
 
 static int exiting(void *arg)
@@ -185,7 +206,7 @@ static void expect(const char *what, int rc, int want)
 int main(int argc, char **argv)
 {
     procs = argc > 1 ? atoi(argv[1]) : 1;
-    int per = argc > 2 ? atoi(argv[2]) : 2;
+    per = argc > 2 ? atoi(argv[2]) : 2;
     tupc_options o = {.threads = per, .return_on_error = 1, .quiet = 1};
     for (int round = 1; round <= 2; round++) {
         expect("the failing run", tupc_run_opts(&o, failing, NULL), TUPC_RUN_ERROR);
@@ -194,6 +215,9 @@ int main(int argc, char **argv)
                     tupc_last_error());
             fails++;
         }
+        expect("a whole run after it", tupc_run_opts(&o, whole, &round), 0);
+        expect("the run that fails after a process is done", tupc_run_opts(&o, early_return, NULL),
+               TUPC_RUN_ERROR);
         expect("a whole run after it", tupc_run_opts(&o, whole, &round), 0);
         expect("the exiting run", tupc_run_opts(&o, exiting, NULL), 3);
         expect("a whole run after it", tupc_run_opts(&o, whole, &round), 0);
