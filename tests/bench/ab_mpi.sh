@@ -4,10 +4,13 @@
 # rounds, so that both see the same phases of the VM. For each figure: the
 # median over the rounds of tupc's ns per call in A and in B, B / A, and
 # the median of each side's ratio to the raw MPI call of its own run.
-#   tests/bench/ab_mpi.sh A_BUILD B_BUILD [-r R] [-np P] [-n T] [-- ARGS...]
+#   tests/bench/ab_mpi.sh A_BUILD B_BUILD [-r R] [-np P] [-n T] [-ea VAR=VALUE]
+#       [-- ARGS...]
 # A_BUILD and B_BUILD are builds configured with -Dmpi=enabled on the same
 # MPI (the launcher is chosen by the build's mpi_impl); ARGS go to
-# bench_coll after its repetitions (default 200), e.g. `200 team`.
+# bench_coll after its repetitions (default 200), e.g. `200 team`. -ea sets
+# an environment variable for A's runs only (the same build twice then
+# compares a setting with the default).
 # Example, the tree at some commit against this one (Open MPI):
 #   git worktree add /tmp/base COMMIT && (cd /tmp/base && meson setup
 #     build-mpi-openmpi -Dmpi=enabled -Dmpi_impl=openmpi &&
@@ -15,15 +18,16 @@
 #   tests/bench/ab_mpi.sh /tmp/base/build-mpi-openmpi build-mpi-openmpi -np 2 -n 2
 set -euo pipefail
 usage() {
-    echo "usage: $0 A_BUILD B_BUILD [-r R] [-np P] [-n T] [-- ARGS...]" >&2
+    echo "usage: $0 A_BUILD B_BUILD [-r R] [-np P] [-n T] [-ea VAR=VALUE] [-- ARGS...]" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
 A=$1 B=$2
 shift 2
-R=3 P=2 T=2
+R=3 P=2 T=2 ea=
 while [ $# -gt 0 ]; do
     case $1 in
+    -ea) ea=$2; shift 2 ;;
     -r) R=$2; shift 2 ;;
     -np) P=$2; shift 2 ;;
     -n) T=$2; shift 2 ;;
@@ -51,11 +55,15 @@ trap 'rm -rf "$tmp"' EXIT
 export UPC_SHARED_HEAP_SIZE=${UPC_SHARED_HEAP_SIZE:-256M}
 for r in $(seq "$R"); do
     for side in A B; do
-        dir=$A
+        dir=$A env=(env) x=()
         [ "$side" = B ] && dir=$B
+        if [ "$side" = A ] && [ -n "$ea" ]; then
+            env=(env "$ea")
+            [ "$impl" = openmpi ] && x=(-x "${ea%%=*}")
+        fi
         [ -x "$probe" ] && "$probe" >&2
-        echo "ab_mpi.sh: round $r of $R, $side ($dir), $impl $P x $T" >&2
-        "${launch[@]}" "$dir/tests/mpi/bench_coll" -n "$T" "$@" >"$tmp/$side.$r"
+        echo "ab_mpi.sh: round $r of $R, $side ($dir${ea:+, A with $ea}), $impl $P x $T" >&2
+        "${env[@]}" "${launch[@]}" "${x[@]}" "$dir/tests/mpi/bench_coll" -n "$T" "$@" >"$tmp/$side.$r"
     done
 done
 [ -x "$probe" ] && "$probe" >&2
