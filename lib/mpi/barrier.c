@@ -29,6 +29,7 @@
 #include "mpi/layer.h"
 
 #include "check/error.h"
+#include "runtime/config.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
@@ -83,22 +84,71 @@ int tupc_mpi_may_block(int yields)
 
 /* The CPUs the node's processes may use, together: the union of their
  * affinities (a Slurm cgroup or a taskset around mpirun holds fewer than
- * the node has online), else the node's online CPUs. */
-static long node_cpus(void)
+ * the node has online), else the node's online CPUs. *same: every process
+ * of the node may use all of them (the launcher bound none), and the
+ * union is in *all. */
+static long node_cpus(cpu_set_t *all, int *same)
 {
     cpu_set_t set;
     int ok = sched_getaffinity(0, sizeof set, &set) == 0, all_ok;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
+    *same = 0;
     if (all_ok) {
         unsigned char bits[sizeof set];
         memcpy(bits, &set, sizeof bits);
         MPI_Allreduce(MPI_IN_PLACE, bits, (int)sizeof bits, MPI_UNSIGNED_CHAR, MPI_BOR, node);
-        memcpy(&set, bits, sizeof bits);
-        if (CPU_COUNT(&set) > 0)
-            return CPU_COUNT(&set);
+        memcpy(all, bits, sizeof bits);
+        int mine = CPU_EQUAL(&set, all);
+        MPI_Allreduce(&mine, same, 1, MPI_INT, MPI_MIN, node);
+        if (CPU_COUNT(all) > 0)
+            return CPU_COUNT(all);
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? n : 1;
+}
+
+/* Where every process of the node may use the same CPUs and they divide
+ * evenly among the processes, each process's threads are pinned to a
+ * share of its own, as runtime/placement.c pins one process's (one CPU
+ * each, else equal blocks; other counts stay unpinned). Left to the
+ * scheduler, 2 x 2 on 2 CPUs put the two leaders on one CPU in some runs
+ * (their MPI calls then take turns): an 8-byte gather_all took 29 us
+ * there, 11-13 us with each process on a CPU of its own, and the unpinned
+ * runs went either way (9 or 28 us; tests/mpi/bench_loop, both MPIs).
+ * Where the launcher bound the processes (--bind-to core, a taskset per
+ * rank) it placed them: nothing changes. */
+static void share_node(const cpu_set_t *all, long ncpu, int on_node)
+{
+    const int L = tupc_local_threads_;
+    const long k = ncpu / on_node;
+    if (tupc_config_.placement == TUPC_PLACE_NONE || on_node < 2 || ncpu % on_node != 0 ||
+        (L > k && L % k != 0))
+        return;
+    int r;
+    MPI_Comm_rank(node, &r);
+    int from = -1, to = -1; /* this process's share, in the union's order */
+    for (int c = 0, i = 0; c < CPU_SETSIZE && to < 0; c++) {
+        if (!CPU_ISSET(c, all))
+            continue;
+        if (i == r * k)
+            from = c;
+        for (int j = 0; j < L && i >= r * k && i < (r + 1) * k; j++)
+            if ((L <= k ? j : j / (L / k)) == i - r * k)
+                tupc_run_.cpu_of_thread[tupc_first_thread_ + j] = c;
+        if (i == (r + 1) * k - 1)
+            to = c;
+        i++;
+    }
+    if (tupc_config_.verbose && from == to)
+        fprintf(stderr,
+                "tupc: the node's %d processes share its %ld CPUs: this process's %d threads "
+                "pinned to CPU %d\n",
+                on_node, ncpu, L, from);
+    else if (tupc_config_.verbose)
+        fprintf(stderr,
+                "tupc: the node's %d processes share its %ld CPUs: this process's %d threads "
+                "pinned to CPUs %d to %d\n",
+                on_node, ncpu, L, from, to);
 }
 
 int tupc_mpi_barrier_start(char *err, size_t len)
@@ -127,7 +177,11 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     /* The process's threads on the CPUs it may use, and the node's on the
      * node's (each process may be bound to CPUs of its own). The progress
      * thread sleeps between its calls: not counted. */
-    long cpus = node_cpus();
+    cpu_set_t all;
+    int same;
+    long cpus = node_cpus(&all, &same);
+    if (same)
+        share_node(&all, cpus, on_node);
     /* A run that may stop early (return_on_error, or upc_global_exit
      * outside tupc_main: mpi/stop.c) never blocks: the other processes
      * may never post the reduction waited for. */

@@ -8,7 +8,9 @@
 # node has more CPUs online: the node's CPUs are those its processes may use.
 # Those two, a thread each on one CPU, must not nap (two threads per CPU);
 # two threads each on one CPU must (four). TUPC_VERBOSE's placement must
-# say that no thread is pinned (the launcher places them).
+# say that no thread is pinned by THREADS (the launcher places them); where
+# the launcher bound none and the node's CPUs divide evenly, each process's
+# threads go to a share of their own, a different one in each process.
 set -eu
 impl=$1 launcher=$2 prog=$3
 [ "$(nproc --all)" -ge 2 ] || exit 77 # one core: both processes share it
@@ -33,6 +35,7 @@ check() {
         exit 1
     }
     echo "$out" | grep '^tupc: waits' || true
+    echo "$out" | grep '^tupc: the node' || true
     # Across processes the launcher places the threads: none pinned, and
     # TUPC_VERBOSE must not say otherwise.
     if echo "$out" | grep '^tupc:   thread [0-9]*: cpu [0-9]'; then
@@ -60,3 +63,18 @@ check 2 '^tupc: waits spin 0 times, yield 8, nap 0 (more threads than CPUs)$' \
 threads=2
 check 4 '^tupc: waits spin 0 times, yield 8, nap 100 (more threads than CPUs)$' \
     "both processes on one CPU, two threads each, to nap" taskset -c 0 -- $free
+# Bound by nobody, a node whose CPUs divide between the two processes:
+# each process's two threads pinned to its own share.
+threads=2
+cpus=$(nproc)
+share=0
+[ $((cpus % 2)) -eq 0 ] && share=2
+check $share "^tupc: the node's 2 processes share its $cpus CPUs: this process's 2 threads pinned" \
+    "each process's threads pinned to a share of the node's CPUs" -- $free
+if [ $share -eq 2 ]; then
+    shares=$(echo "$out" | grep "^tupc: the node's" | sed 's/.*pinned to //' | sort -u | wc -l)
+    [ "$shares" -eq 2 ] || {
+        echo "wait_tune.sh: expected the two processes on different CPUs"
+        exit 1
+    }
+fi
