@@ -124,21 +124,33 @@ static void share_node(const cpu_set_t *all, long ncpu, int on_node)
     if (tupc_config_.placement == TUPC_PLACE_NONE || on_node < 2 || ncpu % on_node != 0 ||
         (L > k && L % k != 0))
         return;
-    int r;
-    MPI_Comm_rank(node, &r);
-    int from = -1, to = -1; /* this process's share, in the union's order */
-    for (int c = 0, i = 0; c < CPU_SETSIZE && to < 0; c++) {
-        if (!CPU_ISSET(c, all))
-            continue;
-        if (i == r * k)
-            from = c;
-        for (int j = 0; j < L && i >= r * k && i < (r + 1) * k; j++)
-            if ((L <= k ? j : j / (L / k)) == i - r * k)
-                tupc_run_.cpu_of_thread[tupc_first_thread_ + j] = c;
-        if (i == (r + 1) * k - 1)
-            to = c;
-        i++;
-    }
+    /* The threads of every process of the node, by node rank: this
+     * process pins its own; the others' CPUs keep its posted calls'
+     * progress thread (coll/async.c) off their shares. Threads are
+     * numbered by MPI rank, L per process. */
+    int me, cpu_at[CPU_SETSIZE]; /* the union's CPUs in order */
+    MPI_Comm_rank(node, &me);
+    for (int c = 0, i = 0; c < CPU_SETSIZE && i < ncpu; c++)
+        if (CPU_ISSET(c, all))
+            cpu_at[i++] = c;
+    int *q = malloc(sizeof *q * 2 * (size_t)on_node);
+    if (!q)
+        return; /* unpinned: the scheduler places them */
+    int *rank_of = q + on_node;
+    MPI_Group node_group, all_group;
+    MPI_Comm_group(node, &node_group);
+    MPI_Comm_group(tupc_mpi_comm_, &all_group);
+    for (int i = 0; i < on_node; i++)
+        q[i] = i;
+    MPI_Group_translate_ranks(node_group, on_node, q, all_group, rank_of);
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&all_group);
+    for (int i = 0; i < on_node; i++)
+        for (int j = 0; j < L; j++)
+            tupc_run_.cpu_of_thread[rank_of[i] * L + j] =
+                cpu_at[i * k + (L <= k ? j : j / (L / k))];
+    free(q);
+    const int from = cpu_at[me * k], to = cpu_at[me * k + k - 1];
     if (tupc_config_.verbose && from == to)
         fprintf(stderr,
                 "tupc: the node's %d processes share its %ld CPUs: this process's %d threads "
