@@ -30,6 +30,7 @@
 
 #include "check/error.h"
 #include "runtime/config.h"
+#include "runtime/placement.h"
 #include "runtime/runtime.h"
 #include "sync/wait.h"
 
@@ -109,8 +110,8 @@ static long node_cpus(cpu_set_t *all, int *same)
 
 /* Where every process of the node may use the same CPUs and they divide
  * evenly among the processes, each process's threads are pinned to a
- * share of its own, as runtime/placement.c pins one process's (one CPU
- * each, else equal blocks; other counts stay unpinned). Left to the
+ * share of its own by the rule that pins one process's threads
+ * (tupc_place_index; other counts stay unpinned). Left to the
  * scheduler, 2 x 2 on 2 CPUs put the two leaders on one CPU in some runs
  * (their MPI calls then take turns): an 8-byte gather_all took 29 us
  * there, 11-13 us with each process on a CPU of its own, and the unpinned
@@ -119,10 +120,9 @@ static long node_cpus(cpu_set_t *all, int *same)
  * rank) it placed them: nothing changes. */
 static void share_node(const cpu_set_t *all, long ncpu, int on_node)
 {
-    const int L = tupc_local_threads_;
-    const long k = ncpu / on_node;
+    const int L = tupc_local_threads_, k = (int)(ncpu / on_node);
     if (tupc_config_.placement == TUPC_PLACE_NONE || on_node < 2 || ncpu % on_node != 0 ||
-        (L > k && L % k != 0))
+        tupc_place_index(0, L, k) < 0)
         return;
     /* The threads of every process of the node, by node rank: this
      * process pins its own; the others' CPUs keep its posted calls'
@@ -147,8 +147,7 @@ static void share_node(const cpu_set_t *all, long ncpu, int on_node)
     MPI_Group_free(&all_group);
     for (int i = 0; i < on_node; i++)
         for (int j = 0; j < L; j++)
-            tupc_run_.cpu_of_thread[rank_of[i] * L + j] =
-                cpu_at[i * k + (L <= k ? j : j / (L / k))];
+            tupc_run_.cpu_of_thread[rank_of[i] * L + j] = cpu_at[i * k + tupc_place_index(j, L, k)];
     free(q);
     const int from = cpu_at[me * k], to = cpu_at[me * k + k - 1];
     if (tupc_config_.verbose && from == to)

@@ -68,26 +68,6 @@ static int (*idle_work)(void);
 
 _Atomic unsigned long tupc_mpi_polls_;
 
-/* The tick's length: the period, or up to ten times it while the UPC
- * threads poll MPI themselves (tupc_mpi_polled): each tick wakes a thread
- * that takes a CPU from them, and at 2 x 2 on 2 CPUs ticks of 200 us made
- * 8-byte exchanges 2-4 times slower than no progress thread at all (and
- * ticks of 20 us 10-20 times). MPI progresses every transfer in whichever
- * thread calls it, so their polls serve the other processes as the
- * tick does; once they stop (a computation), the tick is back within one
- * long sleep. */
-static long tick_ns(unsigned long *seen, long ns, int *polled)
-{
-    const long period = atomic_load_explicit(&progress_ns, memory_order_relaxed);
-    /* Relaxed: a hint; a stale count costs one tick too many or too few. */
-    unsigned long polls = atomic_load_explicit(&tupc_mpi_polls_, memory_order_relaxed);
-    *polled = polls != *seen;
-    if (!*polled)
-        return period;
-    *seen = polls;
-    return ns * 2 < period * 10 ? ns * 2 : period * 10;
-}
-
 static void *progress_main(void *arg)
 {
     (void)arg;
@@ -98,10 +78,24 @@ static void *progress_main(void *arg)
     long ns = atomic_load_explicit(&progress_ns, memory_order_relaxed);
     /* Relaxed: a flag polled until set; the join orders the rest. */
     while (!atomic_load_explicit(&progress_stop, memory_order_relaxed)) {
-        int polled;
-        ns = tick_ns(&seen, ns, &polled);
-        if (!polled)
+        /* The tick: the period, or up to ten times it while the UPC threads
+         * poll MPI themselves (tupc_mpi_polled). Each tick wakes a thread
+         * that takes a CPU from them: at 2 x 2 on 2 CPUs ticks of 200 us
+         * made 8-byte exchanges 2-4 times slower than no progress thread
+         * at all (ticks of 20 us 10-20 times). MPI progresses every
+         * transfer in whichever thread calls it, so their polls serve the
+         * other processes as the tick does; once they stop (a
+         * computation), the tick is back after one long sleep. Relaxed: a
+         * hint; a stale count costs one tick too many or too few. */
+        const long period = atomic_load_explicit(&progress_ns, memory_order_relaxed);
+        const unsigned long polls = atomic_load_explicit(&tupc_mpi_polls_, memory_order_relaxed);
+        if (polls != seen) {
+            seen = polls;
+            ns = ns * 2 < period * 10 ? ns * 2 : period * 10;
+        } else {
+            ns = period;
             tupc_mpi_progress();
+        }
         pthread_mutex_lock(&idle_lock);
         if (idle_work)
             (void)idle_work();

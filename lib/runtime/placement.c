@@ -101,22 +101,24 @@ int tupc_place_threads(int threads, int *cpu_of_thread, int *node_of_thread, cha
      * in the way of those still running (design.md, "Waiting with more
      * threads than CPUs"). Other counts would load the CPUs unevenly
      * pinned, so the scheduler balances them. */
-    int pin = !none && n > 0 && (threads <= n || threads % n == 0);
-    int per_cpu = threads > n && n > 0 ? threads / n : 1;
-    /* Across processes mpirun places the processes (--bind-to): a thread
-     * pinned by its global number would land on another's CPU. Its
+    int pin = !none && tupc_place_index(0, threads, n) >= 0;
+    /* Across processes a thread pinned by its global number would land on
+     * another's CPU: the launcher places the processes (--bind-to), or the
+     * MPI layer gives each a share of the node's CPUs (mpi/barrier.c). Its
      * memory still goes to the node of a CPU its process may use. */
     const int across = tupc_procs_ > 1;
     for (int t = 0; t < threads; t++) {
-        cpu_of_thread[t] = pin && !across ? cpus[t / per_cpu].cpu : -1;
-        node_of_thread[t] = pin && have_numa() ? cpus[t / per_cpu].node : -1;
+        const int i = tupc_place_index(t, threads, n);
+        cpu_of_thread[t] = pin && !across ? cpus[i].cpu : -1;
+        node_of_thread[t] = pin && have_numa() ? cpus[i].node : -1;
     }
     free(cpus);
 
     if (tupc_config_.verbose) {
         fprintf(stderr, "tupc: %d threads on %d allowed CPUs, placement %s%s, NUMA %s\n", threads,
                 n, policy,
-                across ? " (not pinned: across MPI processes the launcher places them)"
+                across ? " (not by thread number across MPI processes: the launcher places them, "
+                         "or each process gets a share of the node's CPUs)"
                 : pin  ? ""
                        : " (not pinned)",
                 have_numa() ? "available" : "not available");
