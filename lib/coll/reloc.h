@@ -280,8 +280,8 @@ void tupc_reloc_allocs_slow(const char *func, uint64_t key, uint32_t gen,
 static inline uint64_t tupc_reloc_allocs_key(const struct tupc_reloc_call *k,
                                              const struct tupc_reloc_form *fm, uint64_t sig)
 {
-    return tupc_call_key(fm->func,
-                         k->t == &tupc_team_all_ ? sig : tupc_sig(sig, (uint64_t)k->t->n));
+    return k->t == &tupc_team_all_ ? tupc_call_key(fm->func, sig)
+                                   : tupc_call_key_on(fm->func, sig, (uint64_t)k->self->size);
 }
 
 /* Whether a call of form fm goes across processes (mpi/layer.h): every

@@ -173,8 +173,9 @@ void tupc_heap_fini(void)
     tupc_impl_partition_size = 0;
 }
 
-void tupc_check_sptr_fail(const char *func, const char *arg, tupc_sptr_t p, size_t n)
+void tupc_check_sptr_fail(const char *func, const char *arg, char *addr, uint32_t thread, size_t n)
 {
+    tupc_sptr_t p = {addr, thread, 0};
     if (!p.addr)
         tupc_fail(func, "UPC 1.3 6.4", "%s is a null pointer-to-shared; expected shared memory",
                   arg);
