@@ -31,22 +31,46 @@ static unsigned char S(int t, size_t k, int r)
     return (unsigned char)(t * 37 + k * 11 + (k >> 8) + r * 53 + 1);
 }
 
-enum verb { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, EXCHANGE_IN_PLACE, PERMUTE, NVERBS };
-static const char *const names[] = {"broadcast", "scatter",           "gather", "gather_all",
-                                    "exchange",  "exchange in place", "permute"};
+enum verb {
+    BROADCAST,
+    SCATTER,
+    GATHER,
+    GATHER_ALL,
+    EXCHANGE,
+    EXCHANGE_IN_PLACE,
+    PERMUTE,
+    PERMUTE_IN_PLACE,
+    NVERBS
+};
+static const char *const names[] = {"broadcast",  "scatter",         "gather",
+                                    "gather_all", "exchange",        "exchange in place",
+                                    "permute",    "permute in place"};
 
 struct call {
     enum verb v;
     size_t nb;
-    int root, shift, r; /* the root thread, perm[i] = (i + shift) % THREADS */
+    int root, shift, r; /* the root thread, perm's shift (perm_of) */
     size_t slen, dlen;  /* source and dst area of each (or the root's) thread */
     int src_all, dst_all;
 };
 
+/* A permute's target of thread i: a shift, reversed in odd rounds, so that
+ * the blocks one process sends another go to its threads in either order. */
+static int perm_of(const struct call *c, int i)
+{
+    int T = THREADS;
+    return c->r % 2 ? (T - 1 - i + c->shift) % T : (i + c->shift) % T;
+}
+/* The thread whose block thread t gets. */
+static int perm_from(const struct call *c, int t)
+{
+    int T = THREADS;
+    return c->r % 2 ? (T - 1 - t + c->shift) % T : ((t - c->shift) % T + T) % T;
+}
+
 /* The expected byte k of thread t's dst area, or -1 where it keeps FILL. */
 static int expect(const struct call *c, int t, size_t k)
 {
-    int T = THREADS;
     size_t nb = c->nb, j = k / nb, o = k % nb;
     switch (c->v) {
     case BROADCAST:
@@ -61,7 +85,8 @@ static int expect(const struct call *c, int t, size_t k)
     case EXCHANGE_IN_PLACE:
         return S((int)j, (size_t)t * nb + o, c->r);
     case PERMUTE:
-        return S(((t - c->shift) % T + T) % T, k, c->r);
+    case PERMUTE_IN_PLACE:
+        return S(perm_from(c, t), k, c->r);
     default:
         return -1;
     }
@@ -126,14 +151,14 @@ static void run(enum verb v, size_t nb, int r, upc_flag_t flags, unsigned char *
     tupc_sptr_t sbase = upc_all_alloc((size_t)T, c.slen + 2 * G);
     tupc_sptr_t dbase = upc_all_alloc((size_t)T, c.dlen + 2 * G);
     tupc_sptr_t perm = upc_all_alloc((size_t)T, sizeof(int));
-    if (v == EXCHANGE_IN_PLACE)
+    if (v == EXCHANGE_IN_PLACE || v == PERMUTE_IN_PLACE)
         sbase = dbase; /* the source is dst's area */
     /* Fill my dst block, then (at the latest) everyone's before anyone
      * writes a source. */
     memset(buf, FILL, c.dlen + 2 * G);
     upc_memput(tupc_ptr_add(dbase, (ptrdiff_t)((size_t)me * (c.dlen + 2 * G)), c.dlen + 2 * G, 1),
                buf, c.dlen + 2 * G);
-    tupc_put_int(tupc_index(perm, me, 1, int), (me + c.shift) % T);
+    tupc_put_int(tupc_index(perm, me, 1, int), perm_of(&c, me));
     upc_barrier();
     write_src(&c, sbase, flags, buf);
     if (flags & UPC_IN_NOSYNC)
@@ -162,6 +187,9 @@ static void run(enum verb v, size_t nb, int r, upc_flag_t flags, unsigned char *
     case PERMUTE:
         upc_all_permute(d, s, perm, nb, flags);
         break;
+    case PERMUTE_IN_PLACE:
+        upc_all_permute(d, UPC_IN_PLACE, perm, nb, flags);
+        break;
     default:
         break;
     }
@@ -173,7 +201,7 @@ static void run(enum verb v, size_t nb, int r, upc_flag_t flags, unsigned char *
     upc_barrier();
     upc_all_free(perm);
     upc_all_free(dbase);
-    if (v != EXCHANGE_IN_PLACE)
+    if (v != EXCHANGE_IN_PLACE && v != PERMUTE_IN_PLACE)
         upc_all_free(sbase);
 }
 
