@@ -4,15 +4,20 @@
  * have no probe of their own, so that every figure says which phase of the
  * VM it was taken in (tests/bench/perf_page.sh, run_mpi.sh --probe).
  *
- * Usage: bench_probe [--label LABEL] */
+ * With --switch it also prints the cost of handing one CPU from a waiting
+ * thread to another ("# probe LABEL: thread switch on one CPU N ns"), the
+ * unit of the figures of a node with more threads than CPUs.
+ *
+ * Usage: bench_probe [--label LABEL] [--switch] */
 #include "args.h"
 #include "probe.h"
 
 #include <stdio.h>
 
-enum { O_LABEL };
+enum { O_LABEL, O_SWITCH };
 static const struct tb_opt opts[] = {
     [O_LABEL] = {"--label", "LABEL", "the word after \"# probe\" (default now)"},
+    [O_SWITCH] = {"--switch", NULL, "also time a hand-off of one CPU between two yielding threads"},
     {NULL, NULL, NULL}};
 static const struct tb_cmd cmd = {
     NULL, "The cache-line ping-pong probe: which phase (fast or slow) the machine is in now.",
@@ -21,13 +26,18 @@ static const struct tb_cmd cmd = {
 int main(int argc, char **argv)
 {
     const char *label = "now", *v;
-    int i = 1, k;
+    int i = 1, k, sw = 0;
     while ((k = tb_next_opt(argc, argv, &i, &cmd, &v)) != TB_END) {
         if (k == O_LABEL)
             label = v;
+        else if (k == O_SWITCH)
+            sw = 1;
         else
             tb_usage_error(argv[0], &cmd, "unexpected argument ", v);
     }
     tb_probe_print(label);
+    if (sw)
+        printf("# probe %s: thread switch on one CPU %.0f ns (sched_yield hand-off)\n", label,
+               tb_switch_ns(20000));
     return 0;
 }

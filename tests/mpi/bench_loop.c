@@ -4,8 +4,9 @@
  * (voluntary: it slept; involuntary: it was preempted or yielded to a
  * thread that then ran), the figures that show where a crowded node's
  * calls go (docs/benchmarks.md). Verbs: gather, scatter, broadcast,
- * gather_all, exchange, prefix_reduce, reduce (of longs, UPC_ADD); the
- * default is gather_all. Two rounds; the second is printed. */
+ * gather_all, exchange, prefix_reduce, reduce (of longs, UPC_ADD), permute
+ * (each thread's block to the next thread); the default is gather_all. Two rounds; the second is
+ * printed. */
 #include <upc.h>
 #include <upc_collective.h>
 
@@ -39,10 +40,10 @@ static void switches(long *vol, long *invol)
 }
 
 static const char *const verbs[] = {"gather",   "scatter",       "broadcast", "gather_all",
-                                    "exchange", "prefix_reduce", "reduce"};
+                                    "exchange", "prefix_reduce", "reduce",    "permute"};
 enum { NVERBS = sizeof verbs / sizeof verbs[0] };
 
-static void call(int v, tupc_sptr_t dst, tupc_sptr_t src)
+static void call(int v, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm)
 {
     const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
     switch (v) {
@@ -64,8 +65,11 @@ static void call(int v, tupc_sptr_t dst, tupc_sptr_t src)
     case 5:
         upc_all_prefix_reduceL(dst, src, UPC_ADD, (size_t)THREADS, 1, NULL, my);
         break;
-    default:
+    case 6:
         upc_all_reduceL(dst, src, UPC_ADD, (size_t)THREADS, 1, NULL, my);
+        break;
+    default:
+        upc_all_permute(dst, src, perm, 8, my);
         break;
     }
 }
@@ -80,22 +84,24 @@ int tupc_main(int argc, char **argv)
     if (n < 1 || (argc > 2 && strcmp(argv[2], verbs[v]) != 0)) {
         if (MYTHREAD == 0)
             fprintf(stderr, "usage: bench_loop -n T [calls >= 1] [verb: gather, scatter, "
-                            "broadcast, gather_all, exchange, prefix_reduce, reduce]\n");
+                            "broadcast, gather_all, exchange, prefix_reduce, reduce, permute]\n");
         return 2;
     }
     /* src: a block of 8 bytes per thread (THREADS of them for the
      * exchange); dst: THREADS blocks of 8 bytes per thread. */
     tupc_sptr_t src = upc_all_alloc((size_t)THREADS, 8 * (size_t)THREADS);
     tupc_sptr_t dst = upc_all_alloc((size_t)THREADS, 8 * (size_t)THREADS);
-    if (tupc_isnull(src) || tupc_isnull(dst))
+    tupc_sptr_t perm = upc_all_alloc((size_t)THREADS, sizeof(int));
+    if (tupc_isnull(src) || tupc_isnull(dst) || tupc_isnull(perm))
         return 1;
+    tupc_put_int(tupc_index(perm, MYTHREAD, 1, int), (MYTHREAD + 1) % THREADS);
     upc_barrier();
     for (int round = 0; round < 2; round++) {
         long v0, i0, v1, i1;
         switches(&v0, &i0);
         const double t0 = now_us();
         for (int i = 0; i < n; i++)
-            call(v, dst, src);
+            call(v, dst, src, perm);
         const double t1 = now_us();
         switches(&v1, &i1);
         upc_barrier();
@@ -105,6 +111,7 @@ int tupc_main(int argc, char **argv)
                    MYTHREAD, THREADS, verbs[v], (t1 - t0) / n, sched_getcpu(),
                    (double)(v1 - v0) / n, (double)(i1 - i0) / n);
     }
+    upc_all_free(perm);
     upc_all_free(dst);
     upc_all_free(src);
     return 0;

@@ -83,6 +83,53 @@ double tb_pingpong_ns(int rounds)
     return med;
 }
 
+struct sw {
+    _Alignas(64) _Atomic unsigned turn;
+    int rounds;
+};
+
+static void *switch_partner(void *arg)
+{
+    struct sw *w = arg;
+    pin(0);
+    for (int i = 0; i < w->rounds; i++) {
+        /* Relaxed is enough: the turn carries no other data. */
+        while (atomic_load_explicit(&w->turn, memory_order_relaxed) != 2u * i + 1)
+            sched_yield();
+        atomic_store_explicit(&w->turn, 2u * i + 2, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+double tb_switch_ns(int rounds)
+{
+    enum { BATCH = 100 };
+    int batches = rounds / BATCH > 0 ? rounds / BATCH : 1;
+    struct sw w = {.rounds = batches * BATCH};
+    atomic_init(&w.turn, 0);
+    cpu_set_t saved;
+    sched_getaffinity(0, sizeof saved, &saved);
+    pin(0);
+    pthread_t t;
+    pthread_create(&t, NULL, switch_partner, &w);
+    double *per = malloc(sizeof *per * (size_t)batches);
+    for (int b = 0; b < batches; b++) {
+        double t0 = now_ns();
+        for (int i = b * BATCH; i < (b + 1) * BATCH; i++) {
+            atomic_store_explicit(&w.turn, 2u * i + 1, memory_order_relaxed);
+            while (atomic_load_explicit(&w.turn, memory_order_relaxed) != 2u * i + 2)
+                sched_yield();
+        }
+        per[b] = (now_ns() - t0) / (2.0 * BATCH); /* two hand-offs a round */
+    }
+    pthread_join(t, NULL);
+    sched_setaffinity(0, sizeof saved, &saved);
+    qsort(per, (size_t)batches, sizeof *per, cmp_double);
+    double med = per[batches / 2];
+    free(per);
+    return med;
+}
+
 const char *tb_phase(double rtt_ns)
 {
     return rtt_ns < 150.0 ? "fast" : "slow";

@@ -9,6 +9,12 @@
  * round trips (pinned to CPUs 0 and 1 where the process may use two CPUs). */
 double tb_pingpong_ns(int rounds);
 
+/* Median time of one hand-off between two threads pinned to the same CPU,
+ * each yielding (sched_yield) until its turn, in ns, over `rounds`
+ * hand-offs: what a crowded node pays each time a waiting thread must let
+ * another run (docs/benchmarks.md, the 2 x 2 figures across processes). */
+double tb_switch_ns(int rounds);
+
 /* "fast" below 150 ns a round trip, else "slow". */
 const char *tb_phase(double rtt_ns);
 
