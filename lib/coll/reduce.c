@@ -375,8 +375,11 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_t
     tupc_require_thread(func);
     enum tupc_sync in, out;
     tupc_coll_flags(func, flags, &in, &out);
-    /* src's holder is read where a mode needs it: NO|NO and ALL|ALL do not. */
+    /* src's holder is read where a mode needs it: NO|NO and ALL|ALL do not.
+     * A split team's rank map is loaded here, beside the caller's rank, so
+     * that a rank read after the entry waits for one load, not three. */
     const int me = t == &tupc_team_all_ ? tupc_impl_mythread : tupc_coll_self_on(t)->me;
+    const int *const rank = t == &tupc_team_all_ ? NULL : t->rank;
     const int rotate = in == TUPC_ALLSYNC && out == TUPC_ALLSYNC;
     struct tupc_coll c;
     int worker = tupc_red_begin(&c, t, func, flags, in, out, dst, src, op, nelems, blk_size, f,
@@ -387,13 +390,13 @@ reduce_one_block(const struct tupc_red_type *ty, const char *func, struct tupc_t
     check_ptrs_once(ty, func, c.args, dst, src, nelems, blk_size);
     if (me != worker) {
         if (out == TUPC_ALLSYNC ||
-            (out == TUPC_MYSYNC && me == tupc_team_rank_in(t, (int)src.thread)))
+            (out == TUPC_MYSYNC && me == (rank ? rank[src.thread] : (int)src.thread)))
             tupc_coll_wait_finished(&c, worker);
         return;
     }
     tupc_red_wait_in(&c, t, in, worker);
     if (in == TUPC_MYSYNC) {
-        const int holder = tupc_team_rank_in(t, (int)src.thread);
+        const int holder = rank ? rank[src.thread] : (int)src.thread;
         if (holder >= 0)
             tupc_coll_need(&c, holder);
     }
