@@ -311,6 +311,7 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
             /* The other threads of the process wait in depart, which finds
              * the lock taken until this completes. */
             MPI_Wait(&req, MPI_STATUS_IGNORE);
+            tupc_mpi_polled();
             complete(e);
         }
     }

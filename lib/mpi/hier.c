@@ -200,6 +200,7 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
         at += k;
         if (tupc_hier_.block_copy && !overlap) {
             MPI_Bcast((char *)buf + at - k, (int)k, MPI_BYTE, root, tupc_hier_.comm);
+            tupc_mpi_polled();
             continue;
         }
         MPI_Request r;
@@ -208,10 +209,12 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
             memcpy(also, buf, n);
             also = NULL;
         }
-        if (tupc_hier_.block_copy)
+        if (tupc_hier_.block_copy) {
             MPI_Wait(&r, MPI_STATUS_IGNORE);
-        else
+            tupc_mpi_polled();
+        } else {
             tupc_hier_finish(&r, func);
+        }
     }
 }
 
@@ -476,6 +479,7 @@ static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_
         const void *in = acc->has ? (const void *)&acc->v : (const void *)&id;
         if (tupc_hier_.block_reduce) {
             MPI_Reduce(in, out, 1, mt, mo, root, tupc_hier_.comm);
+            tupc_mpi_polled();
         } else {
             MPI_Ireduce(in, out, 1, mt, mo, root, tupc_hier_.comm, &r);
             tupc_hier_finish(&r, func);
@@ -488,6 +492,7 @@ static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_
     struct tupc_hier_pair all = *acc;
     if (tupc_hier_.block_reduce) {
         MPI_Reduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm);
+        tupc_mpi_polled();
     } else {
         MPI_Ireduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm, &r);
         tupc_hier_finish(&r, func);
@@ -511,6 +516,7 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
         out->has = 1;
         if (tupc_hier_.block_reduce) {
             MPI_Exscan(in->has ? &in->v : &id, &out->v, 1, mt, mo, tupc_hier_.comm);
+            tupc_mpi_polled();
         } else {
             MPI_Request r;
             MPI_Iexscan(in->has ? &in->v : &id, &out->v, 1, mt, mo, tupc_hier_.comm, &r);
@@ -526,6 +532,7 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
     *out = (struct tupc_hier_pair){0};
     if (tupc_hier_.block_reduce) {
         MPI_Exscan(in, out, 1, tupc_hier_.pair, tupc_hier_.op_ordered, tupc_hier_.comm);
+        tupc_mpi_polled();
     } else {
         MPI_Request r;
         MPI_Iexscan(in, out, 1, tupc_hier_.pair, tupc_hier_.op_ordered, tupc_hier_.comm, &r);

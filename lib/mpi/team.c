@@ -243,6 +243,7 @@ void tupc_mpi_team_barrier(struct tupc_mpi_team *g, int li, const char *func,
             struct tupc_wait_event ev = {func, -1, 0};
             tupc_wait_napping(&ev);
             MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, g->comm);
+            tupc_mpi_polled();
             tupc_wait_napped(&ev);
         } else {
             MPI_Request r;
