@@ -72,10 +72,17 @@ static int stop_safe;
 /* Whether every node holds more processes than CPUs (where Open MPI
  * yields in its blocking calls). */
 static int node_oversubscribed;
+/* Whether no other process of the node runs on this process's CPUs. */
+static int own_cpus;
 
 int tupc_mpi_node_oversubscribed(void)
 {
     return node_oversubscribed;
+}
+
+int tupc_mpi_own_cpus(void)
+{
+    return own_cpus;
 }
 
 int tupc_mpi_may_block(int yields)
@@ -118,12 +125,12 @@ static long node_cpus(cpu_set_t *all, int *same)
  * runs went either way (9 or 28 us; tests/mpi/bench_loop, both MPIs).
  * Where the launcher bound the processes (--bind-to core, a taskset per
  * rank) it placed them: nothing changes. */
-static void share_node(const cpu_set_t *all, long ncpu, int on_node)
+static int share_node(const cpu_set_t *all, long ncpu, int on_node)
 {
     const int L = tupc_local_threads_, k = (int)(ncpu / on_node);
     if (tupc_config_.placement == TUPC_PLACE_NONE || on_node < 2 || ncpu % on_node != 0 ||
         tupc_place_index(0, L, k) < 0)
-        return;
+        return 0;
     /* The threads of every process of the node, by node rank: this
      * process pins its own; the others' CPUs keep its posted calls'
      * progress thread (coll/async.c) off their shares. Threads are
@@ -135,7 +142,7 @@ static void share_node(const cpu_set_t *all, long ncpu, int on_node)
             cpu_at[i++] = c;
     int *q = malloc(sizeof *q * 2 * (size_t)on_node);
     if (!q)
-        return; /* unpinned: the scheduler places them */
+        return 0; /* unpinned: the scheduler places them */
     int *rank_of = q + on_node;
     MPI_Group node_group, all_group;
     MPI_Comm_group(node, &node_group);
@@ -160,6 +167,7 @@ static void share_node(const cpu_set_t *all, long ncpu, int on_node)
                 "tupc: the node's %d processes share its %ld CPUs: this process's %d threads "
                 "pinned to CPUs %d to %d\n",
                 on_node, ncpu, L, from, to);
+    return 1;
 }
 
 int tupc_mpi_barrier_start(char *err, size_t len)
@@ -191,8 +199,22 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     cpu_set_t all;
     int same;
     long cpus = node_cpus(&all, &same);
-    if (same)
-        share_node(&all, cpus, on_node);
+    /* This process's CPUs are its own where it is alone on the node, where
+     * the node's CPUs are shared out, or where the launcher bound the
+     * processes to sets that do not overlap (their sizes add up to the
+     * union's). */
+    if (same) {
+        own_cpus = share_node(&all, cpus, on_node) || on_node == 1;
+    } else {
+        cpu_set_t set;
+        int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0, sum;
+        MPI_Allreduce(&n, &sum, 1, MPI_INT, MPI_SUM, node);
+        own_cpus = n > 0 && sum == cpus;
+    }
+    if (tupc_config_.verbose)
+        fprintf(stderr, own_cpus
+                            ? "tupc: no other process of the node runs on this process's CPUs\n"
+                            : "tupc: other processes of the node may run on this process's CPUs\n");
     /* A run that may stop early (return_on_error, or upc_global_exit
      * outside tupc_main: mpi/stop.c) never blocks: the other processes
      * may never post the reduction waited for. */

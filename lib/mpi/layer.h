@@ -151,6 +151,11 @@ int tupc_mpi_may_block(int yields);
 /* Whether every node of the job holds more processes than CPUs (from
  * tupc_mpi_barrier_start, one answer for the job). */
 int tupc_mpi_node_oversubscribed(void);
+/* Whether no other process of this node runs on this process's CPUs (it is
+ * alone there, its share of the node's CPUs is pinned, or the launcher
+ * bound the processes to sets that do not overlap); from
+ * tupc_mpi_barrier_start. */
+int tupc_mpi_own_cpus(void);
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
  * as the statement gave them, whole: this thread departs at once) and
  * departure. */

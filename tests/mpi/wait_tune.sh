@@ -10,7 +10,10 @@
 # two threads each on one CPU must (four). TUPC_VERBOSE's placement must
 # say that no thread is pinned by THREADS (the launcher places them); where
 # the launcher bound none and the node's CPUs divide evenly, each process's
-# threads go to a share of their own, a different one in each process.
+# threads go to a share of their own, a different one in each process. A
+# process whose CPUs no other process of the node uses (a core each, or a
+# share each) must say so, so that its leader polls MPI before it yields;
+# two processes on one CPU must not.
 set -eu
 impl=$1 launcher=$2 prog=$3
 [ "$(nproc --all)" -ge 2 ] || exit 77 # one core: both processes share it
@@ -36,6 +39,7 @@ check() {
     }
     echo "$out" | grep '^tupc: waits' || true
     echo "$out" | grep '^tupc: the node' || true
+    echo "$out" | grep -i "^tupc: .*process's CPUs" || true
     # Across processes the launcher places the threads: none pinned, and
     # TUPC_VERBOSE must not say otherwise.
     if echo "$out" | grep '^tupc:   thread [0-9]*: cpu [0-9]'; then
@@ -53,12 +57,22 @@ bind=--bind-to free="--oversubscribe --bind-to none"
 # A core each: the last tuning of each process (the one its run keeps) spins.
 check 2 '^tupc: waits spin 20000 times, yield 200, nap 0 (a CPU per thread)$' \
     "both processes to spin (a CPU per thread)" -- $bind core
+[ "$(echo "$out" | grep -c "^tupc: no other process of the node runs on this process's CPUs")" \
+    -eq 2 ] || {
+    echo "wait_tune.sh: expected a core each to be each process's own"
+    exit 1
+}
 # One CPU for both: two tunings per process (tupc_run's by THREADS, then the
 # crowd's), none that spins; the crowd's (two threads on the CPU) not to nap.
 check 4 '^tupc: waits spin 0 times.*(more threads than CPUs)$' \
     "both processes on one CPU not to spin (more threads than CPUs)" taskset -c 0 -- $free
 check 2 '^tupc: waits spin 0 times, yield 8, nap 0 (more threads than CPUs)$' \
     "both processes on one CPU, a thread each, not to nap" taskset -c 0 -- $free
+[ "$(echo "$out" | grep -c "^tupc: other processes of the node may run on this process's CPUs")" \
+    -eq 2 ] || {
+    echo "wait_tune.sh: expected one CPU for both not to be either's own"
+    exit 1
+}
 # Two threads each on one CPU: every tuning naps.
 threads=2
 check 4 '^tupc: waits spin 0 times, yield 8, nap 100 (more threads than CPUs)$' \
@@ -75,6 +89,11 @@ if [ $share -eq 2 ]; then
     shares=$(echo "$out" | grep "^tupc: the node's" | sed 's/.*pinned to //' | sort -u | wc -l)
     [ "$shares" -eq 2 ] || {
         echo "wait_tune.sh: expected the two processes on different CPUs"
+        exit 1
+    }
+    [ "$(echo "$out" | grep -c "^tupc: no other process of the node runs on this process's CPUs")" \
+        -eq 2 ] || {
+        echo "wait_tune.sh: expected each process's share to be its own"
         exit 1
     }
 fi
