@@ -32,11 +32,10 @@
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce;
  *  - on a split team of the even threads (one per process at 4 x 1 and
- *    2 x 2), tupc_team_barrier, tupc_team_broadcast, tupc_team_scatter,
- *    tupc_team_gather, tupc_team_gather_all (n / members bytes per block)
- *    and tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast,
- *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
- *    communicator of the processes that hold them;
+ *    2 x 2; at 2 x 1 it is thread 0 alone: skipped), tupc_team_barrier, tupc_team_broadcast,
+ * tupc_team_scatter, tupc_team_gather, tupc_team_gather_all (n / members bytes per block) and
+ * tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
+ * MPI_Allgather and MPI_Alltoall on a communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast, gather_all, exchange,
  *    reduce_allL (UPC_ADD, blocked as above), permute (each process's
  *    16 MiB, its threads' blocks, to the next process) and prefix_reduceL
@@ -485,8 +484,14 @@ int tupc_main(int argc, char **argv)
             }
         }
     }
-    if (!only_overlap)
+    /* With one thread per process and two processes the even threads are
+     * thread 0 alone: its team's calls are copies in one process, and the
+     * raw calls on a communicator of one process do nothing. */
+    const int team_spans = tupc_impl_local_threads > 1 || THREADS > 2;
+    if (!only_overlap && team_spans)
         team_figs(leader, sizes, reps);
+    else if (!only_overlap && MYTHREAD == 0)
+        printf("# no team figures: the even threads' team is thread 0 alone\n");
     if (!only_team) {
         for (post_verb = POST_BCAST; post_verb <= POST_PREFIX; post_verb++)
             overlap(max, leader);
