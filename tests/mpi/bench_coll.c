@@ -32,10 +32,12 @@
  *    reduced to thread 0, the figure beside co_sum of one value per image
  *    (tests/bench/caf_coll.f90): each process sums its own, MPI_Reduce;
  *  - on a split team of the even threads (one per process at 4 x 1 and
- *    2 x 2; at 2 x 1 it is thread 0 alone: skipped), tupc_team_barrier, tupc_team_broadcast,
- * tupc_team_scatter, tupc_team_gather, tupc_team_gather_all (n / members bytes per block) and
- * tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
- * MPI_Allgather and MPI_Alltoall on a communicator of the processes that hold them;
+ *    2 x 2; at 2 x 1 it is thread 0 alone: skipped), tupc_team_barrier,
+ *    tupc_team_broadcast, tupc_team_scatter, tupc_team_gather,
+ *    tupc_team_gather_all (n / members bytes per block) and
+ *    tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast,
+ *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
+ *    communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast, gather_all, exchange,
  *    reduce_allL (UPC_ADD, blocked as above), permute (each process's
  *    16 MiB, its threads' blocks, to the next process) and prefix_reduceL
