@@ -19,6 +19,11 @@
  * a buffer of its own, reused call after call. */
 #define TUPC_HIER_RING ((size_t)1 << 20)
 
+/* The largest block a thread of a gather puts in a slot of its own
+ * (struct tupc_hier_member's `small`) rather than leaving it for its
+ * leader to read from its src. */
+#define TUPC_HIER_SMALL 64
+
 /* Posted broadcasts whose completion marks are kept at once: as many as a
  * thread's outstanding requests on a team (TUPC_ASYNC_MAX, coll/async.h),
  * so the post that last used a mark has been completed. */
@@ -46,7 +51,8 @@ struct tupc_hier_member {
     uint32_t seq;      /* the calls it has made (its own) */
     uint32_t posts;    /* its posted broadcasts (hier_post.c) */
     struct tupc_hier_pair partial[TUPC_HIER_SLOTS];
-    struct tupc_hier_buf own; /* a prefix reduction's block totals */
+    unsigned char small[TUPC_HIER_SLOTS][TUPC_HIER_SMALL]; /* a small gather's block */
+    struct tupc_hier_buf own;                              /* a prefix reduction's block totals */
 } __attribute__((aligned(128)));
 
 struct tupc_hier_state {

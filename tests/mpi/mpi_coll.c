@@ -527,6 +527,53 @@ static void chain(size_t nb, int k, upc_flag_t flags, int r)
     upc_all_free(src);
 }
 
+/* k gathers of nb bytes per thread back to back under IN_MYSYNC |
+ * OUT_MYSYNC, the root moving every 16 calls (so that the others may run
+ * ahead of it and of their leaders), each thread rewriting
+ * its one src block right before each call and right after it returns
+ * (OUT_MYSYNC: its src is no longer read), each call into an area of its
+ * own; then every byte of every area. Small blocks go through each
+ * thread's slots (mpi/hier_reloc.c), whose reuse a thread that runs ahead
+ * of its leader exercises. */
+static void gather_chain(size_t nb, int k, int r)
+{
+    const int T = THREADS, me = MYTHREAD;
+    const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+    const size_t row = (size_t)T * nb;
+    tupc_sptr_t src = upc_all_alloc((size_t)T, nb), dst = upc_all_alloc((size_t)T, row * (size_t)k);
+    CHECK(!tupc_isnull(src) && !tupc_isnull(dst));
+    memset(part(dst, me, 0), FILL, row * (size_t)k);
+    upc_barrier();
+    for (int i = 0; i < k; i++) {
+        for (size_t b = 0; b < nb; b++)
+            part(src, me, 0)[b] = S(me, b, r + i);
+        /* Call i's area: row i of the root's dst, every thread's block. */
+        tupc_sptr_t d =
+            tupc_ptr_add(dst, (ptrdiff_t)((size_t)(i / 16 % T) * row * (size_t)k + (size_t)i * row),
+                         row * (size_t)k, 1);
+        upc_all_gather(d, src, nb, my);
+        memset(part(src, me, 0), 0, nb);
+    }
+    upc_barrier();
+    for (int i = 0; i < k; i++) {
+        if (i / 16 % T != me)
+            continue;
+        const unsigned char *got = part(dst, me, (size_t)i * row);
+        for (int t = 0; t < T; t++)
+            for (size_t b = 0; b < nb; b++)
+                if (got[(size_t)t * nb + b] != S(t, b, r + i)) {
+                    fprintf(stderr,
+                            "gather chain nbytes %zu call %d: block of thread %d byte %zu "
+                            "is %d, expected %d\n",
+                            nb, i, t, b, got[(size_t)t * nb + b], S(t, b, r + i));
+                    CHECK(0);
+                }
+    }
+    upc_barrier();
+    upc_all_free(dst);
+    upc_all_free(src);
+}
+
 /* The same for the other relocalizations that move data through the
  * leaders' buffers: k calls each of exchange, gather_all, scatter and
  * gather, back to back, each with its own data and dst, the roots moving;
@@ -731,6 +778,9 @@ int tupc_main(int argc, char **argv)
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
     many_then_reduce(r++);
+    gather_chain(8, 48, r++);
+    gather_chain(64, 40, r++);
+    gather_chain(65, 20, r++);
     /* gather_all's and exchange's buffers past 1 MiB: one buffer, reused. */
     chain_reloc(300000, 2, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain_reloc(300000, 2, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
