@@ -387,6 +387,10 @@ static const struct tupc_mpi_li *poll_mpi(uint32_t e)
 static const struct tupc_mpi_li *await(const char *func, uint32_t e)
 {
     struct tupc_wait_event ev = {func, -1, 0};
+    /* On CPUs of the process's own, once every thread of the process has
+     * arrived, a yield would only hand the CPU to one of them, which waits
+     * for the same episode and yields it back: poll a while first. */
+    const int own = own_cpus && shm;
     for (unsigned n = 0;; n++) {
         const struct tupc_mpi_li *r = shm ? poll_shm(e) : poll_mpi(e);
         if (r) {
@@ -398,7 +402,10 @@ static const struct tupc_mpi_li *await(const char *func, uint32_t e)
         if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
             tupc_thread_leave();
         if (n < 4096) {
-            tupc_backoff(n);
+            /* Acquire: pairs with the last arriver's release (poll_shm). */
+            if (!own || n >= TUPC_MPI_OWN_SPIN ||
+                (int32_t)(atomic_load_explicit(&here_arrived, memory_order_acquire) - e) < 0)
+                tupc_backoff(n);
         } else { /* a long wait (a process computes): no core taken from it */
             if (n == 4096)
                 tupc_wait_napping(&ev);

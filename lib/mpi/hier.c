@@ -155,14 +155,12 @@ void tupc_mpi_hier_stop(void)
     tupc_hier_.m = NULL;
 }
 
-/* Tests that a leader on CPUs of its process's own makes before it backs
- * off as every wait does: where its threads outnumber its CPUs, a yield
- * only hands the CPU to one of them, which waits for this call too and
- * yields it back (at 2 x 2 on 2 CPUs, an 8-byte gather_all cost each
- * thread 2.1 switches a call with the yields and 1.0 without, 10.5 us
- * against 8.2); the bound keeps a leader from holding the CPU for long
- * from a thread that computes (OUT_NOSYNC). */
-#define TUPC_HIER_OWN_SPIN 512
+/* A leader on CPUs of its process's own polls its call TUPC_MPI_OWN_SPIN
+ * times before it backs off as every wait does: where its threads
+ * outnumber its CPUs, a yield only handed the CPU to one of them, which
+ * waits for this call too and yielded it back (at 2 x 2 on 2 CPUs, an
+ * 8-byte gather_all cost each thread 2.1 switches a call with the yields
+ * and 1.0 without, 10.5 us against 8.2). */
 
 /* The leader's wait for its non-blocking MPI call: polls, and past a spin
  * gives the CPU away between tests. It does not sleep, as the barrier's
@@ -191,7 +189,7 @@ void tupc_hier_finish(MPI_Request *r, const char *func)
             tupc_wait_napping(&ev);
         if (n >= 4096 && n % 64 == 0)
             tupc_mpi_idle();
-        if (!own || n >= TUPC_HIER_OWN_SPIN)
+        if (!own || n >= TUPC_MPI_OWN_SPIN)
             tupc_backoff(n);
     }
 }

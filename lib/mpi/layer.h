@@ -156,6 +156,12 @@ int tupc_mpi_node_oversubscribed(void);
  * bound the processes to sets that do not overlap); from
  * tupc_mpi_barrier_start. */
 int tupc_mpi_own_cpus(void);
+/* The polls a wait on CPUs of the process's own makes before it backs off,
+ * where a yield would only hand the CPU to a thread of the process that
+ * waits for the same thing (the leader's MPI call, the barrier's other
+ * processes); the bound keeps a thread that computes from waiting long for
+ * the CPU. */
+#define TUPC_MPI_OWN_SPIN 512
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
  * as the statement gave them, whole: this thread departs at once) and
  * departure. */

@@ -5,7 +5,8 @@
  * thread that then ran), the figures that show where a crowded node's
  * calls go (docs/benchmarks.md). Verbs: gather, scatter, broadcast,
  * gather_all, exchange, prefix_reduce, reduce (of longs, UPC_ADD), permute
- * (each thread's block to the next thread); the default is gather_all. Two rounds; the second is
+ * (each thread's block to the next thread), and upc_barrier; the default is
+ * gather_all. Two rounds; the second is
  * printed. */
 #include <upc.h>
 #include <upc_collective.h>
@@ -39,8 +40,9 @@ static void switches(long *vol, long *invol)
         fclose(f);
 }
 
-static const char *const verbs[] = {"gather",   "scatter",       "broadcast", "gather_all",
-                                    "exchange", "prefix_reduce", "reduce",    "permute"};
+static const char *const verbs[] = {"gather",     "scatter",  "broadcast",
+                                    "gather_all", "exchange", "prefix_reduce",
+                                    "reduce",     "permute",  "barrier"};
 enum { NVERBS = sizeof verbs / sizeof verbs[0] };
 
 static void call(int v, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm)
@@ -68,8 +70,11 @@ static void call(int v, tupc_sptr_t dst, tupc_sptr_t src, tupc_sptr_t perm)
     case 6:
         upc_all_reduceL(dst, src, UPC_ADD, (size_t)THREADS, 1, NULL, my);
         break;
-    default:
+    case 7:
         upc_all_permute(dst, src, perm, 8, my);
+        break;
+    default:
+        upc_barrier();
         break;
     }
 }
@@ -83,8 +88,9 @@ int tupc_main(int argc, char **argv)
             v = i;
     if (n < 1 || (argc > 2 && strcmp(argv[2], verbs[v]) != 0)) {
         if (MYTHREAD == 0)
-            fprintf(stderr, "usage: bench_loop -n T [calls >= 1] [verb: gather, scatter, "
-                            "broadcast, gather_all, exchange, prefix_reduce, reduce, permute]\n");
+            fprintf(stderr,
+                    "usage: bench_loop -n T [calls >= 1] [verb: gather, scatter, "
+                    "broadcast, gather_all, exchange, prefix_reduce, reduce, permute, barrier]\n");
         return 2;
     }
     /* src: a block of 8 bytes per thread (THREADS of them for the
