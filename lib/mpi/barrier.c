@@ -57,6 +57,9 @@ static MPI_Comm bar_comm; /* the reductions' own (not shm), so that nothing else
 static unsigned long long posted; /* reductions this process posted in the run */
 /* The last episode this process's threads all arrived at (shm). */
 static _Atomic uint32_t here_arrived;
+/* The last episode a thread of this process arrived at by upc_notify alone
+ * (split phase): it may compute before its upc_wait. */
+static _Atomic uint32_t split_at;
 static MPI_Comm node; /* this node's processes */
 
 /* Whether a whole barrier's last arriver may block in MPI_Wait (see the
@@ -203,13 +206,19 @@ int tupc_mpi_barrier_start(char *err, size_t len)
      * the node's CPUs are shared out, or where the launcher bound the
      * processes to sets that do not overlap (their sizes add up to the
      * union's). */
+    /* Agreed on the node: a process that did not pin (TUPC_PLACEMENT=none in
+     * its environment, or no memory) or could not read its affinity leaves
+     * its threads free to run on the others' CPUs. */
     if (same) {
-        own_cpus = share_node(&all, cpus, on_node) || on_node == 1;
+        int pinned = share_node(&all, cpus, on_node) || on_node == 1, every;
+        MPI_Allreduce(&pinned, &every, 1, MPI_INT, MPI_MIN, node);
+        own_cpus = every;
     } else {
         cpu_set_t set;
-        int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0, sum;
-        MPI_Allreduce(&n, &sum, 1, MPI_INT, MPI_SUM, node);
-        own_cpus = n > 0 && sum == cpus;
+        int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+        int v[2] = {n, n > 0 ? 0 : 1}, sum[2]; /* CPUs, and processes that could not say */
+        MPI_Allreduce(v, sum, 2, MPI_INT, MPI_SUM, node);
+        own_cpus = sum[1] == 0 && sum[0] == cpus;
     }
     if (tupc_config_.verbose)
         fprintf(stderr, own_cpus
@@ -247,6 +256,7 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     arrived = 0;
     started = 0;
     atomic_store_explicit(&here_arrived, 0, memory_order_relaxed); /* before the threads */
+    atomic_store_explicit(&split_at, 0, memory_order_relaxed);
     tupc_mpi_li_reset(acc);
     /* Relaxed: the UPC threads start after this (pthread_create orders it). */
     atomic_store_explicit(&done, 0, memory_order_relaxed);
@@ -310,6 +320,10 @@ void tupc_mpi_arrive(const char *func, int user, int named, int whole, int id, u
     }
     tupc_mpi_li_fold(&acc[TUPC_MPI_KIND_MAX], kind, me);
     tupc_mpi_li_fold(&acc[TUPC_MPI_KIND_MIN], -kind, me);
+    /* Relaxed: read after here_arrived's acquire, which this lock's
+     * release of the last arrival orders after this store. */
+    if (!whole)
+        atomic_store_explicit(&split_at, e, memory_order_relaxed);
     if (++arrived == tupc_local_threads_) {
         arrived = 0;
         /* This process's writes before the barrier are complete (every
@@ -388,8 +402,10 @@ static const struct tupc_mpi_li *await(const char *func, uint32_t e)
 {
     struct tupc_wait_event ev = {func, -1, 0};
     /* On CPUs of the process's own, once every thread of the process has
-     * arrived, a yield would only hand the CPU to one of them, which waits
-     * for the same episode and yields it back: poll a while first. */
+     * arrived at a whole barrier, a yield would only hand the CPU to one of
+     * them, which waits for the same episode and yields it back: poll a
+     * while first (not after a split-phase arrival: that thread may be
+     * computing before its upc_wait). */
     const int own = own_cpus && shm;
     for (unsigned n = 0;; n++) {
         const struct tupc_mpi_li *r = shm ? poll_shm(e) : poll_mpi(e);
@@ -402,9 +418,13 @@ static const struct tupc_mpi_li *await(const char *func, uint32_t e)
         if (atomic_load_explicit(&tupc_end_.stopping, memory_order_relaxed))
             tupc_thread_leave();
         if (n < 4096) {
-            /* Acquire: pairs with the last arriver's release (poll_shm). */
-            if (!own || n >= TUPC_MPI_OWN_SPIN ||
-                (int32_t)(atomic_load_explicit(&here_arrived, memory_order_acquire) - e) < 0)
+            /* Acquire: the last local arrival's release in tupc_mpi_arrive,
+             * so that split_at's store before it is seen. */
+            if (own && n < TUPC_MPI_OWN_SPIN &&
+                (int32_t)(atomic_load_explicit(&here_arrived, memory_order_acquire) - e) >= 0 &&
+                atomic_load_explicit(&split_at, memory_order_relaxed) != e)
+                tupc_cpu_relax();
+            else
                 tupc_backoff(n);
         } else { /* a long wait (a process computes): no core taken from it */
             if (n == 4096)

@@ -23,16 +23,17 @@
  * the barriers). Thread j's `done` = s says it has finished reading the
  * process's data of calls up to s (a broadcast's bytes) and has published
  * what the leader reads of call s (a reduction's partial; a prefix's
- * block totals say so with `put`); the leader's `ready` = s says that
+ * block totals and a small gather's block say so with `put`); the leader's `ready` = s says that
  * call s's data is in place and that what the threads published for it
- * is read, and it counts every call (tupc_hier_leave). A broadcast's bytes (up to TUPC_HIER_RING)
- * and the partials have TUPC_HIER_SLOTS slots, by call number: the leader refills slot s %
- * TUPC_HIER_SLOTS after every `done` >= s - TUPC_HIER_SLOTS, and a thread rewrites its partial
- * there after `ready` >= s - TUPC_HIER_SLOTS, so that the leader runs ahead of a thread that waits
- * for a CPU (THREADS above the cores) instead of meeting it in every call. A larger broadcast lands
- * in the leader's own dst block (on src's process it is read from src), where the process's other
- * threads copy it from: the leader (the src thread) returns once they have, as OUT_MYSYNC says for
- * a thread whose data others read, under every mode (its dst is the user's once it returns).
+ * is read, and it counts every call (tupc_hier_leave). A broadcast's bytes (up to TUPC_HIER_RING),
+ * the partials and a small gather's blocks have TUPC_HIER_SLOTS slots, by call number: the leader
+ * refills slot s % TUPC_HIER_SLOTS after every `done` >= s - TUPC_HIER_SLOTS, and a thread
+ * rewrites its partial or block there after `ready` >= s - TUPC_HIER_SLOTS, so that the leader runs
+ * ahead of a thread that waits for a CPU (THREADS above the cores) instead of meeting it in every
+ * call. A larger broadcast lands in the leader's own dst block (on src's process it is read from
+ * src), where the process's other threads copy it from: the leader (the src thread) returns once
+ * they have, as OUT_MYSYNC says for a thread whose data others read, under every mode (its dst is
+ * the user's once it returns).
  *
  * The leader waits for MPI inside a blocking call where that is safe
  * (choose_blocking), else it posts the non-blocking form and polls it,
@@ -155,20 +156,19 @@ void tupc_mpi_hier_stop(void)
     tupc_hier_.m = NULL;
 }
 
-/* A leader on CPUs of its process's own polls its call TUPC_MPI_OWN_SPIN
- * times before it backs off as every wait does: where its threads
- * outnumber its CPUs, a yield only handed the CPU to one of them, which
- * waits for this call too and yielded it back (at 2 x 2 on 2 CPUs, an
- * 8-byte gather_all cost each thread 2.1 switches a call with the yields
- * and 1.0 without, 10.5 us against 8.2). */
-
 /* The leader's wait for its non-blocking MPI call: polls, and past a spin
  * gives the CPU away between tests. It does not sleep, as the barrier's
  * departure does: a non-blocking collective moves on only inside a test
  * (a 16 MiB broadcast in pieces took 3.8 times MPI_Bcast with 20 us
- * sleeps). Past 4096 tests the hang watchdog sees it as a sleeping wait,
- * and it looks for another process's stop and runs posted work that
- * nobody runs (tupc_mpi_idle). */
+ * sleeps). On CPUs of its process's own it polls TUPC_MPI_OWN_SPIN times
+ * first: where its threads outnumber its CPUs, a yield mostly handed the
+ * CPU to one of them waiting for this call too, which yielded it back (at
+ * 2 x 2 on 2 CPUs, an 8-byte gather_all cost each thread 2.1 switches a
+ * call with the yields and 1.0 without, 10.5 us against 8.2); a thread of
+ * its process that computes meanwhile waits at most that long. Past 4096
+ * tests the hang watchdog sees it as a sleeping wait, and it looks for
+ * another process's stop and runs posted work that nobody runs
+ * (tupc_mpi_idle). */
 void tupc_hier_finish(MPI_Request *r, const char *func)
 {
     struct tupc_wait_event ev = {func, -1, 0};
@@ -189,7 +189,9 @@ void tupc_hier_finish(MPI_Request *r, const char *func)
             tupc_wait_napping(&ev);
         if (n >= 4096 && n % 64 == 0)
             tupc_mpi_idle();
-        if (!own || n >= TUPC_MPI_OWN_SPIN)
+        if (own && n < TUPC_MPI_OWN_SPIN)
+            tupc_cpu_relax();
+        else
             tupc_backoff(n);
     }
 }
@@ -238,6 +240,16 @@ uint32_t tupc_hier_enter(const struct tupc_mpi_call *c, struct tupc_hier_member 
     /* Release: what this thread wrote before the call, for the leader that
      * reads its src under IN_MYSYNC. */
     tupc_word_set(&me->entered, s);
+    /* `put` and `taken` move only in some verbs' calls (a prefix, a small
+     * gather; a larger gather): one left 2^31 calls behind would pass a
+     * wait for a later call (the waits compare by signed difference).
+     * Everything of calls up to s - 1 is published: bring them that far.
+     * Relaxed loads: this thread's own word, and the leader's own. */
+    if (s - atomic_load_explicit(&me->put.value, memory_order_relaxed) > (1u << 30))
+        tupc_word_set(&me->put, s - 1);
+    if (me == &tupc_hier_.m[0] &&
+        s - atomic_load_explicit(&tupc_hier_.taken.value, memory_order_relaxed) > (1u << 30))
+        tupc_word_set(&tupc_hier_.taken, s - 1);
     return s;
 }
 

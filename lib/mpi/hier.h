@@ -56,8 +56,10 @@ struct tupc_hier_member {
     uint32_t seq;      /* the calls it has made (its own) */
     uint32_t posts;    /* its posted broadcasts (hier_post.c) */
     struct tupc_hier_pair partial[TUPC_HIER_SLOTS];
-    unsigned char small[TUPC_HIER_SLOTS][TUPC_HIER_SMALL]; /* a small gather's block */
-    struct tupc_hier_buf own;                              /* a prefix reduction's block totals */
+    /* A small gather's block; a slot per line, so that the leader reading
+     * one does not contend with this thread writing the next. */
+    _Alignas(TUPC_HIER_SMALL) unsigned char small[TUPC_HIER_SLOTS][TUPC_HIER_SMALL];
+    struct tupc_hier_buf own; /* a prefix reduction's block totals */
 } __attribute__((aligned(128)));
 
 struct tupc_hier_state {
@@ -70,7 +72,8 @@ struct tupc_hier_state {
     struct tupc_hier_member *m; /* this process's threads, by local index */
     tupc_word ready;            /* the calls whose data is in place (hier.c) */
     /* The gathers whose src blocks the leader has read into its buffer,
-     * before its MPI call (hier_reloc.c). */
+     * before its MPI call (hier_reloc.c); not a small gather's, whose
+     * threads copy their own blocks. */
     tupc_word taken;
     /* Posted broadcast p is complete here once posted[p % POSTS] reaches p
      * (hier_post.c). */

@@ -1,15 +1,18 @@
 /* Scatter, gather, gather_all, exchange and permute across processes in two phases
- * (hier.h): the leader reads its process's threads' src blocks in place,
- * the leaders move them in one MPI collective (MPI_Scatter, MPI_Gather,
- * MPI_Allgather, MPI_Alltoall), and each thread copies its dst from the
- * leader's buffer once `ready` says the call's data is in place.
+ * (hier.h): the leader reads its process's threads' src blocks in place
+ * (a small gather's threads leave theirs in slots of their own), the
+ * leaders move them in one MPI collective (MPI_Scatter, MPI_Gather,
+ * MPI_Allgather, MPI_Alltoall; a permute's below), and each thread copies
+ * its dst from the leader's buffer once `ready` says the call's data is in
+ * place.
  *
  * The sync modes, with no more waiting than the data needs:
  *  - IN_MYSYNC: the leader reads a thread's src only after that thread's
  *    entry (its own process's threads: no barrier of every thread);
  *  - OUT_MYSYNC: a thread whose src the leader reads returns after
- *    `ready`, which the leader sets after its reads; a thread returns once
- *    its own dst is written, which it writes itself;
+ *    `ready` (a gather's after `taken`), which the leader sets after its
+ *    reads; a thread returns once its own dst is written, which it writes
+ *    itself;
  *  - IN_ALLSYNC and OUT_ALLSYNC: a barrier of every thread.
  * Under OUT_NOSYNC a thread whose src is still to be read may return: the
  * leader reads it before it leaves the call, so before any barrier after
@@ -95,6 +98,8 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
     const int root = tupc_mpi_rank_of(dst.thread), puts = gather_puts(nbytes);
     const size_t n = (size_t)L * nbytes;
     if (puts && li != 0) {
+        /* Acquire: the leader's reads of this slot in call s - SLOTS come
+         * before its `ready` for that call, and so before our overwrite. */
         tupc_wait_peer(&tupc_hier_.ready, s - TUPC_HIER_SLOTS, tupc_first_thread_, c->func);
         memcpy(me->small[s % TUPC_HIER_SLOTS], block(src, MYTHREAD), nbytes);
         tupc_word_set(&me->put, s); /* release: the block */
@@ -107,7 +112,7 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
             memcpy(buf, block(src, MYTHREAD), nbytes);
             for (int j = 1; j < L; j++) {
                 const int t = tupc_first_thread_ + j;
-                if (puts) {
+                if (puts) { /* acquire: the block, put before `put` */
                     tupc_wait_peer(&tupc_hier_.m[j].put, s, t, c->func);
                     memcpy(buf + (size_t)j * nbytes, tupc_hier_.m[j].small[s % TUPC_HIER_SLOTS],
                            nbytes);
@@ -125,7 +130,7 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
             MPI_Gather(buf, k, MPI_BYTE, dst.addr, k, MPI_BYTE, root, tupc_hier_.comm),
             MPI_Igather(buf, k, MPI_BYTE, dst.addr, k, MPI_BYTE, root, tupc_hier_.comm, &r_),
             c->func);
-        tupc_word_set(&tupc_hier_.ready, s); /* release: dst */
+        tupc_word_set(&tupc_hier_.ready, s); /* release: dst, and the slots read */
     }
     if ((uint32_t)MYTHREAD == dst.thread && c->out != TUPC_NOSYNC) /* its dst is written */
         tupc_wait_peer(&tupc_hier_.ready, s, tupc_first_thread_, c->func);
@@ -220,8 +225,9 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
 
 /* Permute: the leaders gather perm (one int per thread, MPI_Allgather),
  * check it alike, and send each block to its target's process
- * (MPI_Alltoallv: process p's blocks to process q in thread order); the
- * leader writes its threads' dst blocks. A bad perm is found by every
+ * (MPI_Alltoallv: process p's blocks to process q in thread order), or
+ * for a small one both in one MPI_Alltoall (perm_small); the leader writes
+ * its threads' dst blocks. A bad perm is found by every
  * leader alike, and every thread returns it (bad[]) for the caller's
  * message. */
 
@@ -365,6 +371,7 @@ static void perm_small(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t ds
                 memcpy(b, block(src, first + j), nbytes);
                 b += nbytes;
             }
+        memset(b, 0, (size_t)(o + slot - b)); /* sent too: no bytes left unset */
     }
     TUPC_HIER_CALL(MPI_Alltoall(out, k, MPI_BYTE, in, k, MPI_BYTE, tupc_hier_.comm),
                    MPI_Ialltoall(out, k, MPI_BYTE, in, k, MPI_BYTE, tupc_hier_.comm, &r_), c->func);

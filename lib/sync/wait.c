@@ -89,19 +89,10 @@ void tupc_wait_tune(int over, int naps)
     atomic_store_explicit(&tupc_wait_asym_, asym, memory_order_relaxed);
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 void tupc_backoff(unsigned step)
 {
     if (step < atomic_load_explicit(&limits_.spin, memory_order_relaxed))
-        cpu_relax();
+        tupc_cpu_relax();
     else
         sched_yield();
 }
@@ -290,7 +281,7 @@ static uint32_t wait_slow(tupc_word *w, uint32_t target, int peer, tupc_wait_che
     unsigned spins = atomic_load_explicit(&limits_.spin, memory_order_relaxed);
     unsigned yields = atomic_load_explicit(&limits_.yield, memory_order_relaxed);
     for (unsigned i = 0; i < spins; i++) {
-        cpu_relax();
+        tupc_cpu_relax();
         v = atomic_load_explicit(&w->value, memory_order_acquire);
         if (tupc_reached(v, target))
             return v;

@@ -196,6 +196,17 @@ uint32_t tupc_wait_idle(tupc_word *w, uint32_t target, _Atomic int *stop);
  * to make): pause, and past the spin limit give the CPU away. */
 void tupc_backoff(unsigned step);
 
+/* A pause in a busy wait: lets the core's other hardware thread run and
+ * spares the memory system a stream of loads. */
+static inline void tupc_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* tupc_end_.stopping (runtime/runtime.h) ends every wait of a run that stops. */
 
 #endif
