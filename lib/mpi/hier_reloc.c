@@ -247,6 +247,23 @@ int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3])
     return 0;
 }
 
+/* The plan's perm array (room for every thread's entry and perm_check's
+ * scratch) with this process's threads' entries in place, each read after
+ * its thread's entry (perm and src are read only then). */
+static int *perm_read_mine(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t perm)
+{
+    const int L = tupc_local_threads_, T = THREADS, first = tupc_first_thread_;
+    int *p = realloc(tupc_hier_.plan.perm, sizeof *p * (size_t)T * 2);
+    if (!p)
+        tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
+    tupc_hier_.plan.perm = p;
+    for (int j = 0; j < L; j++) {
+        tupc_hier_wait_entered(c, j, s);
+        p[first + j] = *(const int *)block(perm, first + j);
+    }
+    return p;
+}
+
 /* Permute call s's plan, made by the leader once its threads are done
  * with the last call's (tupc_hier_wait_done): every thread's perm entry in
  * plan.perm (each of ours read after its thread's entry, then
@@ -258,14 +275,7 @@ static int perm_plan(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t perm
                      int *cnt)
 {
     const int L = tupc_local_threads_, T = THREADS, P = T / L, first = tupc_first_thread_;
-    int *p = realloc(tupc_hier_.plan.perm, sizeof *p * (size_t)T * 2);
-    if (!p)
-        tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
-    tupc_hier_.plan.perm = p;
-    for (int j = 0; j < L; j++) { /* perm and src are read after each entry */
-        tupc_hier_wait_entered(c, j, s);
-        p[first + j] = *(const int *)block(perm, first + j);
-    }
+    int *p = perm_read_mine(c, s, perm);
     TUPC_HIER_CALL(MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm),
                    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_),
                    c->func);
@@ -352,17 +362,9 @@ static void perm_small(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t ds
     const int L = tupc_local_threads_, T = THREADS, P = T / L, first = tupc_first_thread_;
     const size_t slot = perm_slot(nbytes);
     const int k = tupc_hier_count(c->func, slot);
-    int *p = realloc(tupc_hier_.plan.perm, sizeof *p * (size_t)T * 2);
-    if (!p)
-        tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", T);
-    tupc_hier_.plan.perm = p;
+    int *p = perm_read_mine(c, s, perm), *mine = p + first;
     char *out = tupc_hier_buffer(c->func, s, 0, slot * (size_t)P),
          *in = tupc_hier_buffer(c->func, s, 1, slot * (size_t)P);
-    int *mine = p + first;
-    for (int j = 0; j < L; j++) { /* perm and src are read after each entry */
-        tupc_hier_wait_entered(c, j, s);
-        mine[j] = *(const int *)block(perm, first + j);
-    }
     for (int q = 0; q < P; q++) {
         char *o = out + (size_t)q * slot, *b = o + sizeof(int) * (size_t)L;
         memcpy(o, mine, sizeof(int) * (size_t)L);
