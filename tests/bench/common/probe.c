@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* Two threads that pass a ball: the partner on CPU `cpu`, each waiting
+ * for its turn by spinning or, with `yield`, by giving its CPU away. */
 struct pp {
     _Alignas(64) _Atomic unsigned ball;
-    int rounds;
+    int rounds, cpu, yield;
 };
 
 static double now_ns(void)
@@ -38,11 +40,12 @@ static void pin(int k)
 static void *responder(void *arg)
 {
     struct pp *p = arg;
-    pin(1);
+    pin(p->cpu);
     for (int i = 0; i < p->rounds; i++) {
         /* Acquire/release: each hit of the ball orders the round trip. */
         while (atomic_load_explicit(&p->ball, memory_order_acquire) != 2u * i + 1)
-            ;
+            if (p->yield)
+                sched_yield();
         atomic_store_explicit(&p->ball, 2u * i + 2, memory_order_release);
     }
     return NULL;
@@ -54,11 +57,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double tb_pingpong_ns(int rounds)
+/* The median over batches of a round trip of the ball, in ns, the caller
+ * on CPU 0 and the partner on `cpu`. */
+static double round_trip_ns(int rounds, int cpu, int yield)
 {
     enum { BATCH = 100 };
     int batches = rounds / BATCH > 0 ? rounds / BATCH : 1;
-    struct pp p = {.rounds = batches * BATCH};
+    struct pp p = {.rounds = batches * BATCH, .cpu = cpu, .yield = yield};
     atomic_init(&p.ball, 0);
     cpu_set_t saved;
     sched_getaffinity(0, sizeof saved, &saved);
@@ -71,7 +76,8 @@ double tb_pingpong_ns(int rounds)
         for (int i = b * BATCH; i < (b + 1) * BATCH; i++) {
             atomic_store_explicit(&p.ball, 2u * i + 1, memory_order_release);
             while (atomic_load_explicit(&p.ball, memory_order_acquire) != 2u * i + 2)
-                ;
+                if (yield)
+                    sched_yield();
         }
         per[b] = (now_ns() - t0) / BATCH;
     }
@@ -83,51 +89,14 @@ double tb_pingpong_ns(int rounds)
     return med;
 }
 
-struct sw {
-    _Alignas(64) _Atomic unsigned turn;
-    int rounds;
-};
-
-static void *switch_partner(void *arg)
+double tb_pingpong_ns(int rounds)
 {
-    struct sw *w = arg;
-    pin(0);
-    for (int i = 0; i < w->rounds; i++) {
-        /* Relaxed is enough: the turn carries no other data. */
-        while (atomic_load_explicit(&w->turn, memory_order_relaxed) != 2u * i + 1)
-            sched_yield();
-        atomic_store_explicit(&w->turn, 2u * i + 2, memory_order_relaxed);
-    }
-    return NULL;
+    return round_trip_ns(rounds, 1, 0);
 }
 
 double tb_switch_ns(int rounds)
 {
-    enum { BATCH = 100 };
-    int batches = rounds / BATCH > 0 ? rounds / BATCH : 1;
-    struct sw w = {.rounds = batches * BATCH};
-    atomic_init(&w.turn, 0);
-    cpu_set_t saved;
-    sched_getaffinity(0, sizeof saved, &saved);
-    pin(0);
-    pthread_t t;
-    pthread_create(&t, NULL, switch_partner, &w);
-    double *per = malloc(sizeof *per * (size_t)batches);
-    for (int b = 0; b < batches; b++) {
-        double t0 = now_ns();
-        for (int i = b * BATCH; i < (b + 1) * BATCH; i++) {
-            atomic_store_explicit(&w.turn, 2u * i + 1, memory_order_relaxed);
-            while (atomic_load_explicit(&w.turn, memory_order_relaxed) != 2u * i + 2)
-                sched_yield();
-        }
-        per[b] = (now_ns() - t0) / (2.0 * BATCH); /* two hand-offs a round */
-    }
-    pthread_join(t, NULL);
-    sched_setaffinity(0, sizeof saved, &saved);
-    qsort(per, (size_t)batches, sizeof *per, cmp_double);
-    double med = per[batches / 2];
-    free(per);
-    return med;
+    return round_trip_ns(rounds, 0, 1) / 2; /* two hand-offs a round trip */
 }
 
 const char *tb_phase(double rtt_ns)
