@@ -47,7 +47,7 @@ void tupc_x_check_arrays(struct tupc_x *x, uint64_t sig, const struct tupc_x_arr
 {
     /* The extents depend on the team's size too: the same arrays on a
      * larger team are checked again. */
-    uint64_t key = tupc_call_key_on(x->func, sig, (uint64_t)x->k.t->n);
+    uint64_t key = tupc_call_key_on(x->func, sig, (uint64_t)x->k.self->size);
     uint32_t gen;
     if (__builtin_expect(!tupc_call_unseen(key, &gen), 1))
         return;

@@ -173,6 +173,35 @@ static int share_node(const cpu_set_t *all, long ncpu, int on_node)
     return 1;
 }
 
+/* Shares the node's CPUs out where every process may use them all (same),
+ * and returns whether no other process of the node runs on this process's
+ * CPUs: it is alone on the node, every process's share is pinned, or the
+ * launcher bound the processes to sets that do not overlap (their sizes add
+ * up to the union's, cpus). Agreed on the node: a process that did not pin
+ * (TUPC_PLACEMENT=none in its environment, or no memory) or could not read
+ * its affinity leaves its threads free to run on the others' CPUs. */
+static int place_on_node(const cpu_set_t *all, long cpus, int same, int on_node)
+{
+    if (same) {
+        int pinned = share_node(all, cpus, on_node) || on_node == 1, every;
+        MPI_Allreduce(&pinned, &every, 1, MPI_INT, MPI_MIN, node);
+        return every;
+    }
+    cpu_set_t set;
+    int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    int v[2] = {n, n > 0 ? 0 : 1}, sum[2]; /* CPUs, and processes that could not say */
+    MPI_Allreduce(v, sum, 2, MPI_INT, MPI_SUM, node);
+    return sum[1] == 0 && sum[0] == cpus;
+}
+
+void tupc_mpi_backoff(unsigned n, int own)
+{
+    if (own && n < TUPC_MPI_OWN_SPIN)
+        tupc_cpu_relax();
+    else
+        tupc_backoff(n);
+}
+
 int tupc_mpi_barrier_start(char *err, size_t len)
 {
     int on_node = 1, all_here;
@@ -202,24 +231,7 @@ int tupc_mpi_barrier_start(char *err, size_t len)
     cpu_set_t all;
     int same;
     long cpus = node_cpus(&all, &same);
-    /* This process's CPUs are its own where it is alone on the node, where
-     * the node's CPUs are shared out, or where the launcher bound the
-     * processes to sets that do not overlap (their sizes add up to the
-     * union's). */
-    /* Agreed on the node: a process that did not pin (TUPC_PLACEMENT=none in
-     * its environment, or no memory) or could not read its affinity leaves
-     * its threads free to run on the others' CPUs. */
-    if (same) {
-        int pinned = share_node(&all, cpus, on_node) || on_node == 1, every;
-        MPI_Allreduce(&pinned, &every, 1, MPI_INT, MPI_MIN, node);
-        own_cpus = every;
-    } else {
-        cpu_set_t set;
-        int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-        int v[2] = {n, n > 0 ? 0 : 1}, sum[2]; /* CPUs, and processes that could not say */
-        MPI_Allreduce(v, sum, 2, MPI_INT, MPI_SUM, node);
-        own_cpus = sum[1] == 0 && sum[0] == cpus;
-    }
+    own_cpus = place_on_node(&all, cpus, same, on_node);
     if (tupc_config_.verbose)
         fprintf(stderr, own_cpus
                             ? "tupc: no other process of the node runs on this process's CPUs\n"
@@ -420,12 +432,11 @@ static const struct tupc_mpi_li *await(const char *func, uint32_t e)
         if (n < 4096) {
             /* Acquire: the last local arrival's release in tupc_mpi_arrive,
              * so that split_at's store before it is seen. */
-            if (own && n < TUPC_MPI_OWN_SPIN &&
-                (int32_t)(atomic_load_explicit(&here_arrived, memory_order_acquire) - e) >= 0 &&
-                atomic_load_explicit(&split_at, memory_order_relaxed) != e)
-                tupc_cpu_relax();
-            else
-                tupc_backoff(n);
+            tupc_mpi_backoff(
+                n,
+                own && n < TUPC_MPI_OWN_SPIN &&
+                    (int32_t)(atomic_load_explicit(&here_arrived, memory_order_acquire) - e) >= 0 &&
+                    atomic_load_explicit(&split_at, memory_order_relaxed) != e);
         } else { /* a long wait (a process computes): no core taken from it */
             if (n == 4096)
                 tupc_wait_napping(&ev);

@@ -189,10 +189,7 @@ void tupc_hier_finish(MPI_Request *r, const char *func)
             tupc_wait_napping(&ev);
         if (n >= 4096 && n % 64 == 0)
             tupc_mpi_idle();
-        if (own && n < TUPC_MPI_OWN_SPIN)
-            tupc_cpu_relax();
-        else
-            tupc_backoff(n);
+        tupc_mpi_backoff(n, own);
     }
 }
 
@@ -495,29 +492,22 @@ static int reduce_leaders(const struct tupc_red_type *ty, upc_op_t op, tupc_red_
     MPI_Datatype mt;
     MPI_Op mo;
     union tupc_red_val id;
-    MPI_Request r;
     if (builtin_op(ty, op, &mt, &mo, &id)) {
         const void *in = acc->has ? (const void *)&acc->v : (const void *)&id;
-        if (tupc_hier_.block_reduce) {
-            MPI_Reduce(in, out, 1, mt, mo, root, tupc_hier_.comm);
-            tupc_mpi_polled();
-        } else {
-            MPI_Ireduce(in, out, 1, mt, mo, root, tupc_hier_.comm, &r);
-            tupc_hier_finish(&r, func);
-        }
+        TUPC_HIER_CALL_IF(tupc_hier_.block_reduce,
+                          MPI_Reduce(in, out, 1, mt, mo, root, tupc_hier_.comm),
+                          MPI_Ireduce(in, out, 1, mt, mo, root, tupc_hier_.comm, &r_), func);
         return 1;
     }
     atomic_store_explicit(&tupc_hier_.rop, (int)op, memory_order_relaxed);
     atomic_store_explicit(&tupc_hier_.fn, f, memory_order_relaxed);
     atomic_store_explicit(&tupc_hier_.ty, ty, memory_order_release);
     struct tupc_hier_pair all = *acc;
-    if (tupc_hier_.block_reduce) {
-        MPI_Reduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm);
-        tupc_mpi_polled();
-    } else {
-        MPI_Ireduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm, &r);
-        tupc_hier_finish(&r, func);
-    }
+    TUPC_HIER_CALL_IF(
+        tupc_hier_.block_reduce,
+        MPI_Reduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm),
+        MPI_Ireduce(acc, &all, 1, tupc_hier_.pair, tupc_hier_.op, root, tupc_hier_.comm, &r_),
+        func);
     *out = all.v;
     return all.has;
 }
@@ -535,14 +525,10 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
          * identity where none before had any, which leaves a partial as
          * it is; the blocks that read a seed have one before them. */
         out->has = 1;
-        if (tupc_hier_.block_reduce) {
-            MPI_Exscan(in->has ? &in->v : &id, &out->v, 1, mt, mo, tupc_hier_.comm);
-            tupc_mpi_polled();
-        } else {
-            MPI_Request r;
-            MPI_Iexscan(in->has ? &in->v : &id, &out->v, 1, mt, mo, tupc_hier_.comm, &r);
-            tupc_hier_finish(&r, func);
-        }
+        const void *mine = in->has ? (const void *)&in->v : (const void *)&id;
+        TUPC_HIER_CALL_IF(tupc_hier_.block_reduce,
+                          MPI_Exscan(mine, &out->v, 1, mt, mo, tupc_hier_.comm),
+                          MPI_Iexscan(mine, &out->v, 1, mt, mo, tupc_hier_.comm, &r_), func);
         if (tupc_mpi_rank_ == 0) /* MPI leaves rank 0's undefined */
             out->v = id;
         return;
@@ -551,14 +537,11 @@ void tupc_hier_exscan(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f
     atomic_store_explicit(&tupc_hier_.fn, f, memory_order_relaxed);
     atomic_store_explicit(&tupc_hier_.ty, ty, memory_order_release);
     *out = (struct tupc_hier_pair){0};
-    if (tupc_hier_.block_reduce) {
-        MPI_Exscan(in, out, 1, tupc_hier_.pair, tupc_hier_.op_ordered, tupc_hier_.comm);
-        tupc_mpi_polled();
-    } else {
-        MPI_Request r;
-        MPI_Iexscan(in, out, 1, tupc_hier_.pair, tupc_hier_.op_ordered, tupc_hier_.comm, &r);
-        tupc_hier_finish(&r, func);
-    }
+    TUPC_HIER_CALL_IF(
+        tupc_hier_.block_reduce,
+        MPI_Exscan(in, out, 1, tupc_hier_.pair, tupc_hier_.op_ordered, tupc_hier_.comm),
+        MPI_Iexscan(in, out, 1, tupc_hier_.pair, tupc_hier_.op_ordered, tupc_hier_.comm, &r_),
+        func);
     if (tupc_mpi_rank_ == 0) /* MPI leaves rank 0's undefined */
         *out = (struct tupc_hier_pair){0};
 }

@@ -131,11 +131,13 @@ int tupc_hier_count(const char *func, size_t n);
  * func. */
 char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
 
-/* The leader's MPI call, blocking where that is safe (hier.c) or posted
- * and tested; every process decides alike. */
-#define TUPC_HIER_CALL(blocking, posted, func)                                                     \
+/* The leader's MPI call, blocking where `block` says that is safe (hier.c:
+ * block_copy for the relocalizations, block_reduce for the reductions) or
+ * posted and tested; every process decides alike. Either way the progress
+ * thread learns that a UPC thread let MPI progress. */
+#define TUPC_HIER_CALL_IF(block, blocking, posted, func)                                           \
     do {                                                                                           \
-        if (tupc_hier_.block_copy) {                                                               \
+        if (block) {                                                                               \
             blocking;                                                                              \
             tupc_mpi_polled();                                                                     \
         } else {                                                                                   \
@@ -144,6 +146,8 @@ char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n);
             tupc_hier_finish(&r_, func);                                                           \
         }                                                                                          \
     } while (0)
+#define TUPC_HIER_CALL(blocking, posted, func)                                                     \
+    TUPC_HIER_CALL_IF(tupc_hier_.block_copy, blocking, posted, func)
 
 /* The blocks of an array of nb blocks (shared [B], from src's phase):
  * thread t holds those whose number is off(t) mod THREADS. */

@@ -162,6 +162,10 @@ int tupc_mpi_own_cpus(void);
  * processes); the bound keeps a thread that computes from waiting long for
  * the CPU. */
 #define TUPC_MPI_OWN_SPIN 512
+/* One step of such a wait: a pause while `own` (the process's CPUs are its
+ * own and the wait is one of those) and n < TUPC_MPI_OWN_SPIN, else the
+ * backoff of every wait (tupc_backoff). */
+void tupc_mpi_backoff(unsigned n, int own);
 /* Episode e of this thread: arrival (user: a user's barrier, named and id
  * as the statement gave them, whole: this thread departs at once) and
  * departure. */
