@@ -49,6 +49,7 @@ struct tupc_mpi_team {
     int *of_proc;               /* by MPI rank (the run's communicator): its rank in comm, or -1 */
     struct tupc_mpi_tmember *m; /* by local index */
     tupc_word ready;            /* the leader's: calls complete among the processes */
+    int perm_ok, perm_bad[3];   /* the leader's verdict on a small permute's perm */
     uint32_t last;              /* the leader's: its last exchange's number */
     /* Posted broadcast p is complete here once posted[p % POSTS] reaches p. */
     tupc_word posted[TUPC_HIER_POSTS];

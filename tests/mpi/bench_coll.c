@@ -34,9 +34,10 @@
  *  - on a split team of the even threads (one per process at 4 x 1 and
  *    2 x 2; at 2 x 1 it is thread 0 alone: skipped), tupc_team_barrier,
  *    tupc_team_broadcast, tupc_team_scatter, tupc_team_gather,
- *    tupc_team_gather_all (n / members bytes per block) and
- *    tupc_team_exchange (n / members^2) against MPI_Barrier, MPI_Bcast,
- *    MPI_Scatter, MPI_Gather, MPI_Allgather and MPI_Alltoall on a
+ *    tupc_team_gather_all (n / members bytes per block),
+ *    tupc_team_exchange (n / members^2) and tupc_team_permute (n / members,
+ *    each rank's to the next) against MPI_Barrier, MPI_Bcast, MPI_Scatter,
+ *    MPI_Gather, MPI_Allgather, MPI_Alltoall and MPI_Alltoallv on a
  *    communicator of the processes that hold them;
  *  - the overlap of a posted 16 MiB broadcast, gather_all, exchange,
  *    reduce_allL (UPC_ADD, blocked as above), permute (each process's
@@ -87,6 +88,7 @@ static const upc_flag_t MY = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
 
 static MPI_Comm raw_comm;
 static tupc_sptr_t S, D, R1, PERM; /* src and dst areas, one long on thread 0 */
+static tupc_sptr_t TPERM;          /* the split team's permutation: rank r to r + 1 */
 static char *raw_buf, *raw_out;
 static double shared_ns[2];
 
@@ -221,6 +223,20 @@ static void overlap(size_t n, int leader)
     fflush(stdout);
 }
 
+/* The raw permute: k bytes from each process of comm to the next, by
+ * MPI_Alltoallv (the call tupc's permute becomes). */
+static void raw_next(MPI_Comm comm, int k)
+{
+    int me, np, cnt[2 * 64] = {0}, dsp[64] = {0};
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &np);
+    if (np > 64)
+        return;
+    cnt[(me + 1) % np] = k;           /* send */
+    cnt[64 + (me + np - 1) % np] = k; /* receive */
+    MPI_Alltoallv(raw_buf, cnt, dsp, MPI_BYTE, raw_out, cnt + 64, dsp, MPI_BYTE, comm);
+}
+
 /* A split team across processes (mpi/team.h): the even threads, one per
  * process at 4 x 1 (processes 0 and 2) and at 2 x 2 (thread 0 of each),
  * against the raw calls on a communicator of the processes that hold
@@ -242,9 +258,11 @@ static void team_figs(int leader, const size_t *sizes, int reps)
     int psub = 1;
     if (sub != MPI_COMM_NULL)
         MPI_Comm_size(sub, &psub);
-    /* The barrier, then 3 sizes of bcast, scatter, gather, gather_all and
-     * exchange (blocks of n / members^2 bytes: n in all each way). */
-    for (int f = 0; f < 16; f++) {
+    /* The barrier, then 3 sizes of bcast, scatter, gather, gather_all,
+     * exchange (blocks of n / members^2 bytes: n in all each way) and
+     * permute (each member's n / members bytes to the next rank, on the
+     * next process). */
+    for (int f = 0; f < 19; f++) {
         const int v = f == 0 ? 0 : 1 + (f - 1) / 3, s = f == 0 ? -1 : (f - 1) % 3;
         const size_t M = (size_t)members, per = M / (size_t)psub;
         size_t n = s < 0 ? 0 : sizes[s], nb = n / M ? n / M : 1;
@@ -268,8 +286,10 @@ static void team_figs(int leader, const size_t *sizes, int reps)
                     MPI_Gather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, 0, sub);
                 else if (v == 4)
                     MPI_Allgather(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, sub);
-                else
+                else if (v == 5)
                     MPI_Alltoall(raw_buf, k, MPI_BYTE, raw_out, k, MPI_BYTE, sub);
+                else
+                    raw_next(sub, k);
             }
             if (me == 0)
                 shared_ns[0] = (tb_now_us() - t0) * 1e3 / r;
@@ -286,8 +306,10 @@ static void team_figs(int leader, const size_t *sizes, int reps)
                     tupc_team_gather(D, S, nb, MY, t);
                 else if (v == 4)
                     tupc_team_gather_all(D, S, nb, MY, t);
-                else
+                else if (v == 5)
                     tupc_team_exchange(D, S, nb, MY, t);
+                else
+                    tupc_team_permute(D, S, TPERM, nb, MY, t);
             }
             if (me == 0)
                 shared_ns[1] = (tb_now_us() - t0) * 1e3 / r;
@@ -299,7 +321,8 @@ static void team_figs(int leader, const size_t *sizes, int reps)
             double mr = tb_median(raw, BATCHES), mt = tb_median(tu, BATCHES);
             static const char *const nm[] = {"team barrier",        "team bcast MY|MY",
                                              "team scatter MY|MY",  "team gather MY|MY",
-                                             "team gath_all MY|MY", "team exchange MY|MY"};
+                                             "team gath_all MY|MY", "team exchange MY|MY",
+                                             "team permute MY|MY"};
             printf("%-18s %9zu %12.0f %12.0f %8.2f\n", nm[v], n, mr, mt, mt / mr);
             fflush(stdout);
         }
@@ -369,15 +392,9 @@ static void raw_one(int f, size_t n, int np)
         MPI_Alltoall(raw_buf, per * per * nb, MPI_BYTE, raw_out, per * per * nb, MPI_BYTE,
                      raw_comm);
         return;
-    case PERMUTE: { /* every block to the next process, as PERM has it */
-        int me = MYTHREAD / per, cnt[2 * 64] = {0}, dsp[64] = {0};
-        if (np > 64)
-            return;
-        cnt[(me + 1) % np] = per * nb;           /* send */
-        cnt[64 + (me + np - 1) % np] = per * nb; /* receive */
-        MPI_Alltoallv(raw_buf, cnt, dsp, MPI_BYTE, raw_out, cnt + 64, dsp, MPI_BYTE, raw_comm);
+    case PERMUTE: /* every block to the next process, as PERM has it */
+        raw_next(raw_comm, per * nb);
         return;
-    }
     default:
         break;
     }
@@ -426,7 +443,11 @@ int tupc_main(int argc, char **argv)
     PERM = upc_all_alloc((size_t)T, sizeof(int));
     if (!tupc_isnull(PERM)) /* each thread's block to the next process's same thread */
         *(int *)(PERM.addr + (size_t)me * tupc_impl_partition_size) = (me + per) % T;
-    if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(R1) || tupc_isnull(PERM) || np < 2) {
+    TPERM = upc_all_alloc((size_t)T, sizeof(int));
+    if (!tupc_isnull(TPERM)) /* the even threads' team: rank me / 2 to the next */
+        *(int *)(TPERM.addr + (size_t)me * tupc_impl_partition_size) = (me / 2 + 1) % ((T + 1) / 2);
+    if (tupc_isnull(S) || tupc_isnull(D) || tupc_isnull(R1) || tupc_isnull(PERM) ||
+        tupc_isnull(TPERM) || np < 2) {
         if (me == 0)
             fprintf(stderr,
                     "bench_coll: needs two processes or more and %zu bytes of heap per "
