@@ -931,13 +931,18 @@ uint32_t tupc_mpi_team_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t d
         int *cnt = alloc(c->func, head);
         size_t nout, nin;
         perm_counts(c, &k, p, nb, cnt, &nout, &nin);
+        /* One member here: MPI reads its src and writes its dst, as permute2. */
+        const int direct = g->L == 1;
         void *j = tupc_hier_post_job_new(c->func, tp.p, tp.mark, (int)nin);
-        char *own = tupc_hier_post_own(j, c->func, head + (nout + nin) * nb);
-        char *out = own + head, *in = out + nout * nb;
+        char *own = tupc_hier_post_own(j, c->func, head + (direct ? 0 : (nout + nin) * nb));
+        char *out = direct ? blk(src, g->lthread[0]) : own + head,
+             *in = direct ? blk(dst, g->lthread[0]) : out + nout * nb;
         memcpy(own, cnt, head); /* MPI reads the counts until it completes */
         free(cnt);
-        perm_pack(c, &k, p, src, nb, tp.s, out);
-        perm_unpack(&k, p, dst, in, nb, j);
+        if (!direct) {
+            perm_pack(c, &k, p, src, nb, tp.s, out);
+            perm_unpack(&k, p, dst, in, nb, j);
+        }
         const int *oc = (const int *)(void *)own;
         MPI_Ialltoallv(out, oc, oc + P, MPI_BYTE, in, oc + 2 * P, oc + 3 * P, MPI_BYTE, g->comm,
                        tupc_hier_post_request(j));
