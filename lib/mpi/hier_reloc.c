@@ -140,6 +140,14 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         leave_read(c, me, s);
 }
 
+/* A gather_all of up to this many bytes a process stages them in the
+ * ring's buffers, from which its threads copy while the leader runs ahead;
+ * past it they arrive in the leader's own dst: a copy of every byte fewer,
+ * for a wait of the leader's. At 2 x 2 the staged call was as fast to 16
+ * KiB, slower from 64 KiB (29-34 us against 20-24) and at 16 MiB (4.9-5.5
+ * ms against 1.5-2.0, where MPI_Allgather took 2.6). */
+enum { GATHER_ALL_RING = 32768 };
+
 void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                          size_t nbytes)
 {
@@ -147,7 +155,7 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
     const uint32_t s = tupc_hier_enter(c, me);
     const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
     const size_t all = (size_t)THREADS * nbytes;
-    const int ring = all <= TUPC_HIER_RING;
+    const int ring = all <= GATHER_ALL_RING;
     if (li == 0) {
         const int k = tupc_hier_count(c->func, (size_t)L * nbytes);
         if (L == 1) {
@@ -159,10 +167,8 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
             tupc_hier_leave(c, me, s);
             return;
         }
-        /* Past the ring the bytes arrive in the leader's own dst, which
-         * its threads copy (a copy of every byte fewer: 16 MiB at 2 x 2
-         * took 1.6-2.0 times MPI_Allgather through a buffer); the leader
-         * returns once they have. */
+        /* Past GATHER_ALL_RING the bytes arrive in the leader's own dst,
+         * which its threads copy; the leader returns once they have. */
         if (!ring)
             tupc_hier_wait_done(c->func, s - 1); /* its dst: read until done */
         char *buf = ring ? tupc_hier_buffer(c->func, s, 0, all) : block(dst, MYTHREAD);
@@ -187,14 +193,18 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
     tupc_hier_leave(c, me, s);
 }
 
-/* A large exchange with L > 1 threads a process, not in place, in L
- * MPI_Alltoall calls without a copy of tupc's: in call a, thread a of
- * each process sends its src as it lies (blocks q * L .. q * L + L - 1 to
- * process q), and each process receives them straight into its threads'
- * dst blocks (those of process p, a: block p * L + a of dst of thread b,
- * for every b: a vector of L blocks, one partition apart). 16 MiB at 2 x
- * 2 took 2.0-2.4 times MPI_Alltoall through the leader's buffers (a copy
- * in and a copy out of every byte). */
+/* An exchange with L > 1 threads a process, not in place, of at least
+ * EXCHANGE_DIRECT bytes a process, in L MPI_Alltoall calls without a copy
+ * of tupc's: in call a, thread a of each process sends its src as it lies
+ * (blocks q * L .. q * L + L - 1 to process q), and each process receives
+ * them straight into its threads' dst blocks (those of process p, a: block
+ * p * L + a of dst of thread b, for every b: a vector of L blocks, one
+ * partition apart). Through the leader's buffers (a copy in and a copy out
+ * of every byte) at 2 x 2: 16 MiB took 2.0-2.4 times MPI_Alltoall, 11.8-12.8
+ * ms against 4.1 this way, 64 KiB 53-56 us against 27-28, 4 KiB 14 against
+ * 11; 1 KiB and less were faster in one MPI call (8 against 10 us). */
+enum { EXCHANGE_DIRECT = 8192 };
+
 static void exchange_direct(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s,
                             tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
 {
@@ -243,7 +253,7 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
         tupc_hier_leave(c, me, s);
         return;
     }
-    if (L > 1 && !in_place && all > TUPC_HIER_RING) {
+    if (L > 1 && !in_place && all >= EXCHANGE_DIRECT) {
         exchange_direct(c, me, s, dst, src, nbytes);
         return;
     }

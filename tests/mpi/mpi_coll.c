@@ -774,6 +774,8 @@ int tupc_main(int argc, char **argv)
         chain(3000, 12, modes[m], r);
         chain_reloc(8, 12, modes[m], r);
         chain_reloc(700, 10, modes[m], r);
+        /* Past 32 KiB a process at 4 threads: gather_all into the leader's dst. */
+        chain_reloc(9000, 3, modes[m], r);
     }
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
