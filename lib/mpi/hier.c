@@ -320,7 +320,7 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
     const uint32_t s = tupc_hier_enter(c, me);
     /* One thread per process: nobody to run ahead of, no copy to stage. */
     const int root = tupc_mpi_rank_of(src.thread),
-              ring = nbytes <= TUPC_HIER_RING && tupc_local_threads_ > 1;
+              ring = nbytes <= TUPC_HIER_STAGE && tupc_local_threads_ > 1;
     const int at_root = root == tupc_mpi_rank_;
     char *const lead_dst = dst.addr + (size_t)tupc_first_thread_ * tupc_impl_partition_size;
     /* Where the process's threads copy from (after `ready`). */

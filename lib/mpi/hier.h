@@ -23,6 +23,13 @@
  * a buffer of its own, reused call after call. With the slots, at most
  * 16 MiB of buffers per process (32 slots of two buffers). */
 #define TUPC_HIER_RING ((size_t)256 << 10)
+/* A broadcast or gather_all of more bytes a process than this stages none
+ * in the slots: they arrive in the leader's own dst, which its threads
+ * copy, and the leader waits for them. Running ahead pays for small calls;
+ * past this the copy into a slot, cold in the cache 32 calls on, costs
+ * more: at 2 x 2 the 64 KiB broadcast took 20.6 us staged against 11.5-17.5,
+ * 256 KiB 114-129 against 24-36, the 64 KiB gather_all 29-34 against 20-24. */
+#define TUPC_HIER_STAGE ((size_t)32 << 10)
 
 /* The largest block a thread of a gather puts in a slot of its own
  * (struct tupc_hier_member's `small`) rather than leaving it for its

@@ -140,14 +140,6 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         leave_read(c, me, s);
 }
 
-/* A gather_all of up to this many bytes a process stages them in the
- * ring's buffers, from which its threads copy while the leader runs ahead;
- * past it they arrive in the leader's own dst: a copy of every byte fewer,
- * for a wait of the leader's. At 2 x 2 the staged call was as fast to 16
- * KiB, slower from 64 KiB (29-34 us against 20-24) and at 16 MiB (4.9-5.5
- * ms against 1.5-2.0, where MPI_Allgather took 2.6). */
-enum { GATHER_ALL_RING = 32768 };
-
 void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                          size_t nbytes)
 {
@@ -155,7 +147,7 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
     const uint32_t s = tupc_hier_enter(c, me);
     const int L = tupc_local_threads_, li = MYTHREAD - tupc_first_thread_;
     const size_t all = (size_t)THREADS * nbytes;
-    const int ring = all <= GATHER_ALL_RING;
+    const int ring = all <= TUPC_HIER_STAGE;
     if (li == 0) {
         const int k = tupc_hier_count(c->func, (size_t)L * nbytes);
         if (L == 1) {
@@ -167,7 +159,7 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
             tupc_hier_leave(c, me, s);
             return;
         }
-        /* Past GATHER_ALL_RING the bytes arrive in the leader's own dst,
+        /* Past TUPC_HIER_STAGE the bytes arrive in the leader's own dst,
          * which its threads copy; the leader returns once they have. */
         if (!ring)
             tupc_hier_wait_done(c->func, s - 1); /* its dst: read until done */
