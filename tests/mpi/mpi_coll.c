@@ -774,10 +774,11 @@ int tupc_main(int argc, char **argv)
         chain(3000, 12, modes[m], r);
         chain_reloc(8, 12, modes[m], r);
         chain_reloc(700, 10, modes[m], r);
-        /* Past 32 KiB a process (TUPC_HIER_STAGE): a broadcast and, at 4
-         * threads, a gather_all into the leader's dst. */
+        /* Past 32 KiB a process (TUPC_HIER_STAGE): a broadcast, and with
+         * two threads a process a gather_all into the leader's dst and a
+         * gather whose src blocks MPI reads where they lie. */
         chain(40000, 4, modes[m], r);
-        chain_reloc(9000, 3, modes[m], r);
+        chain_reloc(20000, 2, modes[m], r);
     }
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain(((size_t)1 << 20) + 40, 3, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
