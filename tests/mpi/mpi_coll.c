@@ -760,7 +760,7 @@ static void red_all(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_flag
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
-    unsigned char *buf = malloc((size_t)THREADS * 5000 + 2 * G);
+    unsigned char *buf = malloc((THREADS > 4 ? (size_t)THREADS * 5000 : 20000) + 2 * G);
     CHECK(buf);
     static const size_t sizes[] = {1, 7, 256, 5000};
     int r = 0;
@@ -768,6 +768,10 @@ int tupc_main(int argc, char **argv)
         for (int s = 0; s < 4; s++)
             for (int m = 0; m < NMODES; m++, r++)
                 run((enum verb)v, sizes[s], r, modes[m], buf);
+    /* A permute past 32 KiB a process (with two threads a process: one
+     * MPI_Alltoallw of the blocks where they lie), each perm of perm_of. */
+    for (int m = 0; m < 2 * NMODES; m++, r++)
+        run(PERMUTE, 20000, r, modes[m % NMODES], buf);
     free(buf);
     for (int m = 0; m < NMODES; m++, r++) {
         chain(8, 40, modes[m], r);
