@@ -239,6 +239,9 @@ void tupc_hier_post_leave(const struct tupc_mpi_call *c, struct tupc_hier_member
  * skips one onto itself), frees its buffer (tupc_hier_post_own: n bytes
  * that the job owns), then sets *mark to p. */
 void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies);
+/* The same with `reqs` requests (tupc_hier_post_request(job) + i), all
+ * of which the job waits for. */
+void *tupc_hier_post_job_reqs(const char *func, uint32_t p, tupc_word *mark, int copies, int reqs);
 void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n);
 /* The same to d in thread th's partition in another process (th >= 0), a
  * put through the window (MPI_THREAD_MULTIPLE: from whichever thread runs
@@ -256,6 +259,15 @@ void tupc_hier_fold(const struct tupc_red_type *ty, upc_op_t op, tupc_red_fn f, 
 /* tupc_mpi_my_runs (layer.h) for thread t's elements. */
 void tupc_hier_runs_of(uint32_t t, tupc_sptr_t p, size_t m, size_t B, size_t es,
                        void (*fn)(void *, size_t, char *, size_t), void *arg);
+/* An exchange of at least this many bytes a process, with more than one
+ * thread a process and not in place, sends each thread's src as it lies
+ * and receives into the threads' dst (hier_reloc.c says why). */
+#define TUPC_HIER_EXCHANGE_DIRECT ((size_t)8 << 10)
+/* The type an exchange's receive from one process makes of the L local
+ * threads' dst: L blocks of nbytes one partition apart, its extent L *
+ * nbytes (process q's at q times it). Committed; the caller frees it. */
+MPI_Datatype tupc_hier_dst_blocks(const char *func, size_t nbytes);
+
 /* Checks p[0..n-1] as upc_all_permute does (from: n ints of scratch): 0,
  * or -1 with bad[] (the first bad index, its value, the earlier index of
  * an equal value or -1). */

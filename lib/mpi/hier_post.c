@@ -48,7 +48,8 @@ struct post_copy {
     int th; /* d's thread, to put to through the window; -1: here */
 };
 struct post {
-    MPI_Request r;
+    MPI_Request *r; /* nr of them, after the copies */
+    int nr;
     uint32_t p;      /* the post's number in this process (on its team) */
     tupc_word *mark; /* set to p once it is complete here */
     void *own;       /* given back once done, or NULL */
@@ -57,13 +58,22 @@ struct post {
     struct post_copy copy[];
 };
 
-void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies)
+void *tupc_hier_post_job_reqs(const char *func, uint32_t p, tupc_word *mark, int copies, int reqs)
 {
-    struct post *j = malloc(sizeof *j + sizeof j->copy[0] * (size_t)copies);
+    struct post *j =
+        malloc(sizeof *j + sizeof j->copy[0] * (size_t)copies + sizeof(MPI_Request) * (size_t)reqs);
     if (!j)
         tupc_fail(func, NULL, "out of memory for a posted collective");
-    *j = (struct post){.r = MPI_REQUEST_NULL, .p = p, .mark = mark};
+    *j = (struct post){
+        .r = (MPI_Request *)(void *)&j->copy[copies], .nr = reqs, .p = p, .mark = mark};
+    for (int i = 0; i < reqs; i++)
+        j->r[i] = MPI_REQUEST_NULL;
     return j;
+}
+
+void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int copies)
+{
+    return tupc_hier_post_job_reqs(func, p, mark, copies, 1);
 }
 
 void tupc_hier_post_put(void *job, int th, char *d, const char *s, size_t n)
@@ -142,7 +152,7 @@ static void give_back(void *p, size_t n)
 
 MPI_Request *tupc_hier_post_request(void *job)
 {
-    return &((struct post *)job)->r;
+    return ((struct post *)job)->r;
 }
 
 tupc_word *tupc_mpi_post_word(uint32_t p)
@@ -155,8 +165,9 @@ void tupc_mpi_post_job(void *arg, size_t k)
     (void)k;
     struct post *j = arg;
     for (;;) {
-        int flag = 0;
-        MPI_Test(&j->r, &flag, MPI_STATUS_IGNORE);
+        int flag = 1; /* a request done is null, and tests done again */
+        for (int i = 0; i < j->nr && flag; i++)
+            MPI_Test(&j->r[i], &flag, MPI_STATUS_IGNORE);
         tupc_mpi_polled();
         if (flag)
             break;
@@ -305,6 +316,19 @@ static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p
         void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), 0);
         MPI_Ialltoall(block(src, me), k, MPI_BYTE, block(dst, me), k, MPI_BYTE, tupc_hier_.comm,
                       tupc_hier_post_request(j));
+        return j;
+    }
+    if (src.addr != dst.addr && all >= TUPC_HIER_EXCHANGE_DIRECT) {
+        /* As the blocking call: one MPI_Ialltoall per thread, from its src
+         * as it lies into every thread's dst, and no copy. */
+        void *j = tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, L);
+        const int kb = tupc_hier_count(c->func, Lz * nb);
+        MPI_Datatype blocks = tupc_hier_dst_blocks(c->func, nb);
+        wait_all_entered(c, s); /* every src read, every dst written */
+        for (int a = 0; a < L; a++)
+            MPI_Ialltoall(block(src, me + a), kb, MPI_BYTE, block(dst, me) + (size_t)a * nb, 1,
+                          blocks, tupc_hier_.comm, tupc_hier_post_request(j) + a);
+        MPI_Type_free(&blocks); /* the calls keep it */
         return j;
     }
     void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), THREADS * L);

@@ -203,7 +203,7 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
 }
 
 /* An exchange with L > 1 threads a process, not in place, of at least
- * EXCHANGE_DIRECT bytes a process, in L MPI_Alltoall calls without a copy
+ * TUPC_HIER_EXCHANGE_DIRECT bytes a process, in L MPI_Alltoall calls without a copy
  * of tupc's: in call a, thread a of each process sends its src as it lies
  * (blocks q * L .. q * L + L - 1 to process q), and each process receives
  * them straight into its threads' dst blocks (those of process p, a: block
@@ -212,7 +212,18 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
  * of every byte) at 2 x 2: 16 MiB took 2.0-2.4 times MPI_Alltoall, 11.8-12.8
  * ms against 4.1 this way, 64 KiB 53-56 us against 27-28, 4 KiB 14 against
  * 11; 1 KiB and less were faster in one MPI call (8 against 10 us). */
-enum { EXCHANGE_DIRECT = 8192 };
+
+MPI_Datatype tupc_hier_dst_blocks(const char *func, size_t nbytes)
+{
+    const int L = tupc_local_threads_;
+    MPI_Datatype vec, blocks;
+    MPI_Type_create_hvector(L, tupc_hier_count(func, nbytes), (MPI_Aint)tupc_impl_partition_size,
+                            MPI_BYTE, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)tupc_hier_count(func, (size_t)L * nbytes), &blocks);
+    MPI_Type_commit(&blocks);
+    MPI_Type_free(&vec); /* blocks keeps what it needs */
+    return blocks;
+}
 
 static void exchange_direct(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s,
                             tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
@@ -220,12 +231,7 @@ static void exchange_direct(const struct tupc_mpi_call *c, struct tupc_hier_memb
     const int L = tupc_local_threads_, first = tupc_first_thread_;
     if (me == &tupc_hier_.m[0]) {
         const int k = tupc_hier_count(c->func, (size_t)L * nbytes);
-        MPI_Datatype vec, blocks;
-        /* L blocks of nbytes, one partition apart; p's at p * L * nbytes. */
-        MPI_Type_create_hvector(L, tupc_hier_count(c->func, nbytes),
-                                (MPI_Aint)tupc_impl_partition_size, MPI_BYTE, &vec);
-        MPI_Type_create_resized(vec, 0, (MPI_Aint)k, &blocks);
-        MPI_Type_commit(&blocks);
+        MPI_Datatype blocks = tupc_hier_dst_blocks(c->func, nbytes);
         for (int j = 1; j < L; j++) /* every dst is written, every src read */
             tupc_hier_wait_entered(c, j, s);
         for (int a = 0; a < L; a++) {
@@ -235,7 +241,6 @@ static void exchange_direct(const struct tupc_mpi_call *c, struct tupc_hier_memb
                            c->func);
         }
         MPI_Type_free(&blocks);
-        MPI_Type_free(&vec);
         tupc_word_set(&tupc_hier_.ready, s); /* release: every dst; every src is read */
     }
     tupc_wait_peer(&tupc_hier_.ready, s, first, c->func);
@@ -262,7 +267,7 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
         tupc_hier_leave(c, me, s);
         return;
     }
-    if (L > 1 && !in_place && all >= EXCHANGE_DIRECT) {
+    if (L > 1 && !in_place && all >= TUPC_HIER_EXCHANGE_DIRECT) {
         exchange_direct(c, me, s, dst, src, nbytes);
         return;
     }
