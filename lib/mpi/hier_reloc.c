@@ -90,6 +90,15 @@ static int gather_puts(size_t nbytes)
     return tupc_local_threads_ > 1 && nbytes <= TUPC_HIER_SMALL;
 }
 
+/* A gather of more bytes a process than this, with more than one thread a
+ * process, sends the threads' src blocks where they lie; a smaller one
+ * packs them, so that its threads leave once they are read (`taken`),
+ * not once the MPI call is done. At 2 x 2 the packed gather took 12 us
+ * against 10 at 4 KiB a process, 18-19 against 11 at 32 KiB, 143-155
+ * against 69-79 at 512 KiB, 2.0-2.5 ms against 1.0-1.3 at 8 MiB; equal
+ * at 2 KiB and below. */
+enum { GATHER_DIRECT = 2048 };
+
 void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
 {
     struct tupc_hier_member *me = tupc_hier_me();
@@ -109,11 +118,10 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         char *buf = block(src, MYTHREAD);
         MPI_Datatype from = MPI_BYTE;
         int cnt = k;
-        if (L > 1 && n > TUPC_HIER_STAGE) {
+        if (L > 1 && n > GATHER_DIRECT) {
             /* MPI reads the threads' src blocks where they lie, L blocks
              * one partition apart, rather than the leader alone packing
-             * them: 1 MiB at 2 x 2 took 143-155 us packed, 69-79 so,
-             * 16 MiB 2.0 ms against 1.0-1.3. */
+             * them. */
             for (int j = 1; j < L; j++)
                 tupc_hier_wait_entered(c, j, s);
             MPI_Type_create_hvector(L, tupc_hier_count(c->func, nbytes),
