@@ -502,12 +502,16 @@ static MPI_Datatype perm_type(const struct tupc_mpi_call *c, tupc_sptr_t a, size
     return t;
 }
 
-/* A permute with more than one thread a process and more than
- * TUPC_HIER_STAGE bytes a process, not in place: one MPI_Alltoallw whose
- * types name the src blocks where they lie and the dst blocks where they
- * go, with no copy of tupc's (the leader alone packed and unpacked every
- * block: 16 MiB at 2 x 2 took 1.2-1.3 times MPI_Alltoallv of the
- * processes' bytes). */
+/* A permute with more than one thread a process and more than PERM_TYPED
+ * bytes a process, not in place: one MPI_Alltoallw whose types name the
+ * src blocks where they lie and the dst blocks where they go, with no copy
+ * of tupc's (the leader alone packed and unpacked every block). At 2 x 2
+ * with Open MPI, packed against typed: 11.5 against 8.9 us at 4 KiB a
+ * process, 16.3-17.4 against 9.1-9.3 at 32 KiB, 3.1-3.9 ms against
+ * 1.05-1.18 at 8 MiB; with MPICH, whose types cost more, 8.5-8.8 against
+ * 13-19 at 4 and 8 KiB, 14.5-18 against 11-19 at 16 and 32 KiB, 3.5-3.9 ms
+ * against 2.2-2.3 at 8 MiB. */
+enum { PERM_TYPED = 8192 };
 static void perm_typed(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                        size_t nbytes)
 {
@@ -557,7 +561,7 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         if (!cnt)
             tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
         tupc_hier_.plan.cnt = cnt;
-        const int typed = L > 1 && !in_place && (size_t)L * nbytes > TUPC_HIER_STAGE;
+        const int typed = L > 1 && !in_place && (size_t)L * nbytes > PERM_TYPED;
         if (perm_plan(c, s, perm, nbytes, cnt) && typed) {
             perm_typed(c, dst, src, nbytes);
         } else if (tupc_hier_.plan.ok) {
