@@ -25,7 +25,7 @@
  * what the leader reads of call s (a reduction's partial; a prefix's
  * block totals and a small gather's block say so with `put`); the leader's `ready` = s says that
  * call s's data is in place and that what the threads published for it
- * is read, and it counts every call (tupc_hier_leave). A broadcast's bytes (up to TUPC_HIER_RING),
+ * is read, and it counts every call (tupc_hier_leave). A broadcast's bytes (up to TUPC_HIER_STAGE),
  * the partials and a small gather's blocks have TUPC_HIER_SLOTS slots, by call number: the leader
  * refills slot s % TUPC_HIER_SLOTS after every `done` >= s - TUPC_HIER_SLOTS, and a thread
  * rewrites its partial or block there after `ready` >= s - TUPC_HIER_SLOTS, so that the leader runs
@@ -283,6 +283,18 @@ char *tupc_hier_buffer(const char *func, uint32_t s, int which, size_t n)
     tupc_hier_wait_done(func, ring ? s - TUPC_HIER_SLOTS : s - 1);
     return tupc_hier_grow(
         func, ring ? &tupc_hier_.slot[s % TUPC_HIER_SLOTS][which] : &tupc_hier_.big[which], n);
+}
+
+MPI_Datatype tupc_hier_dst_blocks(const char *func, size_t nbytes)
+{
+    const int L = tupc_local_threads_;
+    MPI_Datatype vec, blocks;
+    MPI_Type_create_hvector(L, tupc_hier_count(func, nbytes), (MPI_Aint)tupc_impl_partition_size,
+                            MPI_BYTE, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)tupc_hier_count(func, (size_t)L * nbytes), &blocks);
+    MPI_Type_commit(&blocks);
+    MPI_Type_free(&vec); /* blocks keeps what it needs */
+    return blocks;
 }
 
 char *tupc_hier_grow(const char *func, struct tupc_hier_buf *b, size_t n)

@@ -24,11 +24,12 @@
  * 16 MiB of buffers per process (32 slots of two buffers). */
 #define TUPC_HIER_RING ((size_t)256 << 10)
 /* A broadcast or gather_all of more bytes a process than this stages none
- * in the slots: they arrive in the leader's own dst, which its threads
- * copy, and the leader waits for them. Running ahead pays for small calls;
- * past this the copy into a slot, cold in the cache 32 calls on, costs
- * more: at 2 x 2 the 64 KiB broadcast took 20.6 us staged against 11.5-17.5,
- * 256 KiB 114-129 against 24-36, the 64 KiB gather_all 29-34 against 20-24. */
+ * in the slots: they arrive in the leader's own dst (on a broadcast's root
+ * process they are read from src), which its threads copy, and the leader
+ * waits for them. Running ahead pays for small calls; past this the copy
+ * into a slot, cold in the cache 32 calls on, costs more: at 2 x 2 the 64
+ * KiB broadcast took 20.6-28.2 us staged against 11.5-17.5, 256 KiB
+ * 114-137 against 23-36, the 64 KiB gather_all 29-34 against 20-24. */
 #define TUPC_HIER_STAGE ((size_t)32 << 10)
 
 /* The largest block a thread of a gather puts in a slot of its own
@@ -234,7 +235,7 @@ int tupc_hier_post_enter(const struct tupc_mpi_call *c, struct tupc_hier_member 
                          uint32_t *p);
 void tupc_hier_post_leave(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s);
 /* A posted collective's job (hier_post.c, run once as tupc_mpi_post_job):
- * waits for its MPI request (tupc_hier_post_request: to post it into),
+ * waits for its MPI requests (tupc_hier_post_request: to post them into),
  * makes its copies (up to `copies`, added by tupc_hier_post_copy, which
  * skips one onto itself), frees its buffer (tupc_hier_post_own: n bytes
  * that the job owns), then sets *mark to p. */

@@ -5,9 +5,11 @@
  * each one's entry under IN_MYSYNC) and posts the non-blocking MPI
  * collective the blocking call makes (MPI_Ibcast, MPI_Iscatter,
  * MPI_Igather, MPI_Iallgather, MPI_Ialltoall), into its own dst block or
- * a buffer of the post's; the rest is a job of the leader's request
- * (coll/async.h) that the run's progress thread runs, or the leader in a
- * completion call: it tests the MPI call, yielding between tests, then
+ * a buffer of the post's (a large exchange: one MPI_Ialltoall per thread
+ * from its src into the threads' dst, no buffer); the rest is a job of
+ * the leader's requests (coll/async.h) that the run's progress thread
+ * runs, or the leader in a completion call: it tests the MPI calls,
+ * yielding between tests, then
  * makes the copies into the process's dst blocks (which, under IN_MYSYNC,
  * it is given only once their threads have entered) and marks the post
  * complete. Every thread's request is ready once that mark is set: its dst
@@ -57,6 +59,11 @@ struct post {
     int n; /* copies */
     struct post_copy copy[];
 };
+
+/* The requests lie after the copies. */
+_Static_assert(_Alignof(MPI_Request) <= _Alignof(struct post_copy) &&
+                   sizeof(struct post_copy) % _Alignof(MPI_Request) == 0,
+               "a post's requests after its copies are aligned");
 
 void *tupc_hier_post_job_reqs(const char *func, uint32_t p, tupc_word *mark, int copies, int reqs)
 {
@@ -165,7 +172,10 @@ void tupc_mpi_post_job(void *arg, size_t k)
     (void)k;
     struct post *j = arg;
     for (;;) {
-        int flag = 1; /* a request done is null, and tests done again */
+        /* MPI_Test one by one (a request done is null and tests done
+         * again): gcc reads MPI_STATUSES_IGNORE of MPI_Testall as an
+         * array of none and refuses the call (-Wstringop-overflow). */
+        int flag = 1;
         for (int i = 0; i < j->nr && flag; i++)
             MPI_Test(&j->r[i], &flag, MPI_STATUS_IGNORE);
         tupc_mpi_polled();
@@ -256,8 +266,8 @@ static void *post_scatter(const struct tupc_mpi_call *c, uint32_t s, uint32_t p,
 }
 
 /* Gather, gather_all and exchange read the process's src blocks at
- * posting (after each thread's entry under IN_MYSYNC), packed in out as
- * the blocking calls pack them. */
+ * posting (after each thread's entry under IN_MYSYNC), packed in a buffer
+ * of the post's (a large exchange excepted: MPI reads them in place). */
 static void *post_gather(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, tupc_sptr_t dst,
                          tupc_sptr_t src, size_t nb)
 {
@@ -311,8 +321,8 @@ static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p
 {
     const int L = tupc_local_threads_, P = THREADS / L, me = tupc_first_thread_;
     const size_t Lz = (size_t)L, chunk = Lz * Lz * nb, all = (size_t)P * chunk;
-    const int k = tupc_hier_count(c->func, chunk);
     if (L == 1 && src.addr != dst.addr) { /* src's blocks in dst's order, dst's in src's */
+        const int k = tupc_hier_count(c->func, chunk);
         void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), 0);
         MPI_Ialltoall(block(src, me), k, MPI_BYTE, block(dst, me), k, MPI_BYTE, tupc_hier_.comm,
                       tupc_hier_post_request(j));
@@ -331,6 +341,7 @@ static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p
         MPI_Type_free(&blocks); /* the calls keep it */
         return j;
     }
+    const int k = tupc_hier_count(c->func, chunk);
     void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), THREADS * L);
     char *out = tupc_hier_post_own(j, c->func, 2 * all), *in = out + all;
     for (int a = 0; a < L; a++) {

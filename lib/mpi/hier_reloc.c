@@ -4,7 +4,10 @@
  * leaders move them in one MPI collective (MPI_Scatter, MPI_Gather,
  * MPI_Allgather, MPI_Alltoall; a permute's below), and each thread copies
  * its dst from the leader's buffer once `ready` says the call's data is in
- * place.
+ * place. Larger calls copy less: a gather's and a permute's MPI call reads
+ * the src blocks where they lie, an exchange's and a permute's writes the
+ * dst blocks where they go, a gather_all's lands in the leader's own dst
+ * (the thresholds below say where and why).
  *
  * The sync modes, with no more waiting than the data needs:
  *  - IN_MYSYNC: the leader reads a thread's src only after that thread's
@@ -38,10 +41,11 @@ static char *block(tupc_sptr_t p, int i)
 }
 
 /* The end of a gather for a thread that did not wait for `ready`: under
- * OUT_MYSYNC its src may still be read by the leader, until `taken` says
- * that its block is in the leader's buffer, not until the MPI call is
- * done (`ready`): a thread that waited for the call was late for the
- * next, and the 8-byte gather at 2 x 2 paid a nap per call. */
+ * OUT_MYSYNC its src may still be read, until `taken` says that its block
+ * is in the leader's buffer (or, past GATHER_DIRECT, that the MPI call
+ * has read it), not until the MPI call is done (`ready`): a thread that
+ * waited for the call was late for the next, and the 8-byte gather at 2
+ * x 2 paid a nap per call. */
 static void leave_read(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s)
 {
     if (c->out == TUPC_MYSYNC && me != &tupc_hier_.m[0]) /* the leader read them */
@@ -118,7 +122,7 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         char *buf = block(src, MYTHREAD);
         MPI_Datatype from = MPI_BYTE;
         int cnt = k;
-        if (L > 1 && n > GATHER_DIRECT) {
+        if (L > 1 && !puts && n > GATHER_DIRECT) {
             /* MPI reads the threads' src blocks where they lie, L blocks
              * one partition apart, rather than the leader alone packing
              * them. */
@@ -211,28 +215,16 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
 }
 
 /* An exchange with L > 1 threads a process, not in place, of at least
- * TUPC_HIER_EXCHANGE_DIRECT bytes a process, in L MPI_Alltoall calls without a copy
- * of tupc's: in call a, thread a of each process sends its src as it lies
- * (blocks q * L .. q * L + L - 1 to process q), and each process receives
- * them straight into its threads' dst blocks (those of process p, a: block
- * p * L + a of dst of thread b, for every b: a vector of L blocks, one
- * partition apart). Through the leader's buffers (a copy in and a copy out
- * of every byte) at 2 x 2: 16 MiB took 2.0-2.4 times MPI_Alltoall, 11.8-12.8
- * ms against 4.1 this way, 64 KiB 53-56 us against 27-28, 4 KiB 14 against
- * 11; 1 KiB and less were faster in one MPI call (8 against 10 us). */
-
-MPI_Datatype tupc_hier_dst_blocks(const char *func, size_t nbytes)
-{
-    const int L = tupc_local_threads_;
-    MPI_Datatype vec, blocks;
-    MPI_Type_create_hvector(L, tupc_hier_count(func, nbytes), (MPI_Aint)tupc_impl_partition_size,
-                            MPI_BYTE, &vec);
-    MPI_Type_create_resized(vec, 0, (MPI_Aint)tupc_hier_count(func, (size_t)L * nbytes), &blocks);
-    MPI_Type_commit(&blocks);
-    MPI_Type_free(&vec); /* blocks keeps what it needs */
-    return blocks;
-}
-
+ * TUPC_HIER_EXCHANGE_DIRECT bytes a process, in L MPI_Alltoall calls
+ * without a copy of tupc's: in call a, thread a of each process sends its
+ * src as it lies (blocks q * L .. q * L + L - 1 to process q), and each
+ * process receives them straight into its threads' dst blocks (those of
+ * process p, a: block p * L + a of dst of thread b, for every b:
+ * tupc_hier_dst_blocks). Through the leader's buffers (a copy in and a
+ * copy out of every byte) at 2 x 2, a process's bytes: 32 MiB took 11.8-12.8
+ * ms against 4.1 this way, 128 KiB 53-56 us against 27-28, 8 KiB 14.0-14.6
+ * against 10.7-11.2; at 2 KiB and less the one MPI call was faster (7.9
+ * against 9.5). */
 static void exchange_direct(const struct tupc_mpi_call *c, struct tupc_hier_member *me, uint32_t s,
                             tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
 {
@@ -517,11 +509,11 @@ static void perm_typed(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
 {
     const int L = tupc_local_threads_, P = THREADS / L;
     MPI_Datatype *ty = malloc(sizeof *ty * 2 * (size_t)P);
-    int *cnt = calloc(4 * (size_t)P + (size_t)L, sizeof *cnt);
+    int *cnt = calloc(3 * (size_t)P + (size_t)L, sizeof *cnt);
     MPI_Aint *at = malloc(sizeof *at * (size_t)L);
     if (!ty || !cnt || !at)
         tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
-    int *sc = cnt, *rc = cnt + P, *zero = cnt + 2 * P, *len = cnt + 4 * P;
+    int *sc = cnt, *rc = cnt + P, *zero = cnt + 2 * P, *len = cnt + 3 * P;
     for (int q = 0; q < P; q++) {
         ty[q] = perm_type(c, src, nbytes, q, 1, at, len, &sc[q]);
         ty[P + q] = perm_type(c, dst, nbytes, q, 0, at, len, &rc[q]);

@@ -742,7 +742,7 @@ static void perm_unpack(const struct tcall *k, const int *p, tupc_sptr_t dst, co
         }
 }
 
-/* A small permute in one MPI_Alltoall, as UPC_TEAM_ALL's (hier_reloc.c's
+/* A small permute in one MPI_Alltoallv, as UPC_TEAM_ALL's (hier_reloc.c's
  * perm_small): process q's slot for process r holds q's members' perm
  * entries (in process order), then the blocks of q's members whose
  * targets lie on r; every leader gets every entry, finds the same verdict
@@ -931,8 +931,9 @@ uint32_t tupc_mpi_team_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t d
         int *cnt = alloc(c->func, head);
         size_t nout, nin;
         perm_counts(c, &k, p, nb, cnt, &nout, &nin);
-        /* One member here: MPI reads its src and writes its dst, as permute2. */
-        const int direct = g->L == 1;
+        /* One member here, not in place (src is dst then: MPI's buffers must
+         * not alias): MPI reads its src and writes its dst, as permute2. */
+        const int direct = g->L == 1 && src.addr != dst.addr;
         void *j = tupc_hier_post_job_new(c->func, tp.p, tp.mark, (int)nin);
         char *own = tupc_hier_post_own(j, c->func, head + (direct ? 0 : (nout + nin) * nb));
         char *out = direct ? blk(src, g->lthread[0]) : own + head,

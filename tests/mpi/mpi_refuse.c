@@ -11,7 +11,10 @@
  * postperm: a posted permute on UPC_TEAM_ALL whose perm[1] is THREADS,
  * refused at posting by the leaders. teamrange: on a split team, the entry
  * of rank 1 (thread 3) out of range, posted: the message names rank 1's
- * thread, whichever member reports it.
+ * thread, whichever member reports it. teamrange_now: the same blocking
+ * (a small team permute: one MPI_Alltoallv, checked by every leader).
+ * typedperm: perm's zeros in a permute of 5000-byte blocks (with two
+ * threads a process, MPI_Alltoallw's path), refused before any block moves.
  * bigperm: a permute whose process sends more bytes than an MPI count
  * holds (two 1.25 GiB blocks), refused before any count wraps.
  * teamcalls: a member of a team across processes makes one collective call
@@ -68,6 +71,16 @@ int tupc_main(int argc, char **argv)
         tupc_put_int(tupc_index(a, me, 1, int), me == 3 ? 5 : (me / 2 + 1) % 2);
         upc_wait(tupc_team_permute(d, d, a, sizeof(int),
                                    UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
+    } else if (strcmp(what, "typedperm") == 0) { /* 5000-byte blocks: MPI_Alltoallw's path */
+        tupc_sptr_t s = upc_all_alloc((size_t)T, 5000), d = upc_all_alloc((size_t)T, 5000);
+        tupc_put_int(tupc_index(a, me, 1, int), 0);
+        upc_all_permute(d, s, a, 5000, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+    } else if (strcmp(what, "teamrange_now") == 0) {
+        tupc_sptr_t d = upc_all_alloc((size_t)T, sizeof(int));
+        upc_team_t t;
+        tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
+        tupc_put_int(tupc_index(a, me, 1, int), me == 3 ? 5 : (me / 2 + 1) % 2);
+        tupc_team_permute(d, d, a, sizeof(int), UPC_IN_ALLSYNC | UPC_OUT_MYSYNC, t);
     } else if (strcmp(what, "bigperm") == 0) { /* 2 x 1.25 GiB blocks per process */
         const size_t nb = (size_t)5 << 28;
         tupc_sptr_t d = upc_all_alloc((size_t)T, nb);

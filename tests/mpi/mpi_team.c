@@ -85,9 +85,20 @@ static upc_team_t split(upc_team_t parent, int k)
 
 /* ---- Relocalizations ----------------------------------------------------- */
 
-enum verb { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, EXCHANGE_IN_PLACE, PERMUTE, NVERBS };
-static const char *const names[] = {"broadcast", "scatter",           "gather", "gather_all",
-                                    "exchange",  "exchange in place", "permute"};
+enum verb {
+    BROADCAST,
+    SCATTER,
+    GATHER,
+    GATHER_ALL,
+    EXCHANGE,
+    EXCHANGE_IN_PLACE,
+    PERMUTE,
+    PERMUTE_IN_PLACE,
+    NVERBS
+};
+static const char *const names[] = {"broadcast",  "scatter",         "gather",
+                                    "gather_all", "exchange",        "exchange in place",
+                                    "permute",    "permute in place"};
 
 /* The expected byte k of rank me's dst (of n), or -1 where it keeps FILL. */
 static int expect(enum verb v, size_t nb, int n, int me, int root, int shift, int r, size_t k)
@@ -146,7 +157,7 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
     const size_t len = (size_t)T * nb + 2 * G; /* the largest area, guards included */
     CHECK(len <= POOL);
     tupc_sptr_t sb = pool.s, db = pool.d, pb = pool.p;
-    if (v == EXCHANGE_IN_PLACE)
+    if (v == EXCHANGE_IN_PLACE || v == PERMUTE_IN_PLACE)
         sb = db;
     memset(part(db, mine, 0), FILL, len);
     upc_barrier();
@@ -198,8 +209,11 @@ static void reloc(upc_team_t tm, enum verb v, size_t nb, int r, upc_flag_t flags
         case EXCHANGE_IN_PLACE:
             h = tupc_team_exchange(d0, UPC_IN_PLACE, nb, flags, tm);
             break;
-        default:
+        case PERMUTE:
             h = tupc_team_permute(d0, s0, p0, nb, flags, tm);
+            break;
+        default:
+            h = tupc_team_permute(d0, UPC_IN_PLACE, p0, nb, flags, tm);
         }
         /* On every team each posted relocalization posts across processes
          * (OUT_ALLSYNC runs at posting; the gather's dst is a member's). */
@@ -1080,6 +1094,16 @@ int tupc_main(int argc, char **argv)
         }
         if (k != 1 && tm != TUPC_TEAM_NONE)
             tupc_team_free(&tm); /* one ends with the run */
+        upc_barrier();
+    }
+    /* Small team permutes whose processes hold several members (kind 3:
+     * at 3 x 2 ranks 0 and 1 in one process, 2 in the next). */
+    {
+        upc_team_t h = split(UPC_TEAM_ALL, 3);
+        for (int m = 0; m < 3; m++, r++)
+            reloc(h, PERMUTE, 13, r, modes[m]);
+        if (h != TUPC_TEAM_NONE)
+            tupc_team_free(&h);
         upc_barrier();
     }
     /* A nested team's collectives: from the interleaved split, by rank. */
