@@ -504,29 +504,51 @@ static MPI_Datatype perm_type(const struct tupc_mpi_call *c, tupc_sptr_t a, size
  * 13-19 at 4 and 8 KiB, 14.5-18 against 11-19 at 16 and 32 KiB, 3.5-3.9 ms
  * against 2.2-2.3 at 8 MiB. */
 enum { PERM_TYPED = 8192 };
+/* perm_typed's 2P types (ty: sent to each process, then received from
+ * each) and 3P + L ints (cnt: the send counts, the receive counts, P zero
+ * displacements, scratch). */
+static void perm_types(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                       size_t nbytes, MPI_Datatype *ty, int *cnt)
+{
+    const int L = tupc_local_threads_, P = THREADS / L;
+    MPI_Aint *at = malloc(sizeof *at * (size_t)L);
+    if (!at)
+        tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
+    memset(cnt, 0, sizeof *cnt * (3 * (size_t)P + (size_t)L));
+    for (int q = 0; q < P; q++) {
+        ty[q] = perm_type(c, src, nbytes, q, 1, at, cnt + 3 * P, &cnt[q]);
+        ty[P + q] = perm_type(c, dst, nbytes, q, 0, at, cnt + 3 * P, &cnt[P + q]);
+    }
+    free(at);
+}
+
+/* Frees perm_types' types through copies of their handles: a posted call
+ * may read the array until it completes (the types live on until then). */
+static void perm_types_free(const MPI_Datatype *ty, int P)
+{
+    for (int k = 0; k < 2 * P; k++)
+        if (ty[k] != MPI_BYTE) {
+            MPI_Datatype t = ty[k];
+            MPI_Type_free(&t);
+        }
+}
+
 static void perm_typed(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                        size_t nbytes)
 {
     const int L = tupc_local_threads_, P = THREADS / L;
     MPI_Datatype *ty = malloc(sizeof *ty * 2 * (size_t)P);
-    int *cnt = calloc(3 * (size_t)P + (size_t)L, sizeof *cnt);
-    MPI_Aint *at = malloc(sizeof *at * (size_t)L);
-    if (!ty || !cnt || !at)
+    int *cnt = malloc(sizeof *cnt * (3 * (size_t)P + (size_t)L));
+    if (!ty || !cnt)
         tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
-    int *sc = cnt, *rc = cnt + P, *zero = cnt + 2 * P, *len = cnt + 3 * P;
-    for (int q = 0; q < P; q++) {
-        ty[q] = perm_type(c, src, nbytes, q, 1, at, len, &sc[q]);
-        ty[P + q] = perm_type(c, dst, nbytes, q, 0, at, len, &rc[q]);
-    }
+    perm_types(c, dst, src, nbytes, ty, cnt);
+    const int *sc = cnt, *rc = cnt + P, *zero = cnt + 2 * P;
     TUPC_HIER_CALL(
         MPI_Alltoallw(MPI_BOTTOM, sc, zero, ty, MPI_BOTTOM, rc, zero, ty + P, tupc_hier_.comm),
         MPI_Ialltoallw(MPI_BOTTOM, sc, zero, ty, MPI_BOTTOM, rc, zero, ty + P, tupc_hier_.comm,
                        &r_),
         c->func);
-    for (int k = 0; k < 2 * P; k++)
-        if (ty[k] != MPI_BYTE)
-            MPI_Type_free(&ty[k]);
-    free(at);
+    perm_types_free(ty, P);
     free(cnt);
     free(ty);
 }
@@ -597,12 +619,29 @@ uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, t
         const int L = tupc_local_threads_, P = THREADS / L, first = tupc_first_thread_;
         const int direct = L == 1 && !in_place;
         const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
+        /* As the blocking call: MPI_Ialltoallw of the blocks where they lie,
+         * its types and counts in the post's buffer (MPI reads them until
+         * it completes). */
+        const int typed = L > 1 && !in_place && bytes > PERM_TYPED;
+        const size_t types =
+            sizeof(MPI_Datatype) * 2 * (size_t)P + sizeof(int) * (3 * (size_t)P + (size_t)L);
         void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
-        char *own = tupc_hier_post_own(j, c->func, head + (direct ? 0 : 2 * bytes));
+        char *own = tupc_hier_post_own(j, c->func, head + (typed ? types : direct ? 0 : 2 * bytes));
         int *cnt = (int *)own;
         if (!perm_plan(c, s, perm, nbytes, cnt)) {
             memcpy(bad, tupc_hier_.plan.bad, sizeof tupc_hier_.plan.bad);
             return 0; /* refused: the run ends */
+        }
+        if (typed) { /* every thread here has entered (perm_plan waited) */
+            MPI_Datatype *ty = (MPI_Datatype *)(void *)(own + head);
+            int *tc = (int *)(void *)(ty + 2 * P);
+            perm_types(c, dst, src, nbytes, ty, tc);
+            MPI_Ialltoallw(MPI_BOTTOM, tc, tc + 2 * P, ty, MPI_BOTTOM, tc + P, tc + 2 * P, ty + P,
+                           tupc_hier_.comm, tupc_hier_post_request(j));
+            perm_types_free(ty, P);
+            *job = j;
+            tupc_hier_post_leave(c, me, s);
+            return p;
         }
         char *out = direct ? block(src, first) : own + head,
              *in = direct ? block(dst, first) : own + head + bytes;

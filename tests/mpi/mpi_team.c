@@ -1131,6 +1131,10 @@ int tupc_main(int argc, char **argv)
     for (int v = 0; v < NVERBS; v++)
         for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
             reloc(UPC_TEAM_ALL, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
+    /* A posted permute past 8 KiB a process (two threads a process: one
+     * MPI_Ialltoallw of the blocks where they lie), under each mode. */
+    for (int m = 0; m < NMODES; m++, r++)
+        reloc(UPC_TEAM_ALL, PERMUTE, 5000, r, modes[m] | UPC_ASYNC);
     {
         /* Every relocalization posted on the interleaved split, on its
          * communicator. */
