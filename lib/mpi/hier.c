@@ -285,7 +285,7 @@ char *tupc_hier_buffer(const char *func, uint32_t s, int which, size_t n)
         func, ring ? &tupc_hier_.slot[s % TUPC_HIER_SLOTS][which] : &tupc_hier_.big[which], n);
 }
 
-MPI_Datatype tupc_hier_dst_blocks(const char *func, size_t nbytes)
+MPI_Datatype tupc_hier_local_blocks(const char *func, size_t nbytes)
 {
     const int L = tupc_local_threads_;
     MPI_Datatype vec, blocks;

@@ -264,10 +264,12 @@ void tupc_hier_runs_of(uint32_t t, tupc_sptr_t p, size_t m, size_t B, size_t es,
  * thread a process and not in place, sends each thread's src as it lies
  * and receives into the threads' dst (hier_reloc.c says why). */
 #define TUPC_HIER_EXCHANGE_DIRECT ((size_t)8 << 10)
-/* The type an exchange's receive from one process makes of the L local
- * threads' dst: L blocks of nbytes one partition apart, its extent L *
- * nbytes (process q's at q times it). Committed; the caller frees it. */
-MPI_Datatype tupc_hier_dst_blocks(const char *func, size_t nbytes);
+/* The L local threads' blocks of nbytes at one offset of an area: L
+ * blocks one partition apart, the type's extent L * nbytes (so that an
+ * exchange receives process q's at q times it). A gather sends its src
+ * blocks so, an exchange receives into its dst blocks so. Committed; the
+ * caller frees it. */
+MPI_Datatype tupc_hier_local_blocks(const char *func, size_t nbytes);
 
 /* Checks p[0..n-1] as upc_all_permute does (from: n ints of scratch): 0,
  * or -1 with bad[] (the first bad index, its value, the earlier index of

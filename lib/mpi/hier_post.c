@@ -333,7 +333,7 @@ static void *post_exchange(const struct tupc_mpi_call *c, uint32_t s, uint32_t p
          * as it lies into every thread's dst, and no copy. */
         void *j = tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, L);
         const int kb = tupc_hier_count(c->func, Lz * nb);
-        MPI_Datatype blocks = tupc_hier_dst_blocks(c->func, nb);
+        MPI_Datatype blocks = tupc_hier_local_blocks(c->func, nb);
         wait_all_entered(c, s); /* every src read, every dst written */
         for (int a = 0; a < L; a++)
             MPI_Ialltoall(block(src, me + a), kb, MPI_BYTE, block(dst, me) + (size_t)a * nb, 1,

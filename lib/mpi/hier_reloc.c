@@ -128,9 +128,7 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
              * them. */
             for (int j = 1; j < L; j++)
                 tupc_hier_wait_entered(c, j, s);
-            MPI_Type_create_hvector(L, tupc_hier_count(c->func, nbytes),
-                                    (MPI_Aint)tupc_impl_partition_size, MPI_BYTE, &from);
-            MPI_Type_commit(&from);
+            from = tupc_hier_local_blocks(c->func, nbytes);
             cnt = 1;
         } else if (L > 1) {
             buf = tupc_hier_buffer(c->func, s, 0, n);
@@ -220,7 +218,7 @@ void tupc_mpi_gather_all(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
  * src as it lies (blocks q * L .. q * L + L - 1 to process q), and each
  * process receives them straight into its threads' dst blocks (those of
  * process p, a: block p * L + a of dst of thread b, for every b:
- * tupc_hier_dst_blocks). Through the leader's buffers (a copy in and a
+ * tupc_hier_local_blocks). Through the leader's buffers (a copy in and a
  * copy out of every byte) at 2 x 2, a process's bytes: 32 MiB took 11.8-12.8
  * ms against 4.1 this way, 128 KiB 53-56 us against 27-28, 8 KiB 14.0-14.6
  * against 10.7-11.2; at 2 KiB and less the one MPI call was faster (7.9
@@ -231,7 +229,7 @@ static void exchange_direct(const struct tupc_mpi_call *c, struct tupc_hier_memb
     const int L = tupc_local_threads_, first = tupc_first_thread_;
     if (me == &tupc_hier_.m[0]) {
         const int k = tupc_hier_count(c->func, (size_t)L * nbytes);
-        MPI_Datatype blocks = tupc_hier_dst_blocks(c->func, nbytes);
+        MPI_Datatype blocks = tupc_hier_local_blocks(c->func, nbytes);
         for (int j = 1; j < L; j++) /* every dst is written, every src read */
             tupc_hier_wait_entered(c, j, s);
         for (int a = 0; a < L; a++) {

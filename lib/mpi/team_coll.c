@@ -60,14 +60,19 @@ static void barrier(const struct tupc_mpi_call *c, const struct tcall *k)
     tupc_mpi_team_barrier(k->g, k->li, c->func, k->t);
 }
 
+/* A team's part here. UPC_TEAM_ALL's is the run's (a prefix reduction
+ * whose dst and src lie apart takes the team forms' cut on it). */
+static struct tupc_mpi_team *part_of(const struct tupc_team *t)
+{
+    return t == &tupc_team_all_ ? tupc_mpi_team_all_ : t->mpi;
+}
+
 /* The entry; with `in_barrier`, the IN sync that is not NOSYNC as a team
  * barrier. */
 static void enter(const struct tupc_mpi_call *c, struct tcall *k, int in_barrier)
 {
     k->t = c->team;
-    /* UPC_TEAM_ALL's part is the run's (a prefix reduction whose dst and
-     * src lie apart takes the team forms' cut on it). */
-    k->g = k->t == &tupc_team_all_ ? tupc_mpi_team_all_ : k->t->mpi;
+    k->g = part_of(k->t);
     k->me = k->t->rank[tupc_impl_mythread];
     k->li = k->g->lidx[k->me];
     (void)tupc_mpi_team_enter(k->g, k->li, k->t->self[k->me], k->t->id, c->func, c->flags, c->args);
@@ -750,12 +755,19 @@ static void perm_unpack(const struct tcall *k, const int *p, tupc_sptr_t dst, co
  * good. An 8-byte permute on a team of one member in each of 2
  * processes took 2.0 times MPI_Alltoallv as an MPI_Allgather of perm and
  * then MPI_Alltoallv. */
-static size_t small_slot(const struct tupc_mpi_team *g, size_t nb)
+static size_t most_members(const struct tupc_mpi_team *g)
 {
     int most = 0;
     for (int q = 0; q < g->P; q++)
         most = g->count[q] > most ? g->count[q] : most;
-    return (sizeof(int) + nb) * (size_t)most;
+    return (size_t)most;
+}
+
+/* A slot: the most members a process holds, an int of each, then a block
+ * of each. */
+static size_t small_slot(const struct tupc_mpi_team *g, size_t nb)
+{
+    return (sizeof(int) + nb) * most_members(g);
 }
 
 static int small_permute(const struct tupc_mpi_team *g, size_t nb)
@@ -776,7 +788,7 @@ static void small_leader(const struct tupc_mpi_call *c, const struct tcall *k, u
 {
     struct tupc_mpi_team *g = k->g;
     const int P = g->P, L = g->L, n = k->t->n;
-    const size_t slot = small_slot(g, nb), head = slot / (sizeof(int) + nb) * sizeof(int);
+    const size_t head = sizeof(int) * most_members(g), slot = small_slot(g, nb);
     int myrank;
     MPI_Comm_rank(g->comm, &myrank);
     char *out = tupc_hier_grow(c->func, &g->out, slot * (size_t)P),
@@ -869,7 +881,7 @@ static int permute_small(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
 static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                     tupc_sptr_t perm, size_t nb, int bad[3])
 {
-    if (small_permute(c->team == &tupc_team_all_ ? tupc_mpi_team_all_ : c->team->mpi, nb))
+    if (small_permute(part_of(c->team), nb))
         return permute_small(c, dst, src, perm, nb, bad);
     struct tcall k;
     enter(c, &k, c->in == TUPC_ALLSYNC);

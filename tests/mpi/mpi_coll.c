@@ -9,6 +9,7 @@
  * start threads, against an oracle that every thread computes serially. */
 #include "check.h"
 #include "oracle.h"
+#include "verbs.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -30,21 +31,6 @@ static unsigned char S(int t, size_t k, int r)
 {
     return (unsigned char)(t * 37 + k * 11 + (k >> 8) + r * 53 + 1);
 }
-
-enum verb {
-    BROADCAST,
-    SCATTER,
-    GATHER,
-    GATHER_ALL,
-    EXCHANGE,
-    EXCHANGE_IN_PLACE,
-    PERMUTE,
-    PERMUTE_IN_PLACE,
-    NVERBS
-};
-static const char *const names[] = {"broadcast",  "scatter",         "gather",
-                                    "gather_all", "exchange",        "exchange in place",
-                                    "permute",    "permute in place"};
 
 struct call {
     enum verb v;

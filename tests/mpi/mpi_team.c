@@ -9,6 +9,7 @@
  * barriers; and many splits and frees in a row. */
 #include "check.h"
 #include "oracle.h"
+#include "verbs.h"
 
 #include <string.h>
 #include <time.h>
@@ -84,21 +85,6 @@ static upc_team_t split(upc_team_t parent, int k)
 }
 
 /* ---- Relocalizations ----------------------------------------------------- */
-
-enum verb {
-    BROADCAST,
-    SCATTER,
-    GATHER,
-    GATHER_ALL,
-    EXCHANGE,
-    EXCHANGE_IN_PLACE,
-    PERMUTE,
-    PERMUTE_IN_PLACE,
-    NVERBS
-};
-static const char *const names[] = {"broadcast",  "scatter",         "gather",
-                                    "gather_all", "exchange",        "exchange in place",
-                                    "permute",    "permute in place"};
 
 /* The expected byte k of rank me's dst (of n), or -1 where it keeps FILL. */
 static int expect(enum verb v, size_t nb, int n, int me, int root, int shift, int r, size_t k)
