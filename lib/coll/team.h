@@ -42,12 +42,13 @@
 
 /* One member's own state on one team; written by that member only, read by
  * others only to explain an error or in the team barrier (see team.c).
- * Two lines each: a team's members' states lie side by side (t->self), and
- * the L2's adjacent-line prefetcher, which fetches lines in 128-byte pairs,
- * made two members' writes of their own lines contend as if they shared one
- * (a split team's 8-byte MY|MY broadcast at 2 THREADS: 1.5 times
- * UPC_TEAM_ALL's, whose states are thread-local, against 0.98 with the
- * pairs apart). */
+ * Each lies in its member's part of the team, beside the member's line
+ * (syncmode.c), a few KiB from the next member's: states side by side, even
+ * two lines apart, made members' writes of their own states slow each
+ * other (a prefetcher fetches neighbouring lines; at 2 THREADS a split
+ * team's 8-byte MY|MY broadcast was 1.5 times UPC_TEAM_ALL's with states
+ * one line apart, its 64 KiB NO|NO broadcast 1.25-1.3 times with them two
+ * lines apart). */
 struct tupc_coll_self {
     struct tupc_ledger ledger; /* calls made on this team and their running signature,
                                   compared with the other members' */
@@ -106,7 +107,6 @@ struct tupc_team {
     int n;                           /* members */
     struct tupc_coll_member *member; /* by rank */
     struct tupc_coll_self **self;    /* by rank: each member's own state */
-    struct tupc_coll_self *states;   /* where they lie (NULL for UPC_TEAM_ALL's) */
     int *thread;                     /* rank -> thread */
     int *rank;                       /* thread -> rank, -1 for a non-member */
     struct tupc_team_bar *bar;       /* by rank: what each arrival says (team.c) */
