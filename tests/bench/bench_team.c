@@ -153,8 +153,15 @@ static int body(void *arg)
                                     verb_names[v], mode_names[m], nb);
                     int it = iters_for(v == EXCHANGE ? nb * (size_t)THREADS : nb);
                     struct call all = {v, m, nb, UPC_TEAM_ALL}, tm = {v, m, nb, team};
-                    lat[r][v][m][s][0] = timeit(&all, it);
-                    lat[r][v][m][s][1] = timeit(&tm, it);
+                    /* Which goes first alternates, so that neither
+                     * always finds the other's caches. */
+                    if (r & 1) {
+                        lat[r][v][m][s][1] = timeit(&tm, it);
+                        lat[r][v][m][s][0] = timeit(&all, it);
+                    } else {
+                        lat[r][v][m][s][0] = timeit(&all, it);
+                        lat[r][v][m][s][1] = timeit(&tm, it);
+                    }
                 }
     upc_barrier();
     tupc_team_free(&team);
