@@ -357,7 +357,7 @@ tupc_reloc_enter(struct tupc_reloc_call *k, const struct tupc_reloc_form *fm, up
         return;
     }
 #endif
-    tupc_reloc_enter_as(k, tupc_reloc_team(k, fm), fm->team ? k->self : &tupc_coll_self_, fm->func,
+    tupc_reloc_enter_as(k, tupc_reloc_team(k, fm), fm->team ? k->self : tupc_coll_self_, fm->func,
                         fm->team == 1 && (flags & UPC_ASYNC), flags, in, out, sig);
 }
 

@@ -14,13 +14,12 @@
 
 struct tupc_coll_member {
     struct tupc_coll_line k;
-    /* The member's own state on a team but UPC_TEAM_ALL (whose members'
-     * are thread-local): beside its line, which the member also writes in
-     * every call. An array of the states apart, 128 bytes each, made a
-     * split team's 64 KiB NO|NO broadcast at 2 THREADS 1.25-1.3 times
-     * UPC_TEAM_ALL's: the root's copy slowed while the other member wrote
-     * its state two lines away (a prefetcher's neighbour); states a page
-     * apart, or here ~3 KiB apart as the lines are, 0.97-1.03. */
+    /* The member's own state on the team, beside its line, which the
+     * member also writes in every call (UPC_TEAM_ALL's too: each thread
+     * caches a pointer to its own, tupc_coll_self_). An array of the states apart, 128 bytes each,
+     * made a split team's 64 KiB NO|NO broadcast at 2 THREADS 1.25-1.3 times UPC_TEAM_ALL's: the
+     * root's copy slowed while the other member wrote its state two lines away (a prefetcher's
+     * neighbour); states a page apart, or here ~3 KiB apart as the lines are, 0.97-1.03. */
     struct tupc_coll_self state;
     _Alignas(TUPC_CACHELINE) unsigned char scratch[TUPC_SCRATCH_SLOTS][TUPC_SCRATCH_BYTES];
     struct eager_line {
@@ -32,7 +31,7 @@ struct tupc_coll_member {
 
 _Static_assert(sizeof(struct eager_line) == TUPC_CACHELINE, "one line per eager slot");
 
-_Thread_local struct tupc_coll_self tupc_coll_self_ __attribute__((tls_model("initial-exec")));
+_Thread_local struct tupc_coll_self *tupc_coll_self_ __attribute__((tls_model("initial-exec")));
 
 /* IN and OUT mode of each flags value below 64, in | out << 2; -1 where the
  * value names two modes of one kind. A missing mode is ALLSYNC: 0 and a
@@ -69,7 +68,7 @@ void tupc_coll_team_unmake(struct tupc_team *t)
     t->rank = NULL;
 }
 
-int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local)
+int tupc_coll_team_make(struct tupc_team *t, int n)
 {
     const size_t N = (size_t)n, T = (size_t)tupc_run_.threads;
     t->n = n;
@@ -88,12 +87,9 @@ int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local)
         t->rank[i] = -1;
     for (int r = 0; r < n; r++) {
         t->thread[r] = -1;
-        t->self[r] = NULL;
-        if (!states_thread_local) {
-            t->member[r].state =
-                (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
-            t->self[r] = &t->member[r].state;
-        }
+        t->member[r].state =
+            (struct tupc_coll_self){.line = &t->member[r].k, .team = t, .me = r, .size = n};
+        t->self[r] = &t->member[r].state;
     }
     tupc_team_barrier_choose(t);
     t->alg.scan_in = t->alg.red_direct = n <= TUPC_TEAM_SCAN_MAX;
@@ -107,7 +103,7 @@ int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local)
 int tupc_coll_init(int threads)
 {
     /* UPC_TEAM_ALL: every thread, by number, and the barrier of all threads. */
-    if (tupc_coll_team_make(&tupc_team_all_, threads, 1) != 0)
+    if (tupc_coll_team_make(&tupc_team_all_, threads) != 0)
         return -1;
     for (int i = 0; i < threads; i++)
         tupc_team_all_.thread[i] = tupc_team_all_.rank[i] = i;
@@ -251,12 +247,9 @@ void tupc_coll_enter(struct tupc_coll *c, const char *func, upc_flag_t flags, ui
 void tupc_coll_thread_start(void)
 {
     const int me = tupc_impl_mythread;
-    tupc_coll_self_ = (struct tupc_coll_self){
-        .line = &tupc_team_all_.member[me].k, .team = &tupc_team_all_, .me = me, .size = THREADS};
-    /* Read by other threads only after a barrier or a call has ordered it. */
-    tupc_team_all_.self[me] = &tupc_coll_self_;
+    tupc_coll_self_ = tupc_team_all_.self[me];
     /* The barrier of all threads, below the engine, compares the ledger. */
-    tupc_calls_self_.all = &tupc_coll_self_.ledger;
+    tupc_calls_self_.all = &tupc_coll_self_->ledger;
 }
 
 void tupc_coll_barrier(const struct tupc_coll *c)

@@ -37,14 +37,14 @@ struct tupc_coll {
     const char *func; /* for error messages */
     uint64_t args;    /* signature of the single-valued arguments */
     /* The caller's state on the call's team, which also names the team,
-     * the caller's rank and the team's size; on UPC_TEAM_ALL the thread's
-     * tupc_coll_self_. */
+     * the caller's rank and the team's size; on UPC_TEAM_ALL the one the
+     * thread's tupc_coll_self_ points to. */
     struct tupc_coll_self *self;
     struct tupc_coll_line *line; /* self->line, kept: every call's exit stores there */
 };
 
-/* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_self_)
- * holds, as a member's state on any team does, its ledger of calls (the
+/* Each UPC thread's own state on UPC_TEAM_ALL (team.h's tupc_coll_self_
+ * points to it) holds, as a member's state on any team does, its ledger of calls (the
  * count, which is also the number of the call it is in, and the running
  * signature: what every barrier of the team compares), its count of calls %
  * the team's size, that call's function (for the messages of its waits and
@@ -73,13 +73,11 @@ void tupc_coll_thread_start(void);
 
 /* The one constructor of every team's parts (UPC_TEAM_ALL's in
  * tupc_coll_init, the others' in team.c): for n members, their lines and
- * scratch, their own states (or, with states_thread_local, room for
- * pointers to the members' thread-local ones, each set by its thread:
- * UPC_TEAM_ALL's), their barrier lines (all zeroed) and the maps, every
+ * scratch, their own states, their barrier lines (all zeroed) and the maps, every
  * rank and thread unplaced (-1) for the caller to fill; the algorithms
  * chosen for n. -1 when out of memory, with nothing kept. unmake frees
  * them. */
-int tupc_coll_team_make(struct tupc_team *t, int n, int states_thread_local);
+int tupc_coll_team_make(struct tupc_team *t, int n);
 void tupc_coll_team_unmake(struct tupc_team *t);
 
 /* The line of counters of one thread: only it writes them, and a thread
@@ -174,7 +172,7 @@ void tupc_coll_compare_all(const struct tupc_coll *c);
 static inline void tupc_coll_begin(struct tupc_coll *c, const char *func, upc_flag_t flags,
                                    enum tupc_sync in, enum tupc_sync out, uint64_t args)
 {
-    struct tupc_coll_self *self = &tupc_coll_self_;
+    struct tupc_coll_self *self = tupc_coll_self_;
     tupc_check_not_split(func);
     c->self = self;
     c->in = in;
@@ -197,7 +195,7 @@ void tupc_coll_barrier(const struct tupc_coll *c);
 static inline struct tupc_coll_self *tupc_coll_self_on(struct tupc_team *t)
 {
     if (t == &tupc_team_all_)
-        return &tupc_coll_self_;
+        return tupc_coll_self_;
     if (__builtin_expect(t == tupc_team_cache_.team, 1))
         return tupc_team_cache_.self;
     return t->self[tupc_team_my_rank(t)];

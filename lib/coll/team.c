@@ -217,7 +217,7 @@ static struct tupc_team *team_new(const struct tupc_team *parent, const struct r
     if (!t)
         return NULL;
     memset(t, 0, sizeof *t);
-    if (tupc_coll_team_make(t, n, 0) != 0) {
+    if (tupc_coll_team_make(t, n) != 0) {
         free(t);
         return NULL;
     }

@@ -14,11 +14,9 @@
  * team tupc_team_all_, made when the run starts, whose members are the
  * threads by number (its maps are the identity). Each member's state holds
  * its ledger of calls on the team (struct tupc_ledger), UPC_TEAM_ALL's as
- * every other's. One thing sets UPC_TEAM_ALL apart, for a reason: each
- * member's own state is the thread's thread-local tupc_coll_self_ (its self[]
- * points there), which a 1.3 call reaches at a constant offset with no load
- * (a cached pointer to it in an array cost the 8-byte NO|NO and MY|MY calls
- * 3-8%: one more load on their critical path). Its barrier is a form like
+ * every other's, in the member's part of the team; each thread keeps a
+ * cached pointer to its own on UPC_TEAM_ALL (tupc_coll_self_), which a 1.3
+ * call reaches with one load. Its barrier is a form like
  * the others' (TUPC_TEAM_BAR_ALL): sync/barrier.c's, which also serves
  * upc_barrier and reads the ledger through the pointer the engine leaves in
  * check/calls.h's tupc_calls_self_.all. The engine's paths take the team as
@@ -140,9 +138,9 @@ static inline int tupc_team_thread_of(const struct tupc_team *t, int r)
     return t == &tupc_team_all_ ? r : t->thread[r];
 }
 
-/* Each UPC thread's own state on UPC_TEAM_ALL (tupc_team_all_.self[MYTHREAD]
- * points here): a call on all threads reaches it at a constant offset. */
-extern _Thread_local struct tupc_coll_self tupc_coll_self_
+/* Each UPC thread's own state on UPC_TEAM_ALL, tupc_team_all_.self[MYTHREAD],
+ * cached: a call on all threads reaches it with one load. */
+extern _Thread_local struct tupc_coll_self *tupc_coll_self_
     __attribute__((tls_model("initial-exec")));
 
 /* The team table (team.c): slot s holds the team whose handle is
@@ -193,7 +191,7 @@ static inline struct tupc_team *tupc_team_get(const char *func, upc_team_t team)
 static inline struct tupc_coll_self *tupc_team_member(const char *func, upc_team_t team)
 {
     if (__builtin_expect(team == UPC_TEAM_ALL, 1))
-        return &tupc_coll_self_;
+        return tupc_coll_self_;
     if (__builtin_expect(team != tupc_team_cache_.handle, 0))
         (void)tupc_team_find_(func, team);
     return tupc_team_cache_.self;

@@ -230,7 +230,7 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
  * it, after the barrier that IN_ALLSYNC asks for. */
 uint32_t tupc_hier_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me)
 {
-    (void)tupc_coll_note(&tupc_coll_self_, 0, c->func, c->flags, c->args);
+    (void)tupc_coll_note(tupc_coll_self_, 0, c->func, c->flags, c->args);
     if (c->in == TUPC_ALLSYNC)
         tupc_barrier_all(c->func);
     uint32_t s = ++me->seq;
