@@ -901,16 +901,25 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
         size_t nout, nin;
         perm_counts(c, &k, p, nb, cnt, &nout, &nin);
         const int direct = g->L == 1; /* one block each way: nout == nin == 1 */
-        char *out =
-            direct ? blk(src, g->lthread[0]) : tupc_hier_grow(c->func, &g->out, nout * nb + 1);
-        char *in = direct ? blk(dst, g->lthread[0]) : tupc_hier_grow(c->func, &g->in, nin * nb + 1);
-        if (!direct)
-            perm_pack(c, &k, p, src, nb, s, out);
-        TUPC_HIER_CALL(MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
-                       MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_),
-                       c->func);
-        if (!direct)
-            perm_unpack(&k, p, dst, in, nb, NULL);
+        if (direct && g->P == k.t->n && tupc_hier_.pair_ok) {
+            /* One member in every process: a pair of messages (as
+             * hier_reloc.c's perm_pair), the ranks' processes by rank. */
+            const int n = k.t->n;
+            tupc_hier_pair(c->func, g->comm, g->proc[k.me], blk(src, g->lthread[0]),
+                           g->proc[p[k.me]], blk(dst, g->lthread[0]), g->proc[p[n + k.me]], nb);
+        } else {
+            char *out =
+                direct ? blk(src, g->lthread[0]) : tupc_hier_grow(c->func, &g->out, nout * nb + 1);
+            char *in =
+                direct ? blk(dst, g->lthread[0]) : tupc_hier_grow(c->func, &g->in, nin * nb + 1);
+            if (!direct)
+                perm_pack(c, &k, p, src, nb, s, out);
+            TUPC_HIER_CALL(
+                MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
+                MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_), c->func);
+            if (!direct)
+                perm_unpack(&k, p, dst, in, nb, NULL);
+        }
         free(cnt);
         tupc_word_set(&g->ready, s); /* release: every dst here; every src here is read */
     } else {
