@@ -566,6 +566,54 @@ static void perm_pair(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_
                    nbytes);
 }
 
+/* One thread a process, not in place, a mid-sized block (past perm_small,
+ * up to PERM_EARLY): the block leaves for its target as soon as the thread
+ * has read its own entry, while MPI_Allgather brings perm's others, and
+ * lands in a buffer that is copied to dst once perm is found good (dst is
+ * not written before), rather than leaving after perm's gather. Its
+ * message is tagged with the call's number (s % TUPC_HIER_TAGS) and taken
+ * from any process: only permutes send point to point on tupc_hier_.comm,
+ * and no process is a call ahead past the gather. With a bad perm, each
+ * process takes every block sent to it and drops it, so that no message is
+ * left behind, and every process finds the same verdict. A 64 KiB permute
+ * at 4 x 1 (Open MPI): 1.50-1.56 times the raw MPI_Alltoallv as a pair
+ * after the gather, 1.33-1.40 so; at 2 x 1 (MPICH) 0.94-0.99 either way. */
+enum { PERM_EARLY = 128 << 10 };
+static void perm_early(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t dst, tupc_sptr_t src,
+                       tupc_sptr_t perm, size_t nbytes)
+{
+    const int T = THREADS, me = tupc_first_thread_, tag = (int)(s % TUPC_HIER_TAGS);
+    const int k = tupc_hier_count(c->func, nbytes);
+    int *p = perm_read_mine(c, s, perm);
+    const int to = p[me], sends = to >= 0 && to < T;
+    char *in = tupc_hier_buffer(c->func, s, 1, nbytes);
+    MPI_Request r[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Irecv(in, k, MPI_BYTE, MPI_ANY_SOURCE, tag, tupc_hier_.comm, &r[0]);
+    if (sends)
+        MPI_Isend(block(src, me), k, MPI_BYTE, to, tag, tupc_hier_.comm, &r[1]);
+    TUPC_HIER_CALL(MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, p, 1, MPI_INT, tupc_hier_.comm),
+                   MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, 1, MPI_INT, tupc_hier_.comm, &r_),
+                   c->func);
+    tupc_hier_.plan.ok = tupc_hier_perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
+    int sent_here = 0; /* the blocks sent to this process: one when perm is good */
+    for (int i = 0; i < T; i++)
+        sent_here += p[i] == me;
+    if (sent_here == 0) { /* perm is bad: nothing comes */
+        MPI_Cancel(&r[0]);
+        MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    } else {
+        tupc_hier_finish(&r[0], c->func);
+    }
+    for (int n = 1; n < sent_here; n++) { /* perm is bad: drop the others */
+        MPI_Irecv(in, k, MPI_BYTE, MPI_ANY_SOURCE, tag, tupc_hier_.comm, &r[0]);
+        tupc_hier_finish(&r[0], c->func);
+    }
+    if (sends)
+        tupc_hier_finish(&r[1], c->func);
+    if (tupc_hier_.plan.ok)
+        memcpy(block(dst, me), in, nbytes);
+}
+
 int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                      tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3])
 {
@@ -580,7 +628,11 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
     if (tupc_impl_mythread == first && perm_is_small(nbytes)) {
         tupc_hier_wait_done(c->func, s - 1); /* as below */
         perm_small(c, s, dst, src, perm, nbytes);
-        tupc_word_set(&tupc_hier_.ready, s); /* release: dst, the verdict; every src is read */
+        tupc_word_set(&tupc_hier_.ready, s);     /* release: dst, the verdict; every src is read */
+    } else if (direct && nbytes <= PERM_EARLY) { /* the one thread here is the leader */
+        tupc_hier_wait_done(c->func, s - 1);
+        perm_early(c, s, dst, src, perm, nbytes);
+        tupc_word_set(&tupc_hier_.ready, s); /* release: dst, the verdict; src is read */
     } else if (tupc_impl_mythread == first) {
         /* The plan's arrays, once every thread has read the last call's. */
         tupc_hier_wait_done(c->func, s - 1);

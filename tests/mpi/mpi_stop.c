@@ -13,6 +13,8 @@
  *   (their jobs queued, parked or waiting for messages), small, and large
  *   enough that their messages pass both MPIs' eager limits (a send MPI
  *   may still read from the job's buffer after the stop);
+ * - a permute refused across processes (perm's entries all 0, mid-sized
+ *   blocks, which one thread a process sends before perm is known whole);
  * - after each, a whole run works: its barriers and data are its own, no
  *   stop of the stopped run reaches it, and its posts start from nothing of
  *   the stopped run's.
@@ -193,6 +195,33 @@ static int whole(void *arg)
     return got == round * 1000 + (MYTHREAD + THREADS - 1) % THREADS ? 0 : 10 + MYTHREAD;
 }
 
+/* Permutes of 20000-byte blocks, each thread's to the next process's
+ * (a mid-sized block: one thread a process sends it before perm is known
+ * whole, mpi/hier_reloc.c's perm_early); with `bad`, perm's entries all
+ * 0, which every process refuses alike after taking and dropping what
+ * was sent to it. A good one checks every byte of dst. */
+enum { PERM_BYTES = 20000 };
+static int permuting(void *arg)
+{
+    const int bad = *(int *)arg;
+    tupc_sptr_t perm = upc_all_alloc((size_t)THREADS, sizeof(int));
+    tupc_sptr_t src = upc_all_alloc((size_t)THREADS, PERM_BYTES);
+    tupc_sptr_t dst = upc_all_alloc((size_t)THREADS, PERM_BYTES);
+    const int to = (MYTHREAD + per) % THREADS, from = (MYTHREAD + THREADS - per) % THREADS;
+    *(int *)tupc_index(perm, MYTHREAD, 1, int).addr = bad ? 0 : to;
+    memset(tupc_index(src, (ptrdiff_t)MYTHREAD * PERM_BYTES, PERM_BYTES, char).addr, MYTHREAD + 1,
+           PERM_BYTES);
+    int wrong = 0;
+    for (int k = 0; k < 3; k++) {
+        upc_all_permute(dst, src, perm, PERM_BYTES, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        const char *d = tupc_index(dst, (ptrdiff_t)MYTHREAD * PERM_BYTES, PERM_BYTES, char).addr;
+        for (int i = 0; i < PERM_BYTES; i++)
+            wrong |= d[i] != (char)(from + 1);
+    }
+    upc_barrier();
+    return wrong ? 30 + MYTHREAD : 0;
+}
+
 static int fails;
 
 static void expect(const char *what, int rc, int want)
@@ -227,6 +256,15 @@ int main(int argc, char **argv)
         expect("the run that fails with large posts outstanding",
                tupc_run_opts(&o, failing_big_posts, NULL), TUPC_RUN_ERROR);
         expect("posts in a whole run after it", tupc_run_opts(&o, whole_posts, NULL), 0);
+        int bad = 1, good = 0;
+        expect("the run refusing a permute", tupc_run_opts(&o, permuting, &bad), TUPC_RUN_ERROR);
+        if (!strstr(tupc_last_error(), "upc_all_permute")) {
+            fprintf(stderr,
+                    "FAIL: tupc_last_error() is \"%s\"; expected upc_all_permute's refusal\n",
+                    tupc_last_error());
+            fails++;
+        }
+        expect("permutes in a whole run after it", tupc_run_opts(&o, permuting, &good), 0);
     }
     if (!fails)
         printf("mpi_stop: every run as expected in each of %d processes\n", procs);
