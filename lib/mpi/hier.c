@@ -116,7 +116,7 @@ int tupc_mpi_hier_start(char *err, size_t len)
     choose_blocking();
     int *ub, has = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &has);
-    tupc_hier_.pair_ok = has && *ub >= TUPC_HIER_PAIR_TAG;
+    tupc_hier_.pair_ok = has && *ub >= TUPC_HIER_PAIR_TAG + tupc_local_threads_;
     if (MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.comm) != MPI_SUCCESS ||
         MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.partials) != MPI_SUCCESS ||
         MPI_Type_contiguous((int)sizeof(struct tupc_hier_pair), MPI_BYTE, &tupc_hier_.pair) !=

@@ -90,7 +90,7 @@ struct tupc_hier_state {
      * choose_blocking): those that move data its threads then copy, and
      * the reductions, which it makes once its threads are done. */
     int block_copy, block_reduce;
-    int pair_ok; /* MPI's tags reach TUPC_HIER_PAIR_TAG (MPI_TAG_UB) */
+    int pair_ok; /* MPI's tags reach TUPC_HIER_PAIR_TAG + local threads (MPI_TAG_UB) */
     struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2], big[2];
     /* A permute's: perm of every thread (and a scratch of as many), per
      * process the send and receive counts and displacements, the verdict. */

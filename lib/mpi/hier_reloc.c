@@ -298,12 +298,13 @@ void tupc_mpi_exchange(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr
 }
 
 /* Permute: the leaders gather perm (one int per thread, MPI_Allgather),
- * check it alike, and send each block to its target's process
- * (MPI_Alltoallv: process p's blocks to process q in thread order), or
- * for a small one both in one MPI_Alltoall (perm_small); the leader writes
- * its threads' dst blocks. A bad perm is found by every
- * leader alike, and every thread returns it (bad[]) for the caller's
- * message. */
+ * check it alike, and send each block to its target's process, a message
+ * a block from src to dst as they lie (perm_messages; in place, packed in
+ * MPI_Alltoallv: process p's blocks to process q in thread order), or for
+ * a small one both in one MPI_Alltoall (perm_small); with one thread a
+ * process and a mid-sized block, the block leaves during the gather
+ * (perm_early). A bad perm is found by every leader alike, and every thread
+ * returns it (bad[]) for the caller's message. */
 
 int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3])
 {
@@ -466,104 +467,57 @@ static void perm_small(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t ds
     }
 }
 
-/* One side of perm_typed: the hindexed type of the blocks this process
- * sends to process q (from its threads' src, in thread order; out) or
- * receives from q (into its threads' dst, in q's thread order), or
- * MPI_BYTE for none; *n: 1, or 0 for none. */
-static MPI_Datatype perm_type(const struct tupc_mpi_call *c, tupc_sptr_t a, size_t nbytes, int q,
-                              int out, MPI_Aint *at, int *len, int *n)
+/* A permute's blocks as messages, not in place, perm found good: each
+ * thread's src block here to its target's process, each thread's dst block
+ * here from its source's, tagged TUPC_HIER_PAIR_TAG + the sender's index in
+ * its process, so that a process's blocks to another are told apart and
+ * each lands where it goes, with no type and no copy of tupc's. The leader
+ * posts every call's messages in call order (blocking and posted calls
+ * alike), so MPI's in-order matching pairs them call by call. r: room for
+ * 2L requests, all posted.
+ *
+ * Before, one MPI_Alltoallw of hindexed types over the blocks where they
+ * lie (past 8 KiB a process; the leader packed and unpacked below that),
+ * and with one thread a process MPI_Alltoallv. At 2 x 2 (each thread's
+ * block a quarter of the size; a loop of MY|MY calls, us per call), Open
+ * MPI: 1 MiB 85-87 -> 36-40, 16 MiB 1231-1453 -> 382-469; MPICH: 256 KiB
+ * 49-56 -> 21-26, 1 MiB 157-161 -> 29-40, 16 MiB 2614-2684 -> 327-440,
+ * 8-64 KiB within the runs' spread (the types' packing was the cost). At
+ * 4 x 1 with Open MPI, 64 KiB: 1.63-1.74 times the raw MPI_Alltoallv ->
+ * 1.33-1.55 (most of the rest is perm's MPI_Allgather, perm_early). */
+static void perm_messages(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                          size_t nbytes, MPI_Request *r)
 {
-    const int L = tupc_local_threads_, first = tupc_first_thread_;
-    const int *p = tupc_hier_.plan.perm;
-    int m = 0;
+    const int L = tupc_local_threads_, first = tupc_first_thread_, tag = TUPC_HIER_PAIR_TAG;
+    const int *p = tupc_hier_.plan.perm, *from = p + THREADS; /* perm_check's inverse */
+    const int k = tupc_hier_count(c->func, nbytes);
     for (int j = 0; j < L; j++) {
-        const int i = out ? first + j : q * L + j; /* the block's source thread */
-        if (out ? p[i] / L != q : p[i] / L != first / L)
-            continue;
-        MPI_Get_address(block(a, out ? i : p[i]), &at[m]);
-        len[m++] = tupc_hier_count(c->func, nbytes);
+        const int i = from[first + j];
+        MPI_Irecv(block(dst, first + j), k, MPI_BYTE, i / L, tag + i % L, tupc_hier_.comm, &r[j]);
     }
-    *n = m > 0;
-    if (!m)
-        return MPI_BYTE;
-    MPI_Datatype t;
-    MPI_Type_create_hindexed(m, len, at, MPI_BYTE, &t);
-    MPI_Type_commit(&t);
-    return t;
+    for (int j = 0; j < L; j++)
+        MPI_Isend(block(src, first + j), k, MPI_BYTE, p[first + j] / L, tag + j, tupc_hier_.comm,
+                  &r[L + j]);
 }
 
-/* A permute with more than one thread a process and more than PERM_TYPED
- * bytes a process, not in place: one MPI_Alltoallw whose types name the
- * src blocks where they lie and the dst blocks where they go, with no copy
- * of tupc's (the leader alone packed and unpacked every block). At 2 x 2
- * with Open MPI, packed against typed: 11.5 against 8.9 us at 4 KiB a
- * process, 16.3-17.4 against 9.1-9.3 at 32 KiB, 3.1-3.9 ms against
- * 1.05-1.18 at 8 MiB; with MPICH, whose types cost more, 8.5-8.8 against
- * 13-19 at 4 and 8 KiB, 14.5-18 against 11-19 at 16 and 32 KiB, 3.5-3.9 ms
- * against 2.2-2.3 at 8 MiB. */
-enum { PERM_TYPED = 8192 };
-/* perm_typed's 2P types (ty: sent to each process, then received from
- * each) and 3P + L ints (cnt: the send counts, the receive counts, P zero
- * displacements, scratch). */
-static void perm_types(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                       size_t nbytes, MPI_Datatype *ty, int *cnt)
+/* perm_messages, blocking. */
+static void perm_messages_now(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
+                              size_t nbytes)
 {
-    const int L = tupc_local_threads_, P = THREADS / L;
-    MPI_Aint *at = malloc(sizeof *at * (size_t)L);
-    if (!at)
+    const int n = 2 * tupc_local_threads_;
+    MPI_Request *r = malloc(sizeof *r * (size_t)n);
+    if (!r)
         tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
-    memset(cnt, 0, sizeof *cnt * (3 * (size_t)P + (size_t)L));
-    for (int q = 0; q < P; q++) {
-        ty[q] = perm_type(c, src, nbytes, q, 1, at, cnt + 3 * P, &cnt[q]);
-        ty[P + q] = perm_type(c, dst, nbytes, q, 0, at, cnt + 3 * P, &cnt[P + q]);
+    perm_messages(c, dst, src, nbytes, r);
+    for (int i = 0; i < n; i++) { /* (MPICH's MPI_Waitall trips gcc's -Wstringop-overflow) */
+        if (tupc_hier_.block_copy)
+            MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+        else
+            tupc_hier_finish(&r[i], c->func);
     }
-    free(at);
-}
-
-/* Frees perm_types' types through copies of their handles: a posted call
- * may read the array until it completes (the types live on until then). */
-static void perm_types_free(const MPI_Datatype *ty, int P)
-{
-    for (int k = 0; k < 2 * P; k++)
-        if (ty[k] != MPI_BYTE) {
-            MPI_Datatype t = ty[k];
-            MPI_Type_free(&t);
-        }
-}
-
-static void perm_typed(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                       size_t nbytes)
-{
-    const int L = tupc_local_threads_, P = THREADS / L;
-    MPI_Datatype *ty = malloc(sizeof *ty * 2 * (size_t)P);
-    int *cnt = malloc(sizeof *cnt * (3 * (size_t)P + (size_t)L));
-    if (!ty || !cnt)
-        tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
-    perm_types(c, dst, src, nbytes, ty, cnt);
-    const int *sc = cnt, *rc = cnt + P, *zero = cnt + 2 * P;
-    TUPC_HIER_CALL(
-        MPI_Alltoallw(MPI_BOTTOM, sc, zero, ty, MPI_BOTTOM, rc, zero, ty + P, tupc_hier_.comm),
-        MPI_Ialltoallw(MPI_BOTTOM, sc, zero, ty, MPI_BOTTOM, rc, zero, ty + P, tupc_hier_.comm,
-                       &r_),
-        c->func);
-    perm_types_free(ty, P);
-    free(cnt);
-    free(ty);
-}
-
-/* One thread a process, not in place, perm found good: the process sends
- * its block to its target's process and receives its source's, one pair of
- * messages, where MPI_Alltoallv has every process take part with every
- * other (a 64 KiB permute at 4 x 1 on Open MPI: 1.63-1.74 times the raw
- * MPI_Alltoallv before, 1.33-1.55 after; most of the rest is perm's
- * MPI_Allgather). */
-static void perm_pair(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
-                      size_t nbytes)
-{
-    const int me = tupc_first_thread_;
-    tupc_hier_pair(c->func, tupc_hier_.comm, me, block(src, me), tupc_hier_.plan.perm[me],
-                   block(dst, me), tupc_hier_.plan.perm[THREADS + me] /* perm_check's inverse */,
-                   nbytes);
+    if (tupc_hier_.block_copy)
+        tupc_mpi_polled();
+    free(r);
 }
 
 /* One thread a process, not in place, a mid-sized block (past perm_small,
@@ -620,10 +574,9 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
     struct tupc_hier_member *me = tupc_hier_me();
     const uint32_t s = tupc_hier_enter(c, me);
     const int L = tupc_local_threads_, P = THREADS / L, first = tupc_first_thread_;
-    /* One thread per process and not in place: MPI sends src and receives
-     * into dst as they are (a 16 MiB permute at 4 x 1: 2.3 times
-     * MPI_Alltoallv through the buffers), as a pair of messages. Else every
-     * block is packed before any dst is written. */
+    /* Not in place, MPI sends src and receives into dst as they lie
+     * (perm_messages; one thread a process and mid-sized, perm_early); in
+     * place, every block is packed before any dst is written. */
     const int direct = L == 1 && !in_place;
     if (tupc_impl_mythread == first && perm_is_small(nbytes)) {
         tupc_hier_wait_done(c->func, s - 1); /* as below */
@@ -640,12 +593,9 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         if (!cnt)
             tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
         tupc_hier_.plan.cnt = cnt;
-        const int typed = L > 1 && !in_place && (size_t)L * nbytes > PERM_TYPED;
-        if (perm_plan(c, s, perm, nbytes, cnt) && typed) {
-            perm_typed(c, dst, src, nbytes);
-        } else if (tupc_hier_.plan.ok && direct && tupc_hier_.pair_ok) {
-            perm_pair(c, dst, src, nbytes);
-        } else if (tupc_hier_.plan.ok) {
+        if (perm_plan(c, s, perm, nbytes, cnt) && !in_place && tupc_hier_.pair_ok) {
+            perm_messages_now(c, dst, src, nbytes);
+        } else if (tupc_hier_.plan.ok) { /* in place: every block packed first */
             const int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
             const size_t bytes = (size_t)L * nbytes;
             char *out = tupc_hier_buffer(c->func, s, 0, bytes),
@@ -667,12 +617,15 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
     return ok ? 0 : -1;
 }
 
-/* Posted (hier_post.c's posting): the plan at posting, and
- * MPI_Ialltoallv from the post's buffer, whose head holds the counts MPI
- * reads until it completes, into the post's buffer (with one thread and
- * not in place, src and dst themselves); the job copies the received
- * blocks to their dst. Only the leader learns the verdict, in time to
- * refuse the call before it posts. */
+/* Posted (hier_post.c's posting): the plan at posting, then, not in place,
+ * the blocking call's messages (perm_messages: 16 MiB at 2 x 2, comm time
+ * against the raw MPI_Ialltoallv 0.66-0.79 -> 0.33-0.36 with Open MPI,
+ * 1.50-1.66 -> 0.37-0.48 with MPICH, where MPI_Ialltoallw of hindexed types
+ * was posted), the job waiting for them; in
+ * place, MPI_Ialltoallv from the post's buffer, whose head holds the counts
+ * MPI reads until it completes, into the post's buffer, and the job copies
+ * the received blocks to their dst. Only the leader learns the verdict, in
+ * time to refuse the call before it posts. */
 uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                                tupc_sptr_t perm, size_t nbytes, int in_place, int bad[3],
                                void **job)
@@ -681,41 +634,26 @@ uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, t
     uint32_t s, p;
     *job = NULL;
     if (tupc_hier_post_enter(c, me, &s, &p)) {
-        const int L = tupc_local_threads_, P = THREADS / L, first = tupc_first_thread_;
-        const int direct = L == 1 && !in_place;
+        const int L = tupc_local_threads_, P = THREADS / L;
+        const int msgs = !in_place && tupc_hier_.pair_ok;
         const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
-        /* As the blocking call: MPI_Ialltoallw of the blocks where they lie,
-         * its types and counts in the post's buffer (MPI reads them until
-         * it completes). */
-        const int typed = L > 1 && !in_place && bytes > PERM_TYPED;
-        const size_t types =
-            sizeof(MPI_Datatype) * 2 * (size_t)P + sizeof(int) * (3 * (size_t)P + (size_t)L);
-        void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
-        char *own = tupc_hier_post_own(j, c->func, head + (typed ? types : direct ? 0 : 2 * bytes));
+        void *j = msgs ? tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, 2 * L)
+                       : tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
+        char *own = tupc_hier_post_own(j, c->func, head + (msgs ? 0 : 2 * bytes));
         int *cnt = (int *)own;
         if (!perm_plan(c, s, perm, nbytes, cnt)) {
             memcpy(bad, tupc_hier_.plan.bad, sizeof tupc_hier_.plan.bad);
             return 0; /* refused: the run ends */
         }
-        if (typed) { /* every thread here has entered (perm_plan waited) */
-            MPI_Datatype *ty = (MPI_Datatype *)(void *)(own + head);
-            int *tc = (int *)(void *)(ty + 2 * P);
-            perm_types(c, dst, src, nbytes, ty, tc);
-            MPI_Ialltoallw(MPI_BOTTOM, tc, tc + 2 * P, ty, MPI_BOTTOM, tc + P, tc + 2 * P, ty + P,
-                           tupc_hier_.comm, tupc_hier_post_request(j));
-            perm_types_free(ty, P);
-            *job = j;
-            tupc_hier_post_leave(c, me, s);
-            return p;
-        }
-        char *out = direct ? block(src, first) : own + head,
-             *in = direct ? block(dst, first) : own + head + bytes;
-        if (!direct) {
+        if (msgs) { /* every thread here has entered (perm_plan waited) */
+            perm_messages(c, dst, src, nbytes, tupc_hier_post_request(j));
+        } else {
+            char *out = own + head, *in = own + head + bytes;
             perm_pack(out, src, cnt, nbytes);
             perm_unpack(dst, in, cnt, nbytes, j);
+            MPI_Ialltoallv(out, cnt, cnt + P, MPI_BYTE, in, cnt + 2 * P, cnt + 3 * P, MPI_BYTE,
+                           tupc_hier_.comm, tupc_hier_post_request(j));
         }
-        MPI_Ialltoallv(out, cnt, cnt + P, MPI_BYTE, in, cnt + 2 * P, cnt + 3 * P, MPI_BYTE,
-                       tupc_hier_.comm, tupc_hier_post_request(j));
         *job = j;
     }
     tupc_hier_post_leave(c, me, s);

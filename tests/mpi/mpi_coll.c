@@ -743,6 +743,67 @@ static void red_all(size_t n, size_t B, size_t off, int r, upc_op_t op, upc_flag
     upc_all_free(a.base);
 }
 
+/* Byte k of call c's src block of thread i. */
+static unsigned char perm_byte(int c, int i, size_t k)
+{
+    return (unsigned char)(c * 31 + i * 7 + (int)(k % 251));
+}
+
+/* Permutes while a posted one is in flight: post A, then blocking B with
+ * A's pairs of threads and C with others, then post D before A is waited
+ * for. Each call's blocks travel as messages whose tags repeat from call to
+ * call (mpi/hier_reloc.c, perm_messages): MPI must pair each call's with
+ * its own. Every byte of each dst. */
+static void permutes_in_flight(int r)
+{
+    enum { NB = 5000, CALLS = 4 };
+    const int T = THREADS, me = MYTHREAD;
+    const int shift[CALLS] = {1, 1, -1, 2}; /* -1: reversed */
+    tupc_sptr_t src[CALLS], dst[CALLS], perm[CALLS];
+    for (int c = 0; c < CALLS; c++) {
+        src[c] = upc_all_alloc((size_t)T, NB);
+        dst[c] = upc_all_alloc((size_t)T, NB);
+        perm[c] = upc_all_alloc((size_t)T, sizeof(int));
+        CHECK(!tupc_isnull(src[c]) && !tupc_isnull(dst[c]) && !tupc_isnull(perm[c]));
+        unsigned char *s = (unsigned char *)tupc_index(src[c], (ptrdiff_t)me * NB, NB, char).addr;
+        for (size_t k = 0; k < NB; k++)
+            s[k] = perm_byte(c + r, me, k);
+        memset(tupc_index(dst[c], (ptrdiff_t)me * NB, NB, char).addr, FILL, NB);
+        *(int *)tupc_index(perm[c], me, 1, int).addr =
+            shift[c] < 0 ? T - 1 - me : (me + shift[c]) % T;
+    }
+    upc_barrier();
+    const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+    upc_coll_handle_t a =
+        tupc_team_permute(dst[0], src[0], perm[0], NB, my | UPC_ASYNC, UPC_TEAM_ALL);
+    upc_all_permute(dst[1], src[1], perm[1], NB, my);
+    upc_all_permute(dst[2], src[2], perm[2], NB, my);
+    upc_coll_handle_t d =
+        tupc_team_permute(dst[3], src[3], perm[3], NB, my | UPC_ASYNC, UPC_TEAM_ALL);
+    upc_wait(a);
+    upc_wait(d);
+    upc_barrier();
+    for (int c = 0; c < CALLS; c++) {
+        const int from = shift[c] < 0 ? T - 1 - me : ((me - shift[c]) % T + T) % T;
+        const unsigned char *got =
+            (const unsigned char *)tupc_index(dst[c], (ptrdiff_t)me * NB, NB, char).addr;
+        for (size_t k = 0; k < NB; k++)
+            if (got[k] != perm_byte(c + r, from, k)) {
+                fprintf(stderr,
+                        "FAIL: thread %d, permute %d of 4 (round %d): byte %zu is %d; expected %d "
+                        "(thread %d's)\n",
+                        me, c + 1, r, k, got[k], perm_byte(c + r, from, k), from);
+                exit(1);
+            }
+    }
+    upc_barrier();
+    for (int c = 0; c < CALLS; c++) {
+        upc_all_free(perm[c]);
+        upc_all_free(dst[c]);
+        upc_all_free(src[c]);
+    }
+}
+
 int tupc_main(int argc, char **argv)
 {
     CHECK(THREADS == expected_threads(argc, argv));
@@ -754,8 +815,8 @@ int tupc_main(int argc, char **argv)
         for (int s = 0; s < 4; s++)
             for (int m = 0; m < NMODES; m++, r++)
                 run((enum verb)v, sizes[s], r, modes[m], buf);
-    /* A permute past 32 KiB a process (with two threads a process: one
-     * MPI_Alltoallw of the blocks where they lie), each perm of perm_of. */
+    /* A permute past 32 KiB a process (a message a block, from src and
+     * into dst as they lie), each perm of perm_of. */
     for (int m = 0; m < 2 * NMODES; m++, r++)
         run(PERMUTE, 20000, r, modes[m % NMODES], buf);
     free(buf);
@@ -780,6 +841,7 @@ int tupc_main(int argc, char **argv)
     chain_reloc(300000, 2, UPC_IN_NOSYNC | UPC_OUT_NOSYNC, r++);
     chain_reloc(300000, 2, UPC_IN_MYSYNC | UPC_OUT_MYSYNC, r++);
     gather_overwrite(r++);
+    permutes_in_flight(r++);
 
     static const upc_op_t ops[] = {UPC_ADD, UPC_MULT,   UPC_AND,         UPC_OR,
                                    UPC_XOR, UPC_LOGAND, UPC_LOGOR,       UPC_MIN,

@@ -13,8 +13,8 @@
  * of rank 1 (thread 3) out of range, posted: the message names rank 1's
  * thread, whichever member reports it. teamrange_now: the same blocking
  * (a small team permute: one MPI_Alltoallv, checked by every leader).
- * typedperm: perm's zeros in a permute of 5000-byte blocks (with two
- * threads a process, MPI_Alltoallw's path), refused before any block moves.
+ * typedperm: perm's zeros in a permute of 5000-byte blocks (a message a
+ * block), refused before any block moves.
  * bigperm: a permute whose process sends more bytes than an MPI count
  * holds (two 1.25 GiB blocks), refused before any count wraps.
  * teamcalls: a member of a team across processes makes one collective call
@@ -71,7 +71,7 @@ int tupc_main(int argc, char **argv)
         tupc_put_int(tupc_index(a, me, 1, int), me == 3 ? 5 : (me / 2 + 1) % 2);
         upc_wait(tupc_team_permute(d, d, a, sizeof(int),
                                    UPC_IN_ALLSYNC | UPC_OUT_MYSYNC | UPC_ASYNC, t));
-    } else if (strcmp(what, "typedperm") == 0) { /* 5000-byte blocks: MPI_Alltoallw's path */
+    } else if (strcmp(what, "typedperm") == 0) { /* 5000-byte blocks: a message a block */
         tupc_sptr_t s = upc_all_alloc((size_t)T, 5000), d = upc_all_alloc((size_t)T, 5000);
         tupc_put_int(tupc_index(a, me, 1, int), 0);
         upc_all_permute(d, s, a, 5000, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
