@@ -116,7 +116,7 @@ int tupc_mpi_hier_start(char *err, size_t len)
     choose_blocking();
     int *ub, has = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &has);
-    tupc_hier_.pair_ok = has && *ub >= TUPC_HIER_PAIR_TAG + tupc_local_threads_;
+    tupc_hier_.tag_ub = has ? *ub : 32767; /* the least MPI allows */
     if (MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.comm) != MPI_SUCCESS ||
         MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.partials) != MPI_SUCCESS ||
         MPI_Type_contiguous((int)sizeof(struct tupc_hier_pair), MPI_BYTE, &tupc_hier_.pair) !=
@@ -194,27 +194,6 @@ void tupc_hier_finish(MPI_Request *r, const char *func)
             tupc_mpi_idle();
         tupc_mpi_backoff(n, own);
     }
-}
-
-void tupc_hier_pair(const char *func, MPI_Comm comm, int me, const void *out, int to, void *in,
-                    int from, size_t nbytes)
-{
-    if (to == me) { /* the block stays here: from is me too */
-        memmove(in, out, nbytes);
-        return;
-    }
-    const int k = tupc_hier_count(func, nbytes), tag = TUPC_HIER_PAIR_TAG;
-    if (tupc_hier_.block_copy) {
-        MPI_Sendrecv(out, k, MPI_BYTE, to, tag, in, k, MPI_BYTE, from, tag, comm,
-                     MPI_STATUS_IGNORE);
-        tupc_mpi_polled();
-        return;
-    }
-    MPI_Request r[2];
-    MPI_Irecv(in, k, MPI_BYTE, from, tag, comm, &r[0]);
-    MPI_Isend(out, k, MPI_BYTE, to, tag, comm, &r[1]);
-    tupc_hier_finish(&r[0], func);
-    tupc_hier_finish(&r[1], func);
 }
 
 /* The leaders' broadcast of buf. With `overlap` (every process alike: a

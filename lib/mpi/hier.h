@@ -90,7 +90,7 @@ struct tupc_hier_state {
      * choose_blocking): those that move data its threads then copy, and
      * the reductions, which it makes once its threads are done. */
     int block_copy, block_reduce;
-    int pair_ok; /* MPI's tags reach TUPC_HIER_PAIR_TAG + local threads (MPI_TAG_UB) */
+    int tag_ub; /* MPI_TAG_UB: the permutes' messages need TUPC_HIER_PAIR_TAG + n */
     struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2], big[2];
     /* A permute's: perm of every thread (and a scratch of as many), per
      * process the send and receive counts and displacements, the verdict. */
@@ -279,15 +279,11 @@ int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3]);
 /* The leader's wait for a posted MPI call (hier.c says why it never sleeps). */
 void tupc_hier_finish(MPI_Request *r, const char *func);
 
-/* A permute's pair of messages, one block each way: nbytes from out to
- * process `to` of comm, and from process `from` into in (a copy where both
- * are this process, `me`), blocking or posted as the relocalizations'
- * calls (block_copy). The tag is TUPC_HIER_PAIR_TAG, above every posted
- * call's (TUPC_HIER_TAGS), so that a pair never matches a posted call's
- * message on a team's communicator; usable where tupc_hier_.pair_ok says
- * MPI's tags reach it. MPI matches one sender's messages in order. */
+/* The first tag of a permute's messages, one per block (hier_reloc.c and
+ * team_coll.c, perm_messages): above every posted call's (TUPC_HIER_TAGS),
+ * so that they never match a posted call's message on a team's
+ * communicator; used where MPI's tags reach it plus the blocks' count
+ * (tupc_hier_.tag_ub). */
 #define TUPC_HIER_PAIR_TAG TUPC_HIER_TAGS
-void tupc_hier_pair(const char *func, MPI_Comm comm, int me, const void *out, int to, void *in,
-                    int from, size_t nbytes);
 
 #endif

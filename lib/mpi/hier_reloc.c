@@ -593,7 +593,8 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         if (!cnt)
             tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
         tupc_hier_.plan.cnt = cnt;
-        if (perm_plan(c, s, perm, nbytes, cnt) && !in_place && tupc_hier_.pair_ok) {
+        if (perm_plan(c, s, perm, nbytes, cnt) && !in_place &&
+            tupc_hier_.tag_ub >= TUPC_HIER_PAIR_TAG + L) {
             perm_messages_now(c, dst, src, nbytes);
         } else if (tupc_hier_.plan.ok) { /* in place: every block packed first */
             const int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
@@ -635,7 +636,7 @@ uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, t
     *job = NULL;
     if (tupc_hier_post_enter(c, me, &s, &p)) {
         const int L = tupc_local_threads_, P = THREADS / L;
-        const int msgs = !in_place && tupc_hier_.pair_ok;
+        const int msgs = !in_place && tupc_hier_.tag_ub >= TUPC_HIER_PAIR_TAG + L;
         const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
         void *j = msgs ? tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, 2 * L)
                        : tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);

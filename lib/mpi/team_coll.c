@@ -747,6 +747,38 @@ static void perm_unpack(const struct tcall *k, const int *p, tupc_sptr_t dst, co
         }
 }
 
+/* A permute's blocks as messages, not in place, perm p good, as
+ * UPC_TEAM_ALL's (hier_reloc.c's perm_messages): each local member's src
+ * block to its target's process, each local member's dst block from its
+ * source's, tagged TUPC_HIER_PAIR_TAG + the sender's rank, each after the
+ * member's entry (s) under IN_MYSYNC. The leader posts every call's in call
+ * order, so MPI's in-order matching pairs them call by call. r: room for 2L
+ * requests, all posted. Whether MPI's tags reach that far: perm_by_messages.
+ * (MPI_Alltoallv before, through the leader's buffers with several members
+ * a process: on the even threads at 2 x 2, a posted 16 MiB permute's comm
+ * time 1.1-2.0 times the raw MPI_Ialltoallv's, 0.30-0.34 so; blocking, 64
+ * KiB 1.16-1.21 -> 0.87-1.05, 16 MiB 0.40-0.51 -> 0.27-0.33.) */
+static int perm_by_messages(const struct tcall *k)
+{
+    return tupc_hier_.tag_ub - TUPC_HIER_PAIR_TAG >= k->t->n;
+}
+static void perm_messages(const struct tupc_mpi_call *c, const struct tcall *k, const int *p,
+                          uint32_t s, tupc_sptr_t dst, tupc_sptr_t src, size_t nb, MPI_Request *r)
+{
+    struct tupc_mpi_team *g = k->g;
+    const int n = k->t->n, L = g->L, tag = TUPC_HIER_PAIR_TAG, kb = tupc_hier_count(c->func, nb);
+    for (int j = 0; j < L; j++) {
+        wait_local(c, g, j, s);
+        const int a = p[n + g->local[j]]; /* the sender to member j: perm_check's inverse */
+        MPI_Irecv(blk(dst, g->lthread[j]), kb, MPI_BYTE, g->proc[a], tag + a, g->comm, &r[j]);
+    }
+    for (int j = 0; j < L; j++) {
+        const int a = g->local[j];
+        MPI_Isend(blk(src, g->lthread[j]), kb, MPI_BYTE, g->proc[p[a]], tag + a, g->comm,
+                  &r[L + j]);
+    }
+}
+
 /* A small permute in one MPI_Alltoallv, as UPC_TEAM_ALL's (hier_reloc.c's
  * perm_small): process q's slot for process r holds q's members' perm
  * entries (in process order), then the blocks of q's members whose
@@ -870,12 +902,12 @@ static int permute_small(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
 }
 
 /* A permute (not in place) in two phases: the leaders gather every rank's
- * perm entry and every member checks it alike (team_perm), then
- * MPI_Alltoallv sends each process's blocks to their targets' processes,
- * in rank order, and the leader there writes its members' dst blocks
- * (with one member here, MPI reads its src block and writes its dst block
- * itself: a 16 MiB permute on a team of one member in each of 2 processes
- * took 1.8 times MPI_Alltoallv through the buffers). Every member waits
+ * perm entry and every member checks it alike (team_perm), then each block
+ * goes from its src to its dst as a message of its own (perm_messages; where
+ * MPI's tags are too few, MPI_Alltoallv sends each process's blocks to their
+ * targets' processes, in rank order, and the leader there writes its
+ * members' dst blocks, or with one member here MPI reads its src block and
+ * writes its dst block itself). Every member waits
  * for its process's `ready`: its src read, its dst written. 0, or -1 with
  * bad[] as tupc_hier_perm_check gives it. */
 static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
@@ -901,12 +933,16 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
         size_t nout, nin;
         perm_counts(c, &k, p, nb, cnt, &nout, &nin);
         const int direct = g->L == 1; /* one block each way: nout == nin == 1 */
-        if (direct && g->P == k.t->n && tupc_hier_.pair_ok) {
-            /* One member in every process: a pair of messages (as
-             * hier_reloc.c's perm_pair), the ranks' processes by rank. */
-            const int n = k.t->n;
-            tupc_hier_pair(c->func, g->comm, g->proc[k.me], blk(src, g->lthread[0]),
-                           g->proc[p[k.me]], blk(dst, g->lthread[0]), g->proc[p[n + k.me]], nb);
+        if (perm_by_messages(&k)) {
+            MPI_Request *r = alloc(c->func, sizeof *r * 2 * (size_t)g->L);
+            perm_messages(c, &k, p, s, dst, src, nb, r);
+            for (int i = 0; i < 2 * g->L; i++) {
+                if (tupc_hier_.block_copy)
+                    MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+                else
+                    tupc_hier_finish(&r[i], c->func);
+            }
+            free(r);
         } else {
             char *out =
                 direct ? blk(src, g->lthread[0]) : tupc_hier_grow(c->func, &g->out, nout * nb + 1);
@@ -945,7 +981,12 @@ uint32_t tupc_mpi_team_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t d
     post_next(c, &k, 0, &tp); /* the packing waits for each entry */
     *mark = tp.mark;
     *job = NULL;
-    if (tp.leader) {
+    if (tp.leader && src.addr != dst.addr && perm_by_messages(&k)) {
+        /* Not in place: the blocking call's messages, the job waiting. */
+        void *j = tupc_hier_post_job_reqs(c->func, tp.p, tp.mark, 0, 2 * k.g->L);
+        perm_messages(c, &k, p, tp.s, dst, src, nb, tupc_hier_post_request(j));
+        *job = j;
+    } else if (tp.leader) {
         struct tupc_mpi_team *g = k.g;
         const int P = g->P;
         const size_t head = sizeof(int) * 4 * (size_t)P;
