@@ -72,7 +72,7 @@ int tupc_coll_team_make(struct tupc_team *t, int n)
 {
     const size_t N = (size_t)n, T = (size_t)tupc_run_.threads;
     t->n = n;
-    t->member = aligned_alloc(TUPC_CACHELINE, sizeof *t->member * N);
+    t->member = aligned_alloc(_Alignof(struct tupc_coll_member), sizeof *t->member * N);
     t->self = malloc(sizeof *t->self * N);
     t->bar = aligned_alloc(TUPC_CACHELINE, sizeof *t->bar * N);
     t->thread = malloc(sizeof *t->thread * N);

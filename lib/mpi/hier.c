@@ -196,6 +196,18 @@ void tupc_hier_finish(MPI_Request *r, const char *func)
     }
 }
 
+void tupc_hier_wait_all(MPI_Request *r, int n, const char *func)
+{
+    for (int i = 0; i < n; i++) { /* (MPICH's MPI_Waitall trips gcc's -Wstringop-overflow) */
+        if (tupc_hier_.block_copy)
+            MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+        else
+            tupc_hier_finish(&r[i], func);
+    }
+    if (tupc_hier_.block_copy)
+        tupc_mpi_polled();
+}
+
 /* The leaders' broadcast of buf. With `overlap` (every process alike: a
  * blocking collective does not match a non-blocking one, MPI 3.1 5.12)
  * it is posted, and the root's leader copies buf to `also` (its own dst,

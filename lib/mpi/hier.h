@@ -278,6 +278,9 @@ MPI_Datatype tupc_hier_local_blocks(const char *func, size_t nbytes);
 int tupc_hier_perm_check(const int *p, int n, int *from, int bad[3]);
 /* The leader's wait for a posted MPI call (hier.c says why it never sleeps). */
 void tupc_hier_finish(MPI_Request *r, const char *func);
+/* The leader's wait for n requests of a blocking call: MPI_Wait where the
+ * leader waits inside MPI (block_copy), else tupc_hier_finish. */
+void tupc_hier_wait_all(MPI_Request *r, int n, const char *func);
 
 /* The first tag of a permute's messages, one per block (hier_reloc.c and
  * team_coll.c, perm_messages): above every posted call's (TUPC_HIER_TAGS),

@@ -901,6 +901,41 @@ static int permute_small(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sp
     return ok ? 0 : -1;
 }
 
+/* perm_messages, blocking. */
+static void perm_messages_now(const struct tupc_mpi_call *c, const struct tcall *k, const int *p,
+                              uint32_t s, tupc_sptr_t dst, tupc_sptr_t src, size_t nb)
+{
+    const int n = 2 * k->g->L;
+    MPI_Request *r = alloc(c->func, sizeof *r * (size_t)n);
+    perm_messages(c, k, p, s, dst, src, nb, r);
+    tupc_hier_wait_all(r, n, c->func);
+    free(r);
+}
+
+/* Where MPI's tags are too few for perm_messages: MPI_Alltoallv of each
+ * process's blocks to their targets' processes, in rank order, through the
+ * leaders' buffers (with one member here, from its src into its dst). */
+static void perm_alltoallv(const struct tupc_mpi_call *c, const struct tcall *k, const int *p,
+                           uint32_t s, tupc_sptr_t dst, tupc_sptr_t src, size_t nb)
+{
+    struct tupc_mpi_team *g = k->g;
+    int *cnt = alloc(c->func, sizeof *cnt * 4 * (size_t)g->P);
+    const int P = g->P, *sc = cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+    size_t nout, nin;
+    perm_counts(c, k, p, nb, cnt, &nout, &nin);
+    const int direct = g->L == 1; /* one block each way: nout == nin == 1 */
+    char *out = direct ? blk(src, g->lthread[0]) : tupc_hier_grow(c->func, &g->out, nout * nb + 1);
+    char *in = direct ? blk(dst, g->lthread[0]) : tupc_hier_grow(c->func, &g->in, nin * nb + 1);
+    if (!direct)
+        perm_pack(c, k, p, src, nb, s, out);
+    TUPC_HIER_CALL(MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
+                   MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_),
+                   c->func);
+    if (!direct)
+        perm_unpack(k, p, dst, in, nb, NULL);
+    free(cnt);
+}
+
 /* A permute (not in place) in two phases: the leaders gather every rank's
  * perm entry and every member checks it alike (team_perm), then each block
  * goes from its src to its dst as a message of its own (perm_messages; where
@@ -928,35 +963,10 @@ static int permute2(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t 
     const uint32_t s = next_call(&k);
     if (k.li == 0) {
         reuse(g, s, c->func);
-        int *cnt = alloc(c->func, sizeof *cnt * 4 * (size_t)g->P);
-        const int P = g->P, *sc = cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
-        size_t nout, nin;
-        perm_counts(c, &k, p, nb, cnt, &nout, &nin);
-        const int direct = g->L == 1; /* one block each way: nout == nin == 1 */
-        if (perm_by_messages(&k)) {
-            MPI_Request *r = alloc(c->func, sizeof *r * 2 * (size_t)g->L);
-            perm_messages(c, &k, p, s, dst, src, nb, r);
-            for (int i = 0; i < 2 * g->L; i++) {
-                if (tupc_hier_.block_copy)
-                    MPI_Wait(&r[i], MPI_STATUS_IGNORE);
-                else
-                    tupc_hier_finish(&r[i], c->func);
-            }
-            free(r);
-        } else {
-            char *out =
-                direct ? blk(src, g->lthread[0]) : tupc_hier_grow(c->func, &g->out, nout * nb + 1);
-            char *in =
-                direct ? blk(dst, g->lthread[0]) : tupc_hier_grow(c->func, &g->in, nin * nb + 1);
-            if (!direct)
-                perm_pack(c, &k, p, src, nb, s, out);
-            TUPC_HIER_CALL(
-                MPI_Alltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm),
-                MPI_Ialltoallv(out, sc, sd, MPI_BYTE, in, rc, rd, MPI_BYTE, g->comm, &r_), c->func);
-            if (!direct)
-                perm_unpack(&k, p, dst, in, nb, NULL);
-        }
-        free(cnt);
+        if (perm_by_messages(&k))
+            perm_messages_now(c, &k, p, s, dst, src, nb);
+        else
+            perm_alltoallv(c, &k, p, s, dst, src, nb);
         tupc_word_set(&g->ready, s); /* release: every dst here; every src here is read */
     } else {
         tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
