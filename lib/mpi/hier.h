@@ -265,6 +265,10 @@ void tupc_hier_runs_of(uint32_t t, tupc_sptr_t p, size_t m, size_t B, size_t es,
  * thread a process and not in place, sends each thread's src as it lies
  * and receives into the threads' dst (hier_reloc.c says why). */
 #define TUPC_HIER_EXCHANGE_DIRECT ((size_t)8 << 10)
+/* A gather of more bytes a process than this, with more than one thread a
+ * process, sends the threads' src blocks where they lie, blocking and
+ * posted (hier_reloc.c says why). */
+#define TUPC_HIER_GATHER_DIRECT ((size_t)2048)
 /* The L local threads' blocks of nbytes at one offset of an area: L
  * blocks one partition apart, the type's extent L * nbytes (so that an
  * exchange receives process q's at q times it). A gather sends its src

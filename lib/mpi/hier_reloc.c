@@ -42,7 +42,7 @@ static char *block(tupc_sptr_t p, int i)
 
 /* The end of a gather for a thread that did not wait for `ready`: under
  * OUT_MYSYNC its src may still be read, until `taken` says that its block
- * is in the leader's buffer (or, past GATHER_DIRECT, that the MPI call
+ * is in the leader's buffer (or, past TUPC_HIER_GATHER_DIRECT, that the MPI call
  * has read it), not until the MPI call is done (`ready`): a thread that
  * waited for the call was late for the next, and the 8-byte gather at 2
  * x 2 paid a nap per call. */
@@ -94,14 +94,13 @@ static int gather_puts(size_t nbytes)
     return tupc_local_threads_ > 1 && nbytes <= TUPC_HIER_SMALL;
 }
 
-/* A gather of more bytes a process than this, with more than one thread a
- * process, sends the threads' src blocks where they lie; a smaller one
- * packs them, so that its threads leave once they are read (`taken`),
- * not once the MPI call is done. At 2 x 2 the packed gather took 12 us
- * against 10 at 4 KiB a process, 18-19 against 11 at 32 KiB, 143-155
- * against 69-79 at 512 KiB, 2.0-2.5 ms against 1.0-1.3 at 8 MiB; equal
- * at 2 KiB and below. */
-enum { GATHER_DIRECT = 2048 };
+/* A gather of more than TUPC_HIER_GATHER_DIRECT bytes a process, with more
+ * than one thread a process, sends the threads' src blocks where they lie;
+ * a smaller one packs them, so that its threads leave once they are read
+ * (`taken`), not once the MPI call is done. At 2 x 2 the packed gather
+ * took 12 us against 10 at 4 KiB a process, 18-19 against 11 at 32 KiB,
+ * 143-155 against 69-79 at 512 KiB, 2.0-2.5 ms against 1.0-1.3 at 8 MiB;
+ * equal at 2 KiB and below. */
 
 void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t nbytes)
 {
@@ -122,7 +121,7 @@ void tupc_mpi_gather(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         char *buf = block(src, MYTHREAD);
         MPI_Datatype from = MPI_BYTE;
         int cnt = k;
-        if (L > 1 && !puts && n > GATHER_DIRECT) {
+        if (L > 1 && !puts && n > TUPC_HIER_GATHER_DIRECT) {
             /* MPI reads the threads' src blocks where they lie, L blocks
              * one partition apart, rather than the leader alone packing
              * them. */
