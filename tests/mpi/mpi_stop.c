@@ -124,7 +124,9 @@ static int failing_posts(void *arg)
 
 /* The same with a prefix reduction whose block totals are 1 MiB per thread
  * (blocks of one long, dst and src alike: by blocks, hier_post_blocks.c),
- * posted twice so that one may be in flight when the stop comes. */
+ * posted twice so that one may be in flight when the stop comes, each into
+ * a dst of its own (two outstanding calls that write one dst race, as
+ * ThreadSanitizer said when their jobs ran on two threads at once). */
 static int failing_big_posts(void *arg)
 {
     (void)arg;
@@ -132,6 +134,7 @@ static int failing_big_posts(void *arg)
     upc_lock_t *l = upc_all_lock_alloc();
     tupc_sptr_t src = upc_all_alloc((size_t)THREADS * PER, sizeof(long));
     tupc_sptr_t dst = upc_all_alloc((size_t)THREADS * PER, sizeof(long));
+    tupc_sptr_t dst2 = upc_all_alloc((size_t)THREADS * PER, sizeof(long));
     long *mine = (long *)elem(src, MYTHREAD).addr; /* blocks of one: contiguous here */
     for (int i = 0; i < PER; i++)
         mine[i] = i;
@@ -140,7 +143,7 @@ static int failing_big_posts(void *arg)
     const size_t n = (size_t)THREADS * PER;
     upc_coll_handle_t h[2];
     h[0] = tupc_team_prefix_reduceL(dst, src, UPC_ADD, n, 1, NULL, f, UPC_TEAM_ALL);
-    h[1] = tupc_team_prefix_reduceL(dst, src, UPC_ADD, n, 1, NULL, f, UPC_TEAM_ALL);
+    h[1] = tupc_team_prefix_reduceL(dst2, src, UPC_ADD, n, 1, NULL, f, UPC_TEAM_ALL);
     if (MYTHREAD == THREADS - 1)
         upc_unlock(l); /* not held: an error */
     upc_waitall(2, h);
