@@ -46,6 +46,22 @@
  * gives for the real types). */
 #define TUPC_LANES(TYPE) (sizeof(TYPE) >= 16 ? 4 : 64 / sizeof(TYPE))
 
+/* A scan's start, for the kernels and the user functions alike: from the
+ * seed, or from s[0] (written to d[0] unless exclusive) with element 1 next.
+ * Reads s, d, seed and excl of the scan it stands in. */
+#define TUPC_SCAN_START(acc, i)                                                                    \
+    do {                                                                                           \
+        (i) = 0;                                                                                   \
+        if (seed) {                                                                                \
+            (acc) = *seed;                                                                         \
+        } else {                                                                                   \
+            (acc) = s[0];                                                                          \
+            if (!excl)                                                                             \
+                d[0] = (acc);                                                                      \
+            (i) = 1;                                                                               \
+        }                                                                                          \
+    } while (0)
+
 #define TUPC_GEN_OP(OP, CLASS, EXPR, T, TYPE_, ARITH_, KIND)                                       \
     TUPC_IF(KIND, CLASS)                                                                           \
     (                                                                                              \
@@ -74,16 +90,9 @@
             return acc;                                                                            \
         } static void scan_##T##_##OP(TYPE_ *d, const TYPE_ *s, size_t m, const TYPE_ *seed,       \
                                       int excl, TYPE_ *carry) {                                    \
-            size_t i = 0;                                                                          \
+            size_t i;                                                                              \
             TYPE_ acc;                                                                             \
-            if (seed) {                                                                            \
-                acc = *seed;                                                                       \
-            } else {                                                                               \
-                acc = s[0];                                                                        \
-                if (!excl)                                                                         \
-                    d[0] = acc;                                                                    \
-                i = 1;                                                                             \
-            }                                                                                      \
+            TUPC_SCAN_START(acc, i);                                                               \
             if (excl)                                                                              \
                 for (; i < m; i++) {                                                               \
                     TYPE_ x = s[i]; /* before d[i]: d may be s */                                  \
@@ -140,16 +149,9 @@
         switch (op) {                                                                              \
             TUPC_REDUCE_OPS(TUPC_CASE_SCAN, T, KIND)                                               \
         default: {                                                                                 \
-            size_t i = 0;                                                                          \
+            size_t i;                                                                              \
             TYPE acc;                                                                              \
-            if (seed) {                                                                            \
-                acc = *seed;                                                                       \
-            } else {                                                                               \
-                acc = s[0];                                                                        \
-                if (!excl)                                                                         \
-                    d[0] = acc;                                                                    \
-                i = 1;                                                                             \
-            }                                                                                      \
+            TUPC_SCAN_START(acc, i);                                                               \
             for (; i < m; i++) {                                                                   \
                 TYPE x = s[i];                                                                     \
                 TYPE next = ((fn_##T)f)(acc, x);                                                   \

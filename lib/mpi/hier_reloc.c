@@ -499,6 +499,13 @@ static void perm_messages(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_s
                   &r[L + j]);
 }
 
+/* Whether a permute's blocks go as perm_messages: not in place, and MPI's
+ * tags reach the L senders' (else they are packed, MPI_Alltoallv). */
+static int perm_by_messages(int in_place)
+{
+    return !in_place && tupc_hier_.tag_ub >= TUPC_HIER_PAIR_TAG + tupc_local_threads_;
+}
+
 /* perm_messages, blocking. */
 static void perm_messages_now(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src,
                               size_t nbytes)
@@ -524,8 +531,7 @@ static void perm_messages_now(const struct tupc_mpi_call *c, tupc_sptr_t dst, tu
  * sender were 32768 calls ahead with this one's still in flight. With a
  * bad perm, each process takes every block sent to it and drops it, so
  * that no message is left behind, and every process finds the same
- * verdict. A 64 KiB permute
- * at 4 x 1 (Open MPI): 1.50-1.56 times the raw MPI_Alltoallv as a pair
+ * verdict. A 64 KiB permute at 4 x 1 (Open MPI): 1.50-1.56 times the raw MPI_Alltoallv as a pair
  * after the gather, 1.33-1.40 so; at 2 x 1 (MPICH) 0.94-0.99 either way. */
 enum { PERM_EARLY = 128 << 10 };
 static void perm_early(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t dst, tupc_sptr_t src,
@@ -588,8 +594,7 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
         if (!cnt)
             tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
         tupc_hier_.plan.cnt = cnt;
-        if (perm_plan(c, s, perm, nbytes, cnt) && !in_place &&
-            tupc_hier_.tag_ub >= TUPC_HIER_PAIR_TAG + L) {
+        if (perm_plan(c, s, perm, nbytes, cnt) && perm_by_messages(in_place)) {
             perm_messages_now(c, dst, src, nbytes);
         } else if (tupc_hier_.plan.ok) { /* in place: every block packed first */
             const int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
@@ -631,7 +636,7 @@ uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, t
     *job = NULL;
     if (tupc_hier_post_enter(c, me, &s, &p)) {
         const int L = tupc_local_threads_, P = THREADS / L;
-        const int msgs = !in_place && tupc_hier_.tag_ub >= TUPC_HIER_PAIR_TAG + L;
+        const int msgs = perm_by_messages(in_place);
         const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
         void *j = msgs ? tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, 2 * L)
                        : tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
