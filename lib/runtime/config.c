@@ -200,10 +200,11 @@ static const struct var vars[] = {
     /* The test suite's (README, "For developers of tupc"). */
     {"TUPC_TEST_QUICK", parse_none, 0, NULL, 0, NULL, NULL, NULL},
 #if TUPC_HAVE_MPI
-    /* The MPI layer's, read by lib/mpi/window.c and lib/mpi/barrier.c
+    /* The MPI layer's, read by lib/mpi/window.c, barrier.c and hier.c
      * (README, "Across processes"). */
     {"TUPC_MPI_PROGRESS", parse_none, 0, NULL, 0, NULL, NULL, NULL},
     {"TUPC_MPI_BARRIER", parse_none, 0, NULL, 0, NULL, NULL, NULL},
+    {"TUPC_MPI_TAG_UB", parse_none, 0, NULL, 0, NULL, NULL, NULL},
 #endif
 };
 #define NVARS (sizeof vars / sizeof vars[0])
