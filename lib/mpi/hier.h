@@ -245,6 +245,9 @@ void *tupc_hier_post_job_new(const char *func, uint32_t p, tupc_word *mark, int 
  * of which the job waits for. */
 void *tupc_hier_post_job_reqs(const char *func, uint32_t p, tupc_word *mark, int copies, int reqs);
 void tupc_hier_post_copy(void *job, char *d, const char *s, size_t n);
+/* The job's copies read nothing its MPI calls write (a broadcast's root,
+ * which sends from src): it makes them while the calls move. */
+void tupc_hier_post_early(void *job);
 /* The same to d in thread th's partition in another process (th >= 0), a
  * put through the window (MPI_THREAD_MULTIPLE: from whichever thread runs
  * the job), or here (-1). */

@@ -298,6 +298,8 @@ static void *bcast_post(const struct tupc_mpi_call *c, const struct tcall *k, tu
     for (int j = 0; j < g->L; j++)
         tupc_hier_post_copy(job, dst.addr + (size_t)g->lthread[j] * tupc_impl_partition_size, from,
                             n);
+    if (myrank == root) /* MPI reads from, as the copies do */
+        tupc_hier_post_early(job);
     MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
                tupc_hier_post_request(job));
     /* The job writes the other members' dst blocks: under IN_MYSYNC
