@@ -602,6 +602,100 @@ uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_t
     return p;
 }
 
+/* The local members' blocks of nb bytes at one offset of their partitions,
+ * as one MPI type from the first's (extent nb: an exchange's receives are
+ * placed by rank). */
+static MPI_Datatype member_blocks(const char *func, const struct tupc_mpi_team *g, size_t nb)
+{
+    MPI_Aint *at = alloc(func, sizeof *at * (size_t)g->L);
+    for (int j = 0; j < g->L; j++)
+        at[j] = (MPI_Aint)((size_t)(g->lthread[j] - g->lthread[0]) * tupc_impl_partition_size);
+    MPI_Datatype idx, blocks;
+    MPI_Type_create_hindexed_block(g->L, tupc_hier_count(func, nb), at, MPI_BYTE, &idx);
+    MPI_Type_create_resized(idx, 0, (MPI_Aint)nb, &blocks);
+    MPI_Type_commit(&blocks);
+    MPI_Type_free(&idx);
+    free(at);
+    return blocks;
+}
+
+/* Whether spread's blocks move where they lie (spread_direct): several
+ * members here, the processes holding the ranks in order, not in place,
+ * past what a pack costs less than a type (UPC_TEAM_ALL's thresholds). */
+static int spread_is_direct(const struct tupc_mpi_team *g, int xchg, size_t nb, size_t n)
+{
+    const size_t here = (size_t)g->L * n * nb; /* an exchange's bytes here, each way */
+    return g->L > 1 && g->ident &&
+           (xchg ? here >= TUPC_HIER_EXCHANGE_DIRECT : n * nb > TUPC_HIER_STAGE);
+}
+
+/* spread without the leader's packing, as UPC_TEAM_ALL's large calls
+ * (hier_reloc.c): a gather_all's MPI_Allgatherv sends the members' src
+ * blocks where they lie into the leader's dst, which the members copy (the
+ * leader returns once they have); an exchange is one MPI_Alltoallv per
+ * local index a < the most members a process holds, in which member a of
+ * each process sends its src as it lies (to process q the blocks of q's
+ * ranks, consecutive) and each process receives member a's blocks of every
+ * process straight into its members' dst blocks (member_blocks). Every
+ * member's entry first under IN_MYSYNC: their src read, their dst written.
+ * Packed before, at 2 x 2 on a team of every thread (bench_coll whole),
+ * 16 MiB: gather_all 4.6 -> 2.8-3.1 ms (Open MPI), 5.5-5.9 -> 2.2-2.3
+ * (MPICH); exchange 2.15 -> 1.0 ms, 2.3-2.6 -> 1.4. */
+static void spread_direct(const struct tupc_mpi_call *c, struct tcall *k, uint32_t s, int xchg,
+                          tupc_sptr_t dst, tupc_sptr_t src, size_t nb)
+{
+    struct tupc_mpi_team *g = k->g;
+    const size_t S = tupc_impl_partition_size, N = (size_t)k->t->n;
+    char *lead = blk(dst, g->lthread[0]);
+    if (k->li == 0) {
+        for (int j = 1; j < g->L; j++)
+            wait_local(c, g, j, s);
+        MPI_Datatype blocks = member_blocks(c->func, g, nb);
+        const int P = g->P;
+        /* By process: its members' bytes and where they start (bytes), then
+         * an exchange's sends, and its receives (in member_blocks). */
+        int *bc = alloc(c->func, sizeof *bc * 6 * (size_t)P), *bd = bc + P, *sc = bd + P,
+            *sd = sc + P, *ic = sd + P, *id = ic + P, most = 0;
+        for (int q = 0; q < P; q++) {
+            most = g->count[q] > most ? g->count[q] : most;
+            bc[q] = tupc_hier_count(c->func, (size_t)g->count[q] * nb);
+            bd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * nb);
+        }
+        if (!xchg)
+            TUPC_HIER_CALL(
+                MPI_Allgatherv(blk(src, g->lthread[0]), 1, blocks, lead, bc, bd, MPI_BYTE, g->comm),
+                MPI_Iallgatherv(blk(src, g->lthread[0]), 1, blocks, lead, bc, bd, MPI_BYTE, g->comm,
+                                &r_),
+                c->func);
+        for (int a = 0; xchg && a < most; a++) {
+            for (int q = 0; q < P; q++) {
+                sc[q] = a < g->L ? bc[q] : 0; /* member a's blocks for q's ranks */
+                sd[q] = bd[q];
+                ic[q] = a < g->count[q]; /* member a of q, */
+                id[q] = g->displ[q] + a; /* whose rank is its blocks' place */
+            }
+            const char *from = a < g->L ? blk(src, g->lthread[a]) : lead;
+            TUPC_HIER_CALL(
+                MPI_Alltoallv(from, sc, sd, MPI_BYTE, lead, ic, id, blocks, g->comm),
+                MPI_Ialltoallv(from, sc, sd, MPI_BYTE, lead, ic, id, blocks, g->comm, &r_),
+                c->func);
+        }
+        MPI_Type_free(&blocks);
+        free(bc);
+        tupc_word_set(&g->ready, s); /* release: the blocks; every src is read */
+        tupc_word_set(&g->m[0].done, s);
+        if (!xchg) /* its members copy from its dst */
+            tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), s, c->func);
+    } else {
+        tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
+        if (!xchg)
+            memcpy(dst.addr + (size_t)tupc_impl_mythread * S, lead, N * nb);
+        tupc_word_set(&g->m[k->li].done, s); /* release: done with the leader's dst */
+    }
+    if (c->out == TUPC_ALLSYNC)
+        barrier(c, k);
+}
+
 /* gather_all (xchg 0) and exchange (1, not in place) in two phases on the
  * team's communicator: each process's leader packs its members' src blocks
  * (gather_all: one each; exchange: for each process, the blocks of its
@@ -619,6 +713,10 @@ static void spread(const struct tupc_mpi_call *c, int xchg, tupc_sptr_t dst, tup
     struct tupc_mpi_team *g = k.g;
     struct tupc_mpi_tmember *me = &g->m[k.li];
     const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k.t->n;
+    if (spread_is_direct(g, xchg, nb, N)) {
+        spread_direct(c, &k, s, xchg, dst, src, nb);
+        return;
+    }
     const int P = g->P, direct = g->L == 1 && g->ident;
     char *mdst = dst.addr + (size_t)tupc_impl_mythread * S;
     if (k.li == 0) {

@@ -2,7 +2,9 @@
  * becomes, on the same processes: mpirun -np P bench_coll -n T [reps].
  *
  * (mpirun -np P bench_coll -n T reps overlap: the last figure alone; team:
- * the team's figures alone.)
+ * the team's figures alone; whole: the team's figures on a split team of
+ * every thread, ranks in thread order, against the raw calls of every
+ * process: several members a process where T > 1.)
  * Each figure is the median of 15 batches, raw and tupc interleaved batch
  * by batch so that both see the same machine; a batch is `reps` calls back
  * to back (fewer for large sizes), timed by thread 0; ns per call.
@@ -242,19 +244,20 @@ static void raw_next(MPI_Comm comm, int k)
  * against the raw calls on a communicator of the processes that hold
  * them, by one thread each: tupc_team_barrier against MPI_Barrier, and
  * tupc_team_broadcast (MY|MY) of n bytes from rank 0 against MPI_Bcast. */
-static void team_figs(int leader, const size_t *sizes, int reps)
+static void team_figs(int leader, const size_t *sizes, int reps, int whole)
 {
     const int me = MYTHREAD, per = tupc_impl_local_threads;
     upc_team_t t;
-    tupc_team_split(UPC_TEAM_ALL, me % 2, me, &t);
-    /* The raw side: the leaders of the processes that hold an even thread. */
+    tupc_team_split(UPC_TEAM_ALL, whole ? 0 : me % 2, me, &t);
+    /* The raw side: the leaders of the processes that hold an even thread
+     * (whole: every process). */
     MPI_Comm sub = MPI_COMM_NULL;
-    const int holds = per > 1 || (me / per) % 2 == 0;
+    const int holds = whole || per > 1 || (me / per) % 2 == 0;
     if (leader)
         MPI_Comm_split(raw_comm, holds ? 0 : MPI_UNDEFINED, me, &sub);
-    const int raw_side = leader && holds, tupc_side = me % 2 == 0;
+    const int raw_side = leader && holds, tupc_side = whole || me % 2 == 0;
     tupc_sptr_t root_src = S; /* rank 0 of the team is thread 0 */
-    const int members = (THREADS + 1) / 2;
+    const int members = whole ? THREADS : (THREADS + 1) / 2;
     int psub = 1;
     if (sub != MPI_COMM_NULL)
         MPI_Comm_size(sub, &psub);
@@ -309,7 +312,7 @@ static void team_figs(int leader, const size_t *sizes, int reps)
                 else if (v == 5)
                     tupc_team_exchange(D, S, nb, MY, t);
                 else
-                    tupc_team_permute(D, S, TPERM, nb, MY, t);
+                    tupc_team_permute(D, S, whole ? PERM : TPERM, nb, MY, t);
             }
             if (me == 0)
                 shared_ns[1] = (tb_now_us() - t0) * 1e3 / r;
@@ -319,11 +322,11 @@ static void team_figs(int leader, const size_t *sizes, int reps)
         }
         if (me == 0) {
             double mr = tb_median(raw, BATCHES), mt = tb_median(tu, BATCHES);
-            static const char *const nm[] = {"team barrier",        "team bcast MY|MY",
-                                             "team scatter MY|MY",  "team gather MY|MY",
-                                             "team gath_all MY|MY", "team exchange MY|MY",
-                                             "team permute MY|MY"};
-            printf("%-18s %9zu %12.0f %12.0f %8.2f\n", nm[v], n, mr, mt, mt / mr);
+            static const char *const nm[] = {"barrier",      "bcast MY|MY",    "scatter MY|MY",
+                                             "gather MY|MY", "gath_all MY|MY", "exchange MY|MY",
+                                             "permute MY|MY"};
+            printf("%-5s %-12s %9zu %12.0f %12.0f %8.2f\n", whole ? "whole" : "team", nm[v], n, mr,
+                   mt, mt / mr);
             fflush(stdout);
         }
     }
@@ -474,10 +477,11 @@ int tupc_main(int argc, char **argv)
         printf("%-18s %9s %12s %12s %8s\n", "figure", "bytes", "raw_ns", "tupc_ns", "ratio");
     }
     /* bench_coll -n T REPS overlap: the overlap alone; ... team: the team's
-     * figures alone. */
+     * figures alone; whole: on a team of every thread. */
     const int only_overlap = argc > 2 && strcmp(argv[2], "overlap") == 0;
     const int only_team = argc > 2 && strcmp(argv[2], "team") == 0;
-    for (int f = 0; f < (only_overlap || only_team ? 0 : NFIG); f++) {
+    const int only_whole = argc > 2 && strcmp(argv[2], "whole") == 0;
+    for (int f = 0; f < (only_overlap || only_team || only_whole ? 0 : NFIG); f++) {
         for (int s = 0; s < (f == REDUCE_ONE ? 1 : 3); s++) {
             size_t n = sizes[s];
             int r = n <= 8 ? reps : n <= 65536 ? reps / 8 + 1 : 3;
@@ -511,11 +515,13 @@ int tupc_main(int argc, char **argv)
      * thread 0 alone: its team's calls are copies in one process, and the
      * raw calls on a communicator of one process do nothing. */
     const int team_spans = tupc_impl_local_threads > 1 || THREADS > 2;
-    if (!only_overlap && team_spans)
-        team_figs(leader, sizes, reps);
-    else if (!only_overlap && MYTHREAD == 0)
+    if (!only_overlap && !only_whole && team_spans)
+        team_figs(leader, sizes, reps, 0);
+    else if (!only_overlap && !only_whole && MYTHREAD == 0)
         printf("# no team figures: the even threads' team is thread 0 alone\n");
-    if (!only_team) {
+    if (only_whole)
+        team_figs(leader, sizes, reps, 1);
+    if (!only_team && !only_whole) {
         for (post_verb = POST_BCAST; post_verb <= POST_PREFIX; post_verb++)
             overlap(max, leader);
         /* The broadcast, reduce_all and permute on a split team of every

@@ -46,13 +46,15 @@ static int colour_of(int k, int p, int n)
         return p % 2;
     case 2:
         return p == 0 ? -1 : p % 3;
-    default:
+    case 3:
         return p < n / 2 ? 0 : 1;
+    default: /* 4, 5: every thread */
+        return 0;
     }
 }
 static int key_of(int k, int p)
 {
-    return k == 1 ? -p : k == 2 ? 0 : p;
+    return k == 1 || k == 5 ? -p : k == 2 ? 0 : p;
 }
 
 /* Splits parent (of n members, the caller's rank p) by kind k and checks
@@ -1090,6 +1092,23 @@ int tupc_main(int argc, char **argv)
             reloc(h, PERMUTE, 13, r, modes[m]);
         if (h != TUPC_TEAM_NONE)
             tupc_team_free(&h);
+        upc_barrier();
+    }
+    /* Teams of every thread, several members in each process: ranked as
+     * the threads (past 32 KiB a gather_all, past 8 KiB an exchange moves
+     * the blocks where they lie: under every mode) and backwards. */
+    for (int k = 4; k < 6; k++) {
+        upc_team_t w = split(UPC_TEAM_ALL, k);
+        static const size_t wsizes[] = {13, 3000};
+        for (int v = 0; v < NVERBS; v++)
+            for (int s = 0; s < 2; s++, r++)
+                reloc(w, (enum verb)v, wsizes[s], r, modes[r % NMODES]);
+        const size_t big = (POOL - 2 * G) / (size_t)T < 9000 ? (POOL - 2 * G) / (size_t)T : 9000;
+        for (int m = 0; m < NMODES; m++, r++) {
+            reloc(w, GATHER_ALL, big, r, modes[m]);
+            reloc(w, EXCHANGE, big, r, modes[m]);
+        }
+        tupc_team_free(&w);
         upc_barrier();
     }
     /* A nested team's collectives: from the interleaved split, by rank. */
