@@ -32,6 +32,9 @@ struct tupc_mpi_tmember {
     uint32_t posts;            /* its posted calls on the team (team_coll.c) */
     struct tupc_hier_buf item; /* its item of an exchange */
     struct tupc_team *result;  /* a split: its new team (the leader's) */
+    /* A small gather's block, by call (team_coll.c, gather_small): a slot
+     * per line, as struct tupc_hier_member's. */
+    _Alignas(TUPC_HIER_SMALL) unsigned char small[TUPC_HIER_SLOTS][TUPC_HIER_SMALL];
 } __attribute__((aligned(128)));
 
 struct tupc_mpi_team {
@@ -54,6 +57,10 @@ struct tupc_mpi_team {
     /* Posted broadcast p is complete here once posted[p % POSTS] reaches p. */
     tupc_word posted[TUPC_HIER_POSTS];
     struct tupc_hier_buf out, in, all; /* the leader's buffers of an exchange */
+    /* The leader's buffers of small broadcasts, scatters and gathers, by
+     * call (team_coll.c, ring_buffer): it runs up to TUPC_HIER_SLOTS calls
+     * ahead of its members rather than meeting them in every call. */
+    struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2];
 };
 
 /* UPC_TEAM_ALL's part (every thread, by number). */

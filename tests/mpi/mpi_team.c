@@ -890,6 +890,48 @@ static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags
     upc_all_free(dsts);
 }
 
+/* 40 small broadcasts, then 40 scatters, then 40 gathers back to back
+ * under MY|MY on tm, no barrier between them: the leaders run up to TUPC_HIER_SLOTS calls
+ * ahead of members that wait for a CPU (their slots), each member checks
+ * its dst after each call, and the src writers rewrite their src for the
+ * next call as soon as theirs returns. Every call's bytes are its own. */
+static void run_ahead(upc_team_t tm, int r)
+{
+    if (tm == TUPC_TEAM_NONE)
+        return;
+    const int n = tupc_team_size(tm), me = tupc_team_rank(tm), mine = MYTHREAD;
+    const upc_flag_t my = UPC_IN_MYSYNC | UPC_OUT_MYSYNC;
+    const size_t nb = 7;
+    CHECK((size_t)n * nb <= POOL);
+    for (int i = 0; i < 3 * 40; i++) {
+        const int v = i / 40, root = i % n, rt = tupc_team_thread(tm, root);
+        const int round = r + i;
+        unsigned char *s = part(pool.s, mine, 0), *d = part(pool.d, mine, 0);
+        if (v == 0 && me == root) /* broadcast: the root's nb bytes */
+            for (size_t k = 0; k < nb; k++)
+                s[k] = S(root, k, round);
+        if (v == 1 && me == root) /* scatter: a block per rank */
+            for (size_t k = 0; k < (size_t)n * nb; k++)
+                s[k] = S((int)(k / nb), k % nb, round);
+        if (v == 2) /* gather: each rank's block */
+            for (size_t k = 0; k < nb; k++)
+                s[k] = S(me, k, round);
+        if (v == 0)
+            tupc_team_broadcast(pool.d, at(pool.s, rt, 0), nb, my, tm);
+        else if (v == 1)
+            tupc_team_scatter(pool.d, at(pool.s, rt, 0), nb, my, tm);
+        else
+            tupc_team_gather(at(pool.d, rt, 0), pool.s, nb, my, tm);
+        if (v != 2)
+            for (size_t k = 0; k < nb; k++)
+                CHECK(d[k] == S(v == 0 ? root : me, k, round));
+        else if (me == root)
+            for (size_t k = 0; k < (size_t)n * nb; k++)
+                CHECK(d[k] == S((int)(k / nb), k % nb, round));
+    }
+    tupc_team_barrier(tm);
+}
+
 /* ---- The run ------------------------------------------------------------- */
 
 static void on_team(upc_team_t tm, int c, int *r)
@@ -1090,6 +1132,8 @@ int tupc_main(int argc, char **argv)
         upc_team_t h = split(UPC_TEAM_ALL, 3);
         for (int m = 0; m < 3; m++, r++)
             reloc(h, PERMUTE, 13, r, modes[m]);
+        run_ahead(h, r);
+        r += 120;
         if (h != TUPC_TEAM_NONE)
             tupc_team_free(&h);
         upc_barrier();
@@ -1107,7 +1151,11 @@ int tupc_main(int argc, char **argv)
         for (int m = 0; m < NMODES; m++, r++) {
             reloc(w, GATHER_ALL, big, r, modes[m]);
             reloc(w, EXCHANGE, big, r, modes[m]);
+            for (int v = BROADCAST; v <= GATHER; v++) /* through the slots */
+                reloc(w, (enum verb)v, 13, r, modes[m]);
         }
+        run_ahead(w, r);
+        r += 120;
         tupc_team_free(&w);
         upc_barrier();
     }
