@@ -120,8 +120,11 @@ int tupc_mpi_hier_start(char *err, size_t len)
     /* TUPC_MPI_TAG_UB lowers the bound (never raises it, never under the
      * least): the tests take the paths of an MPI with few tags with it. */
     const char *env = getenv("TUPC_MPI_TAG_UB");
-    long want = env && *env ? strtol(env, NULL, 10) : tupc_hier_.tag_ub;
-    if (want < tupc_hier_.tag_ub)
+    char *end = NULL;
+    long want = env && *env ? strtol(env, &end, 10) : tupc_hier_.tag_ub;
+    if (end && *end) /* every process reads the same: none refuses alone */
+        fprintf(stderr, "tupc: warning: TUPC_MPI_TAG_UB=%s is not a number; ignored\n", env);
+    else if (want < tupc_hier_.tag_ub)
         tupc_hier_.tag_ub = want < 32767 ? 32767 : (int)want;
     if (MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.comm) != MPI_SUCCESS ||
         MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.partials) != MPI_SUCCESS ||

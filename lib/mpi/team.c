@@ -61,8 +61,7 @@ void tupc_mpi_team_unmake(struct tupc_mpi_team *g)
     free(g->in.p);
     free(g->all.p);
     for (int i = 0; i < TUPC_HIER_SLOTS; i++)
-        for (int k = 0; k < 2; k++)
-            free(g->slot[i][k].p);
+        free(g->slot[i].p);
     free(g);
 }
 

@@ -60,7 +60,7 @@ struct tupc_mpi_team {
     /* The leader's buffers of small broadcasts, scatters and gathers, by
      * call (team_coll.c, ring_buffer): it runs up to TUPC_HIER_SLOTS calls
      * ahead of its members rather than meeting them in every call. */
-    struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2];
+    struct tupc_hier_buf slot[TUPC_HIER_SLOTS];
 };
 
 /* UPC_TEAM_ALL's part (every thread, by number). */

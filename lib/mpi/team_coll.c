@@ -119,14 +119,14 @@ static uint32_t next_call(struct tcall *k)
     return s;
 }
 
-/* The leader's buffer `which` of call s of a small broadcast, scatter or
- * gather (n bytes), once its members are done with the call that used it
- * last (s - TUPC_HIER_SLOTS): members read it after `ready` >= s. */
-static char *ring_buffer(struct tupc_mpi_team *g, uint32_t s, int which, size_t n, const char *func)
+/* The leader's buffer of call s of a small broadcast, scatter or gather
+ * (n bytes), once its members are done with the call that used it last
+ * (s - TUPC_HIER_SLOTS): members read it after `ready` >= s. */
+static char *ring_buffer(struct tupc_mpi_team *g, uint32_t s, size_t n, const char *func)
 {
     tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), s - TUPC_HIER_SLOTS,
                                func);
-    return tupc_hier_grow(func, &g->slot[s % TUPC_HIER_SLOTS][which], n);
+    return tupc_hier_grow(func, &g->slot[s % TUPC_HIER_SLOTS], n);
 }
 
 static uint32_t two_phase(const struct tupc_mpi_call *c, struct tcall *k)
@@ -162,15 +162,6 @@ static void wait_entry(const struct tupc_mpi_call *c, const struct tcall *k, uin
         wait_local(c, k->g, k->g->lidx[r], s);
 }
 
-/* A broadcast in two phases on the team's communicator, as hier.c's on
- * UPC_TEAM_ALL's: each process's leader receives the bytes in its own dst
- * block (MPI_Bcast from src's process, or from the team's first process,
- * whose leader reads src through the window, where no member lies with
- * src), and the other members there copy from it once the leader's
- * `ready` says so. IN_MYSYNC waits for src's thread only, where it is a
- * member; the leader returns once its readers have copied (its dst is
- * read by them, OUT_MYSYNC's rule for every mode); IN_ALLSYNC and
- * OUT_ALLSYNC are team barriers. */
 /* The root of a team's broadcast from src: its rank in g->comm; *here:
  * src lies in this process. */
 static int bcast_root(const struct tupc_mpi_team *g, tupc_sptr_t src, int *here)
@@ -195,7 +186,7 @@ static void bcast_ring(const struct tupc_mpi_call *c, struct tcall *k, uint32_t 
         int here, myrank;
         const int root = bcast_root(g, src, &here);
         MPI_Comm_rank(g->comm, &myrank);
-        char *buf = ring_buffer(g, s, 0, n, c->func);
+        char *buf = ring_buffer(g, s, n, c->func);
         if (myrank == root) {
             wait_entry(c, k, src.thread, s);
             if (here)
@@ -209,13 +200,22 @@ static void bcast_ring(const struct tupc_mpi_call *c, struct tcall *k, uint32_t 
         memmove(mine, buf, n);
     } else {
         tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
-        memcpy(mine, g->slot[s % TUPC_HIER_SLOTS][0].p, n);
+        memcpy(mine, g->slot[s % TUPC_HIER_SLOTS].p, n);
     }
     tupc_word_set(&g->m[k->li].done, s); /* release: done with the slot */
     if (c->out == TUPC_ALLSYNC)
         barrier(c, k);
 }
 
+/* A broadcast in two phases on the team's communicator, as hier.c's on
+ * UPC_TEAM_ALL's: each process's leader receives the bytes in its own dst
+ * block (MPI_Bcast from src's process, or from the team's first process,
+ * whose leader reads src through the window, where no member lies with
+ * src), and the other members there copy from it once the leader's
+ * `ready` says so. IN_MYSYNC waits for src's thread only, where it is a
+ * member; the leader returns once its readers have copied (its dst is
+ * read by them, OUT_MYSYNC's rule for every mode); IN_ALLSYNC and
+ * OUT_ALLSYNC are team barriers. */
 static void bcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t src, size_t n)
 {
     struct tcall k;
@@ -434,13 +434,15 @@ static void rooted_ring(const struct tupc_mpi_call *c, struct tcall *k, uint32_t
             tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
     } else if (k->li != 0) {
         tupc_wait_peer(&g->ready, s, g->lthread[0], c->func);
-        memcpy(blk(dst, tupc_impl_mythread), g->slot[s % TUPC_HIER_SLOTS][0].p + k->li * nb, nb);
+        memcpy(blk(dst, tupc_impl_mythread), g->slot[s % TUPC_HIER_SLOTS].p + k->li * nb, nb);
     } else {
         int here, myrank;
         const int root = root_of(g, area.thread, &here);
         MPI_Comm_rank(g->comm, &myrank);
-        char *mine = ring_buffer(g, s, 0, L * nb, c->func);
-        char *all = myrank == root ? ring_buffer(g, s, 1, N * nb, c->func) : NULL;
+        char *mine = ring_buffer(g, s, L * nb, c->func);
+        /* The root's area, the leader's alone: out of the ring, whose slots
+         * would each keep N blocks. */
+        char *all = myrank == root ? tupc_hier_grow(c->func, &g->out, N * nb) : NULL;
         int *cnt = v_counts(g, nb, c->func);
         const int kb = tupc_hier_count(c->func, L * nb);
         if (gather) {
@@ -790,14 +792,27 @@ static MPI_Datatype member_blocks(const char *func, const struct tupc_mpi_team *
     return blocks;
 }
 
-/* Whether spread's blocks move where they lie (spread_direct): several
- * members here, the processes holding the ranks in order, not in place,
- * past what a pack costs less than a type (UPC_TEAM_ALL's thresholds). */
+/* The most members a process of the team holds. */
+static size_t most_members(const struct tupc_mpi_team *g)
+{
+    int most = 0;
+    for (int q = 0; q < g->P; q++)
+        most = g->count[q] > most ? g->count[q] : most;
+    return (size_t)most;
+}
+
+/* Whether spread's blocks move where they lie (spread_direct): a process
+ * holds several members, the processes hold the ranks in order, not in
+ * place, past what a pack costs less than a type (UPC_TEAM_ALL's
+ * thresholds). Decided alike in every process, from the team's numbers,
+ * not its own: an exchange so makes one MPI call per local index, packed
+ * one, and a process with one member that packed while another went
+ * direct left their calls unmatched (a hang at 3 x 2, 2 and 1 members). */
 static int spread_is_direct(const struct tupc_mpi_team *g, int xchg, size_t nb, size_t n)
 {
-    const size_t here = (size_t)g->L * n * nb; /* an exchange's bytes here, each way */
-    return g->L > 1 && g->ident &&
-           (xchg ? here >= TUPC_HIER_EXCHANGE_DIRECT : n * nb > TUPC_HIER_STAGE);
+    const size_t most = most_members(g);
+    return most > 1 && g->ident &&
+           (xchg ? most * n * nb >= TUPC_HIER_EXCHANGE_DIRECT : n * nb > TUPC_HIER_STAGE);
 }
 
 /* spread without the leader's packing, as UPC_TEAM_ALL's large calls
@@ -826,9 +841,9 @@ static void spread_direct(const struct tupc_mpi_call *c, struct tcall *k, uint32
         /* By process: its members' bytes and where they start (bytes), then
          * an exchange's sends, and its receives (in member_blocks). */
         int *bc = alloc(c->func, sizeof *bc * 6 * (size_t)P), *bd = bc + P, *sc = bd + P,
-            *sd = sc + P, *ic = sd + P, *id = ic + P, most = 0;
+            *sd = sc + P, *ic = sd + P, *id = ic + P;
+        const int most = (int)most_members(g);
         for (int q = 0; q < P; q++) {
-            most = g->count[q] > most ? g->count[q] : most;
             bc[q] = tupc_hier_count(c->func, (size_t)g->count[q] * nb);
             bd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * nb);
         }
@@ -1058,14 +1073,6 @@ static void perm_messages(const struct tupc_mpi_call *c, const struct tcall *k, 
  * good. An 8-byte permute on a team of one member in each of 2
  * processes took 2.0 times MPI_Alltoallv as an MPI_Allgather of perm and
  * then MPI_Alltoallv. */
-static size_t most_members(const struct tupc_mpi_team *g)
-{
-    int most = 0;
-    for (int q = 0; q < g->P; q++)
-        most = g->count[q] > most ? g->count[q] : most;
-    return (size_t)most;
-}
-
 /* A slot: the most members a process holds, an int of each, then a block
  * of each. */
 static size_t small_slot(const struct tupc_mpi_team *g, size_t nb)

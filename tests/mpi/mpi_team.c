@@ -1132,6 +1132,14 @@ int tupc_main(int argc, char **argv)
         upc_team_t h = split(UPC_TEAM_ALL, 3);
         for (int m = 0; m < 3; m++, r++)
             reloc(h, PERMUTE, 13, r, modes[m]);
+        /* Processes that hold 2 members and 1 (at 3 x 2) must choose the
+         * same path for the exchange and gather_all that move blocks where
+         * they lie (one chose by its own count of members, and its MPI
+         * calls did not match the other's). */
+        for (int m = 0; m < 2; m++, r++) {
+            reloc(h, EXCHANGE, 3000, r, modes[m]);
+            reloc(h, GATHER_ALL, 9000, r, modes[m]);
+        }
         run_ahead(h, r);
         r += 120;
         if (h != TUPC_TEAM_NONE)
