@@ -653,6 +653,88 @@ static size_t spread_at(const struct tupc_mpi_team *g, int xchg, int p, int ai, 
                 : (size_t)g->displ[p] + (size_t)ai;
 }
 
+/* The local members' blocks of nb bytes at one offset of their partitions,
+ * as one MPI type from the first's (extent nb: an exchange's receives are
+ * placed by rank). */
+static MPI_Datatype member_blocks(const char *func, const struct tupc_mpi_team *g, size_t nb)
+{
+    MPI_Aint *at = alloc(func, sizeof *at * (size_t)g->L);
+    for (int j = 0; j < g->L; j++)
+        at[j] = (MPI_Aint)((size_t)(g->lthread[j] - g->lthread[0]) * tupc_impl_partition_size);
+    MPI_Datatype idx, blocks;
+    MPI_Type_create_hindexed_block(g->L, tupc_hier_count(func, nb), at, MPI_BYTE, &idx);
+    MPI_Type_create_resized(idx, 0, (MPI_Aint)nb, &blocks);
+    MPI_Type_commit(&blocks);
+    MPI_Type_free(&idx);
+    free(at);
+    return blocks;
+}
+
+/* The most members a process of the team holds. */
+static size_t most_members(const struct tupc_mpi_team *g)
+{
+    int most = 0;
+    for (int q = 0; q < g->P; q++)
+        most = g->count[q] > most ? g->count[q] : most;
+    return (size_t)most;
+}
+
+/* Whether spread's blocks move where they lie (spread_direct): a process
+ * holds several members, the processes hold the ranks in order, not in
+ * place, past what a pack costs less than a type (UPC_TEAM_ALL's
+ * thresholds). Decided alike in every process, from the team's numbers,
+ * not its own: an exchange so makes one MPI call per local index, packed
+ * one, and a process with one member that packed while another went
+ * direct left their calls unmatched (a hang at 3 x 2, 2 and 1 members). */
+static int spread_is_direct(const struct tupc_mpi_team *g, int xchg, size_t nb, size_t n)
+{
+    const size_t most = most_members(g);
+    return most > 1 && g->ident &&
+           (xchg ? most * n * nb >= TUPC_HIER_EXCHANGE_DIRECT : n * nb > TUPC_HIER_STAGE);
+}
+
+/* spread_direct posted, after every member's entry under IN_MYSYNC (MPI
+ * reads their src and writes their dst until it completes): the job waits
+ * for the MPI calls (an exchange's one per local index) and copies a
+ * gather_all's blocks from the leader's dst to the other members'; the
+ * post's buffer holds the counts, which MPI reads until then. */
+static void *spread_post_direct(const struct tupc_mpi_call *c, const struct tcall *k, int xchg,
+                                tupc_sptr_t dst, tupc_sptr_t src, size_t nb, uint32_t s, uint32_t p,
+                                tupc_word *mark)
+{
+    struct tupc_mpi_team *g = k->g;
+    const int P = g->P, calls = xchg ? (int)most_members(g) : 1;
+    char *lead = blk(dst, g->lthread[0]);
+    void *job = tupc_hier_post_job_reqs(c->func, p, mark, xchg ? 0 : g->L, calls);
+    int *cnt = (int *)(void *)tupc_hier_post_own(job, c->func,
+                                                 sizeof(int) * 4 * (size_t)P * (size_t)calls);
+    for (int j = 1; j < g->L; j++)
+        wait_local(c, g, j, s);
+    MPI_Datatype blocks = member_blocks(c->func, g, nb);
+    MPI_Request *r = tupc_hier_post_request(job);
+    for (int a = 0; a < calls; a++) {
+        /* By process: the bytes of its members and where they start, then
+         * (an exchange) the receives of member a's blocks, by rank. */
+        int *bc = cnt + (size_t)4 * (size_t)P * (size_t)a, *bd = bc + P, *ic = bd + P, *id = ic + P;
+        for (int q = 0; q < P; q++) {
+            bc[q] = xchg && a >= g->L ? 0 : tupc_hier_count(c->func, (size_t)g->count[q] * nb);
+            bd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * nb);
+            ic[q] = a < g->count[q];
+            id[q] = g->displ[q] + a;
+        }
+        if (xchg)
+            MPI_Ialltoallv(a < g->L ? blk(src, g->lthread[a]) : lead, bc, bd, MPI_BYTE, lead, ic,
+                           id, blocks, g->comm, &r[a]);
+        else
+            MPI_Iallgatherv(blk(src, g->lthread[0]), 1, blocks, lead, bc, bd, MPI_BYTE, g->comm,
+                            &r[0]);
+    }
+    MPI_Type_free(&blocks); /* the posted calls keep it */
+    for (int j = 1; !xchg && j < g->L; j++)
+        tupc_hier_post_copy(job, blk(dst, g->lthread[j]), lead, (size_t)k->t->n * nb);
+    return job;
+}
+
 /* A posted gather_all or exchange (in place too) on a team, as spread
  * without its waits: the leader packs at posting (after each member's
  * entry under IN_MYSYNC), posts MPI_Iallgatherv or MPI_Ialltoallv into a
@@ -666,6 +748,8 @@ static void *spread_post(const struct tupc_mpi_call *c, const struct tcall *k, i
 {
     struct tupc_mpi_team *g = k->g;
     const size_t S = tupc_impl_partition_size, L = (size_t)g->L, N = (size_t)k->t->n;
+    if (src.addr != dst.addr && spread_is_direct(g, xchg, nb, N))
+        return spread_post_direct(c, k, xchg, dst, src, nb, s, p, mark);
     /* In place, the blocks are read whole at posting, before the job
      * writes them (MPI_Ialltoallv must not alias). */
     const int P = g->P, direct = g->L == 1 && g->ident && src.addr != dst.addr;
@@ -773,46 +857,6 @@ uint32_t tupc_mpi_team_reloc_post(const struct tupc_mpi_call *c, enum tupc_mpi_t
     }
     tupc_mpi_team_post_end(c, &tp);
     return p;
-}
-
-/* The local members' blocks of nb bytes at one offset of their partitions,
- * as one MPI type from the first's (extent nb: an exchange's receives are
- * placed by rank). */
-static MPI_Datatype member_blocks(const char *func, const struct tupc_mpi_team *g, size_t nb)
-{
-    MPI_Aint *at = alloc(func, sizeof *at * (size_t)g->L);
-    for (int j = 0; j < g->L; j++)
-        at[j] = (MPI_Aint)((size_t)(g->lthread[j] - g->lthread[0]) * tupc_impl_partition_size);
-    MPI_Datatype idx, blocks;
-    MPI_Type_create_hindexed_block(g->L, tupc_hier_count(func, nb), at, MPI_BYTE, &idx);
-    MPI_Type_create_resized(idx, 0, (MPI_Aint)nb, &blocks);
-    MPI_Type_commit(&blocks);
-    MPI_Type_free(&idx);
-    free(at);
-    return blocks;
-}
-
-/* The most members a process of the team holds. */
-static size_t most_members(const struct tupc_mpi_team *g)
-{
-    int most = 0;
-    for (int q = 0; q < g->P; q++)
-        most = g->count[q] > most ? g->count[q] : most;
-    return (size_t)most;
-}
-
-/* Whether spread's blocks move where they lie (spread_direct): a process
- * holds several members, the processes hold the ranks in order, not in
- * place, past what a pack costs less than a type (UPC_TEAM_ALL's
- * thresholds). Decided alike in every process, from the team's numbers,
- * not its own: an exchange so makes one MPI call per local index, packed
- * one, and a process with one member that packed while another went
- * direct left their calls unmatched (a hang at 3 x 2, 2 and 1 members). */
-static int spread_is_direct(const struct tupc_mpi_team *g, int xchg, size_t nb, size_t n)
-{
-    const size_t most = most_members(g);
-    return most > 1 && g->ident &&
-           (xchg ? most * n * nb >= TUPC_HIER_EXCHANGE_DIRECT : n * nb > TUPC_HIER_STAGE);
 }
 
 /* spread without the leader's packing, as UPC_TEAM_ALL's large calls

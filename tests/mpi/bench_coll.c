@@ -51,8 +51,8 @@
  *    MPI_Iexscan of one long (after the sum; the scan from its seed
  *    after the wait), with the
  *    same computation: (comm + comp - both) /
- * min(comm, comp); on UPC_TEAM_ALL, then the broadcast, reduce_all and permute on a
- * split team of every thread ("team").
+ * min(comm, comp); on UPC_TEAM_ALL, then the broadcast, gather_all, exchange,
+ * reduce_all and permute on a split team of every thread ("team").
  * The raw side runs on the first thread of each process while the others
  * wait at the barrier after the batch. */
 #include "args.h"
@@ -524,11 +524,13 @@ int tupc_main(int argc, char **argv)
     if (!only_team && !only_whole) {
         for (post_verb = POST_BCAST; post_verb <= POST_PREFIX; post_verb++)
             overlap(max, leader);
-        /* The broadcast, reduce_all and permute on a split team of every
-         * thread (its ranks are the threads: PERM holds for it). */
+        /* The broadcast, gather_all, exchange, reduce_all and permute on a
+         * split team of every thread (its ranks are the threads: PERM holds
+         * for it). */
         tupc_team_split(UPC_TEAM_ALL, 0, MYTHREAD, &post_team);
-        static const int on_team[] = {POST_BCAST, POST_REDUCE_ALL, POST_PERMUTE};
-        for (int i = 0; i < 3; i++) {
+        static const int on_team[] = {POST_BCAST, POST_GATHER_ALL, POST_EXCHANGE, POST_REDUCE_ALL,
+                                      POST_PERMUTE};
+        for (int i = 0; i < 5; i++) {
             post_verb = on_team[i];
             overlap(max, leader);
         }

@@ -1204,6 +1204,19 @@ int tupc_main(int argc, char **argv)
             for (int m = 0; m < (quick ? 2 : NMODES); m++, r++)
                 reloc(pt, (enum verb)v, m % 2 ? 3000 : 13, r, modes[m] | UPC_ASYNC);
         tupc_team_free(&pt);
+        /* Posted on teams of every thread and on the halves (several
+         * members a process; 2 and 1 at 3 x 2), past the sizes where a
+         * gather_all and an exchange move the blocks where they lie. */
+        static const int kinds[] = {4, 5, 3};
+        const size_t big = (POOL - 2 * G) / (size_t)T < 9000 ? (POOL - 2 * G) / (size_t)T : 9000;
+        for (int kk = 0; kk < 3; kk++) {
+            upc_team_t w = split(UPC_TEAM_ALL, kinds[kk]);
+            for (int m = 0; m < (quick ? 2 : NMODES); m++, r++) {
+                reloc(w, GATHER_ALL, big, r, modes[m] | UPC_ASYNC);
+                reloc(w, EXCHANGE, 3000, r, modes[m] | UPC_ASYNC);
+            }
+            tupc_team_free(&w);
+        }
     }
     {
         int th[64], n = 0;
