@@ -99,6 +99,24 @@ static void choose_blocking(void)
 #endif
 }
 
+/* The value of a test's variable that lowers a bound: cur, or the
+ * variable's number where it is less, never under least. Every process
+ * reads the same environment under mpirun: none refuses alone, so one that
+ * is not a number is ignored with a warning. */
+static long env_lower(const char *name, long cur, long least)
+{
+    const char *env = getenv(name);
+    if (!env || !*env)
+        return cur;
+    char *end;
+    const long want = strtol(env, &end, 10);
+    if (*end) {
+        fprintf(stderr, "tupc: warning: %s=%s is not a number; ignored\n", name, env);
+        return cur;
+    }
+    return want >= cur ? cur : want < least ? least : want;
+}
+
 int tupc_mpi_hier_start(char *err, size_t len)
 {
     size_t n = (size_t)tupc_local_threads_;
@@ -119,13 +137,10 @@ int tupc_mpi_hier_start(char *err, size_t len)
     tupc_hier_.tag_ub = has ? *ub : 32767; /* the least MPI allows */
     /* TUPC_MPI_TAG_UB lowers the bound (never raises it, never under the
      * least): the tests take the paths of an MPI with few tags with it. */
-    const char *env = getenv("TUPC_MPI_TAG_UB");
-    char *end = NULL;
-    long want = env && *env ? strtol(env, &end, 10) : tupc_hier_.tag_ub;
-    if (end && *end) /* every process reads the same: none refuses alone */
-        fprintf(stderr, "tupc: warning: TUPC_MPI_TAG_UB=%s is not a number; ignored\n", env);
-    else if (want < tupc_hier_.tag_ub)
-        tupc_hier_.tag_ub = want < 32767 ? 32767 : (int)want;
+    tupc_hier_.tag_ub = (int)env_lower("TUPC_MPI_TAG_UB", tupc_hier_.tag_ub, 32767);
+    /* TUPC_MPI_PIECE likewise for a broadcast's calls, so that the tests
+     * take the path of more than 2 GiB with little memory. */
+    tupc_hier_.piece = (size_t)env_lower("TUPC_MPI_PIECE", 1L << 30, 4096);
     if (MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.comm) != MPI_SUCCESS ||
         MPI_Comm_dup(tupc_mpi_comm_, &tupc_hier_.partials) != MPI_SUCCESS ||
         MPI_Type_contiguous((int)sizeof(struct tupc_hier_pair), MPI_BYTE, &tupc_hier_.pair) !=
@@ -217,26 +232,23 @@ void tupc_hier_wait_all(MPI_Request *r, int n, const char *func)
         tupc_mpi_polled();
 }
 
-/* The leaders' broadcast of buf. With `overlap` (every process alike: a
- * blocking collective does not match a non-blocking one, MPI 3.1 5.12)
- * it is posted, and the root's leader copies buf to `also` (its own dst,
- * as it sends from src) while the first piece is in flight rather than
- * after it: a 16 MiB broadcast at 2 x 1 took 1.58 times MPI_Bcast with
- * the copy after. Without, the blocking call where allowed: 2-3 times
- * faster than the posted one at 8 bytes (MPICH). */
-static void bcast(void *buf, size_t n, int root, const char *func, int overlap, char *also)
+/* The broadcast's calls (hier.h). Posted with `overlap`: a 16 MiB
+ * broadcast at 2 x 1 took 1.58 times MPI_Bcast with the root's copy to
+ * `also` after the transfer. Without, the blocking call where allowed: 2-3
+ * times faster than the posted one at 8 bytes (MPICH). */
+void tupc_hier_bcast(void *buf, size_t n, int root, MPI_Comm comm, const char *func, int overlap,
+                     char *also)
 {
-    /* Counts above INT_MAX go in pieces of 1 GiB. */
     for (size_t at = 0; at < n;) {
-        size_t k = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
+        size_t k = n - at < tupc_hier_.piece ? n - at : tupc_hier_.piece;
         at += k;
         if (tupc_hier_.block_copy && !overlap) {
-            MPI_Bcast((char *)buf + at - k, (int)k, MPI_BYTE, root, tupc_hier_.comm);
+            MPI_Bcast((char *)buf + at - k, (int)k, MPI_BYTE, root, comm);
             tupc_mpi_polled();
             continue;
         }
         MPI_Request r;
-        MPI_Ibcast((char *)buf + at - k, (int)k, MPI_BYTE, root, tupc_hier_.comm, &r);
+        MPI_Ibcast((char *)buf + at - k, (int)k, MPI_BYTE, root, comm, &r);
         if (also) {
             memcpy(also, buf, n);
             also = NULL;
@@ -247,6 +259,22 @@ static void bcast(void *buf, size_t n, int root, const char *func, int overlap, 
         } else {
             tupc_hier_finish(&r, func);
         }
+    }
+}
+
+int tupc_hier_bcast_pieces(size_t n)
+{
+    return n ? (int)((n - 1) / tupc_hier_.piece + 1) : 1;
+}
+
+void tupc_hier_post_bcast(void *job, void *buf, size_t n, int root, MPI_Comm comm)
+{
+    MPI_Request *r = tupc_hier_post_request(job);
+    const int pieces = tupc_hier_bcast_pieces(n);
+    for (int i = 0; i < pieces; i++) {
+        const size_t at = (size_t)i * tupc_hier_.piece;
+        const size_t k = n - at < tupc_hier_.piece ? n - at : tupc_hier_.piece;
+        MPI_Ibcast((char *)buf + at, (int)k, MPI_BYTE, root, comm, &r[i]);
     }
 }
 
@@ -372,7 +400,8 @@ void tupc_mpi_broadcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_spt
         if (ring && at_root)
             memcpy(buf, src.addr, nbytes);
         const int large = nbytes > TUPC_HIER_RING;
-        bcast(buf, nbytes, root, c->func, large, large && at_root ? lead_dst : NULL);
+        tupc_hier_bcast(buf, nbytes, root, tupc_hier_.comm, c->func, large,
+                        large && at_root ? lead_dst : NULL);
         /* Release: the bytes, for the threads' acquire below. */
         tupc_word_set(&tupc_hier_.ready, s);
     }

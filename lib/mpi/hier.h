@@ -91,6 +91,9 @@ struct tupc_hier_state {
      * the reductions, which it makes once its threads are done. */
     int block_copy, block_reduce;
     int tag_ub; /* MPI_TAG_UB: the permutes' messages need TUPC_HIER_PAIR_TAG + n */
+    /* The most bytes of one MPI call of a broadcast (tupc_hier_bcast,
+     * tupc_hier_post_bcast): 1 GiB (counts are ints), or less. */
+    size_t piece;
     struct tupc_hier_buf slot[TUPC_HIER_SLOTS][2], big[2];
     /* A permute's: perm of every thread (and a scratch of as many), per
      * process the send and receive counts and displacements, the verdict. */
@@ -134,6 +137,17 @@ static inline const char *tupc_hier_buffer_of(uint32_t s, int which, size_t n)
     return n <= TUPC_HIER_RING ? tupc_hier_.slot[s % TUPC_HIER_SLOTS][which].p
                                : tupc_hier_.big[which].p;
 }
+/* A broadcast of buf's n bytes from root on comm, in calls of at most
+ * tupc_hier_.piece bytes: blocking where the leader may block, else posted
+ * and polled; with `overlap` (every process alike: a blocking collective
+ * does not match a non-blocking one, MPI 3.1 5.12) posted, the root copying
+ * buf to `also` while the first piece moves. */
+void tupc_hier_bcast(void *buf, size_t n, int root, MPI_Comm comm, const char *func, int overlap,
+                     char *also);
+/* A posted broadcast's MPI calls into job j's requests (as many as
+ * tupc_hier_bcast_pieces(n) gives), from buf. */
+int tupc_hier_bcast_pieces(size_t n);
+void tupc_hier_post_bcast(void *job, void *buf, size_t n, int root, MPI_Comm comm);
 /* n bytes as an MPI count, or a failure naming func. */
 int tupc_hier_count(const char *func, size_t n);
 /* b grown to n bytes at least (its old bytes lost), or a failure naming

@@ -282,12 +282,12 @@ static void *post_bcast(const struct tupc_mpi_call *c, uint32_t s, uint32_t p, t
 {
     const int root = at_root(c, s, src);
     const char *from = root ? src.addr : block(dst, tupc_first_thread_);
-    void *j = tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), tupc_local_threads_);
+    void *j = tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), tupc_local_threads_,
+                                      tupc_hier_bcast_pieces(nb));
     spread(j, dst, from, 0, nb);
     if (root) /* MPI reads from, as the copies do */
         tupc_hier_post_early(j);
-    MPI_Ibcast((void *)from, tupc_hier_count(c->func, nb), MPI_BYTE, tupc_mpi_rank_of(src.thread),
-               tupc_hier_.comm, tupc_hier_post_request(j));
+    tupc_hier_post_bcast(j, (void *)from, nb, tupc_mpi_rank_of(src.thread), tupc_hier_.comm);
     wait_all_entered(c, s);
     return j;
 }

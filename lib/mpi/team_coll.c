@@ -193,9 +193,9 @@ static void bcast_ring(const struct tupc_mpi_call *c, struct tcall *k, uint32_t 
                 tupc_mpi_sync(); /* puts from other processes into src */
             fetch(buf, (int)src.thread, src.addr, n);
         }
-        TUPC_HIER_CALL(MPI_Bcast(buf, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm),
-                       MPI_Ibcast(buf, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm, &r_),
-                       c->func);
+        /* The calls the other paths make (a process with one member takes
+         * bcast's): the same pieces. */
+        tupc_hier_bcast(buf, n, root, g->comm, c->func, 0, NULL);
         tupc_word_set(&g->ready, s); /* release: the bytes; src is read */
         memmove(mine, buf, n);
     } else {
@@ -251,17 +251,7 @@ static void bcast(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t sr
             else
                 tupc_mpi_get(lead, src.thread, src.addr, n);
         }
-        const int cnt = tupc_hier_count(c->func, n);
-        if (large) {
-            MPI_Request r;
-            MPI_Ibcast((void *)from, cnt, MPI_BYTE, root, g->comm, &r);
-            if (from != lead)
-                memmove(lead, from, n);
-            tupc_hier_finish(&r, c->func);
-        } else {
-            TUPC_HIER_CALL(MPI_Bcast(lead, cnt, MPI_BYTE, root, g->comm),
-                           MPI_Ibcast(lead, cnt, MPI_BYTE, root, g->comm, &r_), c->func);
-        }
+        tupc_hier_bcast((void *)from, n, root, g->comm, c->func, large, from != lead ? lead : NULL);
         tupc_word_set(&g->ready, s); /* release: the bytes */
         tupc_word_set(&me->done, s); /* the leader's own count (it reads lead) */
         tupc_mpi_team_wait_members(g, offsetof(struct tupc_mpi_tmember, done), s, c->func);
@@ -373,14 +363,13 @@ static void *bcast_post(const struct tupc_mpi_call *c, const struct tcall *k, tu
             tupc_mpi_get(lead, src.thread, src.addr, n);
         }
     }
-    void *job = tupc_hier_post_job_new(c->func, p, mark, g->L);
+    void *job = tupc_hier_post_job_reqs(c->func, p, mark, g->L, tupc_hier_bcast_pieces(n));
     for (int j = 0; j < g->L; j++)
         tupc_hier_post_copy(job, dst.addr + (size_t)g->lthread[j] * tupc_impl_partition_size, from,
                             n);
     if (myrank == root) /* MPI reads from, as the copies do */
         tupc_hier_post_early(job);
-    MPI_Ibcast((void *)from, tupc_hier_count(c->func, n), MPI_BYTE, root, g->comm,
-               tupc_hier_post_request(job));
+    tupc_hier_post_bcast(job, (void *)from, n, root, g->comm);
     /* The job writes the other members' dst blocks: under IN_MYSYNC
      * not before they enter (while the bytes move). */
     for (int j = 1; j < g->L; j++)

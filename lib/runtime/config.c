@@ -205,6 +205,7 @@ static const struct var vars[] = {
     {"TUPC_MPI_PROGRESS", parse_none, 0, NULL, 0, NULL, NULL, NULL},
     {"TUPC_MPI_BARRIER", parse_none, 0, NULL, 0, NULL, NULL, NULL},
     {"TUPC_MPI_TAG_UB", parse_none, 0, NULL, 0, NULL, NULL, NULL},
+    {"TUPC_MPI_PIECE", parse_none, 0, NULL, 0, NULL, NULL, NULL},
 #endif
 };
 #define NVARS (sizeof vars / sizeof vars[0])
