@@ -342,9 +342,10 @@ static int *perm_read_mine(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_
  * with the last call's (tupc_hier_wait_done): every thread's perm entry in
  * plan.perm (each of ours read after its thread's entry, then
  * MPI_Allgather), checked into plan.ok and plan.bad, and where it is good
- * cnt's four P-arrays: the bytes to and from each process and their
- * displacements (sc, sd, rc, rd), packed by target process, then by source
- * thread. */
+ * and cnt is not NULL (the packed path's; the messages need none, nor
+ * its limit of L x nbytes a process) cnt's four P-arrays: the bytes to and
+ * from each process and their displacements (sc, sd, rc, rd), packed by
+ * target process, then by source thread. */
 static int perm_plan(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t perm, size_t nbytes,
                      int *cnt)
 {
@@ -354,8 +355,8 @@ static int perm_plan(const struct tupc_mpi_call *c, uint32_t s, tupc_sptr_t perm
                    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, p, L, MPI_INT, tupc_hier_.comm, &r_),
                    c->func);
     tupc_hier_.plan.ok = tupc_hier_perm_check(p, T, p + T, tupc_hier_.plan.bad) == 0;
-    if (!tupc_hier_.plan.ok)
-        return 0;
+    if (!tupc_hier_.plan.ok || !cnt)
+        return tupc_hier_.plan.ok;
     int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
     /* A process sends and receives L blocks: every count and displacement
      * below is at most L * nbytes, an int once this holds. */
@@ -590,11 +591,13 @@ int tupc_mpi_permute(const struct tupc_mpi_call *c, tupc_sptr_t dst, tupc_sptr_t
     } else if (tupc_impl_mythread == first) {
         /* The plan's arrays, once every thread has read the last call's. */
         tupc_hier_wait_done(c->func, s - 1);
-        int *cnt = realloc(tupc_hier_.plan.cnt, sizeof *cnt * (size_t)P * 4);
-        if (!cnt)
+        const int msgs = perm_by_messages(in_place);
+        int *cnt = msgs ? NULL : realloc(tupc_hier_.plan.cnt, sizeof *cnt * (size_t)P * 4);
+        if (!msgs && !cnt)
             tupc_fail(c->func, NULL, "out of memory for a permutation of %d threads", THREADS);
-        tupc_hier_.plan.cnt = cnt;
-        if (perm_plan(c, s, perm, nbytes, cnt) && perm_by_messages(in_place)) {
+        if (cnt)
+            tupc_hier_.plan.cnt = cnt;
+        if (perm_plan(c, s, perm, nbytes, cnt) && msgs) {
             perm_messages_now(c, dst, src, nbytes);
         } else if (tupc_hier_.plan.ok) { /* in place: every block packed first */
             const int *sc = cnt, *sd = cnt + P, *rc = cnt + 2 * P, *rd = cnt + 3 * P;
@@ -640,8 +643,8 @@ uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, t
         const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
         void *j = msgs ? tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, 2 * L)
                        : tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
-        char *own = tupc_hier_post_own(j, c->func, head + (msgs ? 0 : 2 * bytes));
-        int *cnt = (int *)own;
+        char *own = msgs ? NULL : tupc_hier_post_own(j, c->func, head + 2 * bytes);
+        int *cnt = (int *)(void *)own;
         if (!perm_plan(c, s, perm, nbytes, cnt)) {
             memcpy(bad, tupc_hier_.plan.bad, sizeof tupc_hier_.plan.bad);
             return 0; /* refused: the run ends */

@@ -15,8 +15,9 @@
  * (a small team permute: one MPI_Alltoallv, checked by every leader).
  * typedperm: perm's zeros in a permute of 5000-byte blocks (a message a
  * block), refused before any block moves.
- * bigperm: a permute whose process sends more bytes than an MPI count
- * holds (two 1.25 GiB blocks), refused before any count wraps.
+ * bigperm: a permute in place (packed: one MPI_Alltoallv) whose process
+ * sends more bytes than an MPI count holds (two 1.25 GiB blocks), refused
+ * before any count wraps; not in place its blocks go as a message each.
  * teamcalls: a member of a team across processes makes one collective call
  * more than the others before a team barrier: the hang report names it. */
 #include "check.h"
@@ -85,7 +86,7 @@ int tupc_main(int argc, char **argv)
         const size_t nb = (size_t)5 << 28;
         tupc_sptr_t d = upc_all_alloc((size_t)T, nb);
         tupc_put_int(tupc_index(a, me, 1, int), (me + 2) % T);
-        upc_all_permute(d, d, a, nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC);
+        tupc_team_permute(d, UPC_IN_PLACE, a, nb, UPC_IN_ALLSYNC | UPC_OUT_ALLSYNC, UPC_TEAM_ALL);
     } else if (strcmp(what, "teamcalls") == 0) {
         tupc_sptr_t b = upc_all_alloc((size_t)T, sizeof(int));
         upc_team_t t;
