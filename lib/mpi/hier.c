@@ -267,17 +267,6 @@ int tupc_hier_bcast_pieces(size_t n)
     return n ? (int)((n - 1) / tupc_hier_.piece + 1) : 1;
 }
 
-void tupc_hier_post_bcast(void *job, void *buf, size_t n, int root, MPI_Comm comm)
-{
-    MPI_Request *r = tupc_hier_post_request(job);
-    const int pieces = tupc_hier_bcast_pieces(n);
-    for (int i = 0; i < pieces; i++) {
-        const size_t at = (size_t)i * tupc_hier_.piece;
-        const size_t k = n - at < tupc_hier_.piece ? n - at : tupc_hier_.piece;
-        MPI_Ibcast((char *)buf + at, (int)k, MPI_BYTE, root, comm, &r[i]);
-    }
-}
-
 /* Entry: the call's number, recorded as the single-process path records
  * it, after the barrier that IN_ALLSYNC asks for. */
 uint32_t tupc_hier_enter(const struct tupc_mpi_call *c, struct tupc_hier_member *me)

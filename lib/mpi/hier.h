@@ -145,7 +145,7 @@ static inline const char *tupc_hier_buffer_of(uint32_t s, int which, size_t n)
 void tupc_hier_bcast(void *buf, size_t n, int root, MPI_Comm comm, const char *func, int overlap,
                      char *also);
 /* A posted broadcast's MPI calls into job j's requests (as many as
- * tupc_hier_bcast_pieces(n) gives), from buf. */
+ * tupc_hier_bcast_pieces(n) gives), from buf (hier_post.c). */
 int tupc_hier_bcast_pieces(size_t n);
 void tupc_hier_post_bcast(void *job, void *buf, size_t n, int root, MPI_Comm comm);
 /* n bytes as an MPI count, or a failure naming func. */

@@ -169,6 +169,17 @@ MPI_Request *tupc_hier_post_request(void *job)
     return ((struct post *)job)->r;
 }
 
+void tupc_hier_post_bcast(void *job, void *buf, size_t n, int root, MPI_Comm comm)
+{
+    MPI_Request *r = tupc_hier_post_request(job);
+    const int pieces = tupc_hier_bcast_pieces(n);
+    for (int i = 0; i < pieces; i++) {
+        const size_t at = (size_t)i * tupc_hier_.piece;
+        const size_t k = n - at < tupc_hier_.piece ? n - at : tupc_hier_.piece;
+        MPI_Ibcast((char *)buf + at, (int)k, MPI_BYTE, root, comm, &r[i]);
+    }
+}
+
 tupc_word *tupc_mpi_post_word(uint32_t p)
 {
     return &tupc_hier_.posted[p % TUPC_HIER_POSTS];
