@@ -249,10 +249,8 @@ void tupc_hier_bcast(void *buf, size_t n, int root, MPI_Comm comm, const char *f
         }
         MPI_Request r;
         MPI_Ibcast((char *)buf + at - k, (int)k, MPI_BYTE, root, comm, &r);
-        if (also) {
-            memcpy(also, buf, n);
-            also = NULL;
-        }
+        if (also) /* this piece's bytes, while it moves (not all at the first) */
+            memcpy(also + at - k, (char *)buf + at - k, k);
         if (tupc_hier_.block_copy) {
             MPI_Wait(&r, MPI_STATUS_IGNORE);
             tupc_mpi_polled();

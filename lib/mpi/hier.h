@@ -31,6 +31,10 @@
  * KiB broadcast took 20.6-28.2 us staged against 11.5-17.5, 256 KiB
  * 114-137 against 23-36, the 64 KiB gather_all 29-34 against 20-24. */
 #define TUPC_HIER_STAGE ((size_t)32 << 10)
+/* A split team's process with several members broadcasts up to STAGE
+ * through its slots, blocking where the leader may block, while a process
+ * with one member posts past RING: the two make the same calls only so. */
+_Static_assert(TUPC_HIER_STAGE <= TUPC_HIER_RING, "a slot's broadcast is never a posted one");
 
 /* The largest block a thread of a gather puts in a slot of its own
  * (struct tupc_hier_member's `small`) rather than leaving it for its
@@ -141,7 +145,7 @@ static inline const char *tupc_hier_buffer_of(uint32_t s, int which, size_t n)
  * tupc_hier_.piece bytes: blocking where the leader may block, else posted
  * and polled; with `overlap` (every process alike: a blocking collective
  * does not match a non-blocking one, MPI 3.1 5.12) posted, the root copying
- * buf to `also` while the first piece moves. */
+ * each piece of buf to `also` while it moves. */
 void tupc_hier_bcast(void *buf, size_t n, int root, MPI_Comm comm, const char *func, int overlap,
                      char *also);
 /* A posted broadcast's MPI calls into job j's requests (as many as

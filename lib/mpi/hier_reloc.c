@@ -643,6 +643,8 @@ uint32_t tupc_mpi_permute_post(const struct tupc_mpi_call *c, tupc_sptr_t dst, t
         const size_t head = sizeof(int) * 4 * (size_t)P, bytes = (size_t)L * nbytes;
         void *j = msgs ? tupc_hier_post_job_reqs(c->func, p, tupc_mpi_post_word(p), 0, 2 * L)
                        : tupc_hier_post_job_new(c->func, p, tupc_mpi_post_word(p), L);
+        if (!msgs) /* refused by its count, not by a failed allocation of it */
+            (void)tupc_hier_count(c->func, bytes);
         char *own = msgs ? NULL : tupc_hier_post_own(j, c->func, head + 2 * bytes);
         int *cnt = (int *)(void *)own;
         if (!perm_plan(c, s, perm, nbytes, cnt)) {
