@@ -9,14 +9,12 @@
  * from its src into the threads' dst, no buffer); the rest is a job of
  * the leader's requests (coll/async.h) that the run's progress thread
  * runs, or the leader in a completion call: it tests the MPI calls,
- * yielding between tests, then
- * makes the copies into the process's dst blocks (a broadcast's root
- * makes them while the bytes move: MPI only reads what they read) (which, under IN_MYSYNC,
- * it is given only once their threads have entered) and marks the post
- * complete. Every thread's request is ready once that mark is set: its dst
- * is written and its src read (OUT_MYSYNC, and more than OUT_NOSYNC asks).
- * So a 16 MiB collective moves while the threads compute, as the MPI
- * call alone does.
+ * yielding between tests, then makes the copies into the process's dst
+ * blocks (which, under IN_MYSYNC, it is given only once their threads have
+ * entered; a broadcast's root makes them while the bytes move, as MPI only
+ * reads what they read) and marks the post complete. Every thread's request is ready once that mark
+ * is set: its dst is written and its src read (OUT_MYSYNC, and more than OUT_NOSYNC asks). So a 16
+ * MiB collective moves while the threads compute, as the MPI call alone does.
  *
  * The leader posts in call order, as the blocking calls post theirs
  * (every process alike, MPI 3.1 5.12); the job starts no collective:
@@ -214,16 +212,17 @@ static void copy_early(struct post *j)
 {
     const size_t piece = (size_t)1 << 20;
     for (int i = 0; i < j->n; i++) {
-        struct post_copy c = j->copy[i];
-        for (size_t at = 0; c.th < 0 && at < c.n; at += piece) {
-            const size_t len = c.n - at < piece ? c.n - at : piece;
-            memcpy(c.d + at, c.s + at, len);
+        const struct post_copy *c = &j->copy[i];
+        if (c->th >= 0) {
+            make_copy(c);
+            continue;
+        }
+        for (size_t at = 0; at < c->n; at += piece) {
+            memcpy(c->d + at, c->s + at, c->n - at < piece ? c->n - at : piece);
             (void)test_calls(j);
         }
-        if (c.th >= 0)
-            make_copy(&c);
     }
-    j->n = 0;
+    j->n = 0; /* made: none after the calls */
 }
 
 void tupc_mpi_post_job(void *arg, size_t k)

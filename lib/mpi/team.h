@@ -32,7 +32,7 @@ struct tupc_mpi_tmember {
     uint32_t posts;            /* its posted calls on the team (team_coll.c) */
     struct tupc_hier_buf item; /* its item of an exchange */
     struct tupc_team *result;  /* a split: its new team (the leader's) */
-    /* A small gather's block, by call (team_coll.c, gather_small): a slot
+    /* A small gather's block, by call (team_coll.c, rooted_ring): a slot
      * per line, as struct tupc_hier_member's. */
     _Alignas(TUPC_HIER_SMALL) unsigned char small[TUPC_HIER_SLOTS][TUPC_HIER_SMALL];
 } __attribute__((aligned(128)));

@@ -682,6 +682,21 @@ static int spread_is_direct(const struct tupc_mpi_team *g, int xchg, size_t nb, 
            (xchg ? most * n * nb >= TUPC_HIER_EXCHANGE_DIRECT : n * nb > TUPC_HIER_STAGE);
 }
 
+/* Call a of a direct gather_all (a 0) or exchange, by process q in v's
+ * four P-arrays: the bytes of q's members (an exchange's sends from member
+ * a here: none where this process holds no member a) and where they start;
+ * the receives from member a of q, one member_blocks placed by its rank. */
+static void direct_counts(const char *func, const struct tupc_mpi_team *g, size_t nb, int a, int *v)
+{
+    const int P = g->P;
+    for (int q = 0; q < P; q++) {
+        v[q] = a < g->L ? tupc_hier_count(func, (size_t)g->count[q] * nb) : 0;
+        v[P + q] = tupc_hier_count(func, (size_t)g->displ[q] * nb);
+        v[2 * P + q] = a < g->count[q];
+        v[3 * P + q] = g->displ[q] + a;
+    }
+}
+
 /* spread_direct posted, after every member's entry under IN_MYSYNC (MPI
  * reads their src and writes their dst until it completes): the job waits
  * for the MPI calls (an exchange's one per local index) and copies a
@@ -702,20 +717,13 @@ static void *spread_post_direct(const struct tupc_mpi_call *c, const struct tcal
     MPI_Datatype blocks = member_blocks(c->func, g, nb);
     MPI_Request *r = tupc_hier_post_request(job);
     for (int a = 0; a < calls; a++) {
-        /* By process: the bytes of its members and where they start, then
-         * (an exchange) the receives of member a's blocks, by rank. */
-        int *bc = cnt + (size_t)4 * (size_t)P * (size_t)a, *bd = bc + P, *ic = bd + P, *id = ic + P;
-        for (int q = 0; q < P; q++) {
-            bc[q] = xchg && a >= g->L ? 0 : tupc_hier_count(c->func, (size_t)g->count[q] * nb);
-            bd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * nb);
-            ic[q] = a < g->count[q];
-            id[q] = g->displ[q] + a;
-        }
+        int *v = cnt + (size_t)4 * (size_t)P * (size_t)a;
+        direct_counts(c->func, g, nb, a, v);
         if (xchg)
-            MPI_Ialltoallv(a < g->L ? blk(src, g->lthread[a]) : lead, bc, bd, MPI_BYTE, lead, ic,
-                           id, blocks, g->comm, &r[a]);
+            MPI_Ialltoallv(a < g->L ? blk(src, g->lthread[a]) : lead, v, v + P, MPI_BYTE, lead,
+                           v + 2 * P, v + 3 * P, blocks, g->comm, &r[a]);
         else
-            MPI_Iallgatherv(blk(src, g->lthread[0]), 1, blocks, lead, bc, bd, MPI_BYTE, g->comm,
+            MPI_Iallgatherv(blk(src, g->lthread[0]), 1, blocks, lead, v, v + P, MPI_BYTE, g->comm,
                             &r[0]);
     }
     MPI_Type_free(&blocks); /* the posted calls keep it */
@@ -870,37 +878,27 @@ static void spread_direct(const struct tupc_mpi_call *c, struct tcall *k, uint32
         for (int j = 1; j < g->L; j++)
             wait_local(c, g, j, s);
         MPI_Datatype blocks = member_blocks(c->func, g, nb);
-        const int P = g->P;
-        /* By process: its members' bytes and where they start (bytes), then
-         * an exchange's sends, and its receives (in member_blocks). */
-        int *bc = alloc(c->func, sizeof *bc * 6 * (size_t)P), *bd = bc + P, *sc = bd + P,
-            *sd = sc + P, *ic = sd + P, *id = ic + P;
-        const int most = (int)most_members(g);
-        for (int q = 0; q < P; q++) {
-            bc[q] = tupc_hier_count(c->func, (size_t)g->count[q] * nb);
-            bd[q] = tupc_hier_count(c->func, (size_t)g->displ[q] * nb);
-        }
-        if (!xchg)
-            TUPC_HIER_CALL(
-                MPI_Allgatherv(blk(src, g->lthread[0]), 1, blocks, lead, bc, bd, MPI_BYTE, g->comm),
-                MPI_Iallgatherv(blk(src, g->lthread[0]), 1, blocks, lead, bc, bd, MPI_BYTE, g->comm,
-                                &r_),
-                c->func);
-        for (int a = 0; xchg && a < most; a++) {
-            for (int q = 0; q < P; q++) {
-                sc[q] = a < g->L ? bc[q] : 0; /* member a's blocks for q's ranks */
-                sd[q] = bd[q];
-                ic[q] = a < g->count[q]; /* member a of q, */
-                id[q] = g->displ[q] + a; /* whose rank is its blocks' place */
+        const int P = g->P, calls = xchg ? (int)most_members(g) : 1;
+        int *v = alloc(c->func, sizeof *v * 4 * (size_t)P);
+        for (int a = 0; a < calls; a++) {
+            direct_counts(c->func, g, nb, a, v);
+            if (!xchg) {
+                const char *from = blk(src, g->lthread[0]);
+                TUPC_HIER_CALL(
+                    MPI_Allgatherv(from, 1, blocks, lead, v, v + P, MPI_BYTE, g->comm),
+                    MPI_Iallgatherv(from, 1, blocks, lead, v, v + P, MPI_BYTE, g->comm, &r_),
+                    c->func);
+                continue;
             }
             const char *from = a < g->L ? blk(src, g->lthread[a]) : lead;
-            TUPC_HIER_CALL(
-                MPI_Alltoallv(from, sc, sd, MPI_BYTE, lead, ic, id, blocks, g->comm),
-                MPI_Ialltoallv(from, sc, sd, MPI_BYTE, lead, ic, id, blocks, g->comm, &r_),
-                c->func);
+            TUPC_HIER_CALL(MPI_Alltoallv(from, v, v + P, MPI_BYTE, lead, v + 2 * P, v + 3 * P,
+                                         blocks, g->comm),
+                           MPI_Ialltoallv(from, v, v + P, MPI_BYTE, lead, v + 2 * P, v + 3 * P,
+                                          blocks, g->comm, &r_),
+                           c->func);
         }
         MPI_Type_free(&blocks);
-        free(bc);
+        free(v);
         tupc_word_set(&g->ready, s); /* release: the blocks; every src is read */
         tupc_word_set(&g->m[0].done, s);
         if (!xchg) /* its members copy from its dst */
