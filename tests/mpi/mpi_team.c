@@ -890,11 +890,21 @@ static void x_forms(upc_team_t tm, int n, const int *th, int r, upc_flag_t flags
     upc_all_free(dsts);
 }
 
+/* A block past the sizes where a team's gather_all (32 KiB in all) and
+ * exchange (8 KiB a process) move blocks where they lie: 9000 bytes, or
+ * what the pool holds for every thread's. */
+static size_t big_block(void)
+{
+    const size_t most = (POOL - 2 * G) / (size_t)THREADS;
+    return most < 9000 ? most : 9000;
+}
+
 /* 40 small broadcasts, then 40 scatters, then 40 gathers back to back
- * under MY|MY on tm, no barrier between them: the leaders run up to TUPC_HIER_SLOTS calls
- * ahead of members that wait for a CPU (their slots), each member checks
- * its dst after each call, and the src writers rewrite their src for the
- * next call as soon as theirs returns. Every call's bytes are its own. */
+ * under MY|MY on tm, no barrier between them: the leaders run up to
+ * TUPC_HIER_SLOTS calls ahead of members that wait for a CPU (their
+ * slots), each member checks its dst after each call, and the src writers
+ * rewrite their src for the next call as soon as theirs returns. Every
+ * call's bytes are its own. */
 static void run_ahead(upc_team_t tm, int r)
 {
     if (tm == TUPC_TEAM_NONE)
@@ -1138,7 +1148,7 @@ int tupc_main(int argc, char **argv)
          * calls did not match the other's). */
         for (int m = 0; m < 2; m++, r++) {
             reloc(h, EXCHANGE, 3000, r, modes[m]);
-            reloc(h, GATHER_ALL, 9000, r, modes[m]);
+            reloc(h, GATHER_ALL, big_block(), r, modes[m]);
         }
         run_ahead(h, r);
         r += 120;
@@ -1155,10 +1165,9 @@ int tupc_main(int argc, char **argv)
         for (int v = 0; v < NVERBS; v++)
             for (int s = 0; s < 2; s++, r++)
                 reloc(w, (enum verb)v, wsizes[s], r, modes[r % NMODES]);
-        const size_t big = (POOL - 2 * G) / (size_t)T < 9000 ? (POOL - 2 * G) / (size_t)T : 9000;
         for (int m = 0; m < NMODES; m++, r++) {
-            reloc(w, GATHER_ALL, big, r, modes[m]);
-            reloc(w, EXCHANGE, big, r, modes[m]);
+            reloc(w, GATHER_ALL, big_block(), r, modes[m]);
+            reloc(w, EXCHANGE, big_block(), r, modes[m]);
             for (int v = BROADCAST; v <= GATHER; v++) /* through the slots */
                 reloc(w, (enum verb)v, 13, r, modes[m]);
         }
@@ -1208,11 +1217,10 @@ int tupc_main(int argc, char **argv)
          * members a process; 2 and 1 at 3 x 2), past the sizes where a
          * gather_all and an exchange move the blocks where they lie. */
         static const int kinds[] = {4, 5, 3};
-        const size_t big = (POOL - 2 * G) / (size_t)T < 9000 ? (POOL - 2 * G) / (size_t)T : 9000;
         for (int kk = 0; kk < 3; kk++) {
             upc_team_t w = split(UPC_TEAM_ALL, kinds[kk]);
             for (int m = 0; m < (quick ? 2 : NMODES); m++, r++) {
-                reloc(w, GATHER_ALL, big, r, modes[m] | UPC_ASYNC);
+                reloc(w, GATHER_ALL, big_block(), r, modes[m] | UPC_ASYNC);
                 reloc(w, EXCHANGE, 3000, r, modes[m] | UPC_ASYNC);
             }
             tupc_team_free(&w);
